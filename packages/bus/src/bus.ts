@@ -1,0 +1,267 @@
+/**
+ * The event bus: one durable topic exchange; the routing key is the event type.
+ *
+ * - publish() validates the event against its contract and resolves only after the broker confirmed it;
+ *   while the broker is unreachable it fails at once (ServiceUnavailableError), and a message not confirmed
+ *   within the deadline is withdrawn, never sent later.
+ * - subscribeDurable(): one durable quorum queue per consuming service; manual ack after the handler
+ *   succeeded; infrastructure faults are retried in place with backoff (never dead-lettered); other failures
+ *   are redelivered up to the delivery limit, then the broker moves the message to `<queue>.dead`.
+ * - subscribeBroadcast(): one exclusive, auto-delete queue per replica, for caches every replica must keep;
+ *   `beforeConsume` runs on every (re)connect after the queue is bound and before consumption starts, so a
+ *   replica rebuilds its cache from a snapshot and then applies the events that arrived meanwhile.
+ * Reconnection with backoff after a broker restart is amqp-connection-manager's job.
+ */
+import { assertValidEvent, InvalidEventError, type KnownEvent } from '@pilot/contracts';
+import { isInfrastructureError, ServiceUnavailableError, withDeadline } from '@pilot/faults';
+import type { Logger } from '@pilot/logging';
+import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+
+export interface BusOptions {
+  url: string;
+  exchange: string;
+  /** Prefix of durable queue names, normally the exchange name; unique per test run. */
+  queuePrefix?: string;
+  logger: Logger;
+  publishTimeoutMs?: number;
+}
+
+export type EventHandler<E extends KnownEvent = KnownEvent> = (event: E) => Promise<void>;
+
+export interface DurableSubscription {
+  /** Queue name without prefix, usually the consuming service: `tracking`. */
+  name: string;
+  eventTypes: readonly KnownEvent['type'][];
+  handler: EventHandler;
+  /** Deliveries before the broker dead-letters a message that keeps failing. */
+  deliveryLimit?: number;
+  prefetch?: number;
+}
+
+export interface BroadcastSubscription {
+  eventTypes: readonly KnownEvent['type'][];
+  handler: EventHandler;
+  beforeConsume?: () => Promise<void>;
+}
+
+const RETRY_BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000];
+
+export class Bus {
+  private readonly connection: AmqpConnectionManager;
+  private readonly publisher: ChannelWrapper;
+  private readonly consumers: ChannelWrapper[] = [];
+  private readonly exchange: string;
+  private readonly queuePrefix: string;
+  private readonly logger: Logger;
+  private readonly publishTimeoutMs: number;
+  private closed = false;
+
+  constructor(options: BusOptions) {
+    this.exchange = options.exchange;
+    this.queuePrefix = options.queuePrefix ?? options.exchange;
+    this.logger = options.logger;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 1000;
+    this.connection = amqp.connect([options.url], {
+      heartbeatIntervalInSeconds: 5,
+      reconnectTimeInSeconds: 0.5,
+      connectionOptions: { timeout: 2000 },
+    });
+    this.connection.on('connect', () => this.logger.info('bus connected'));
+    this.connection.on('disconnect', ({ err }) => {
+      if (!this.closed) this.logger.warn({ err: err?.message }, 'bus disconnected; reconnecting');
+    });
+    this.connection.on('connectFailed', ({ err }) => {
+      if (!this.closed) this.logger.warn({ err: err?.message }, 'bus connection failed; retrying');
+    });
+    this.publisher = this.connection.createChannel({
+      name: 'publisher',
+      confirm: true,
+      json: false,
+      publishTimeout: this.publishTimeoutMs,
+      setup: (channel: ConfirmChannel) => this.declareExchanges(channel),
+    });
+    this.publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'publisher channel error'));
+  }
+
+  private async declareExchanges(channel: ConfirmChannel): Promise<void> {
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
+  }
+
+  private get deadLetterExchange(): string {
+    return `${this.exchange}.dlx`;
+  }
+
+  /** Resolves once the first connection and the exchanges are in place. */
+  async ready(timeoutMs = 10_000): Promise<void> {
+    await withDeadline(this.publisher.waitForConnect(), timeoutMs, 'rabbitmq');
+  }
+
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  async ping(): Promise<void> {
+    if (!this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
+  }
+
+  async publish(event: KnownEvent): Promise<void> {
+    assertValidEvent(event);
+    if (this.closed || !this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
+    try {
+      await withDeadline(
+        this.publisher.publish(this.exchange, event.type, Buffer.from(JSON.stringify(event)), {
+          persistent: true,
+          messageId: event.id,
+          type: event.type,
+          contentType: 'application/json',
+          timestamp: Date.parse(event.occurredAt) / 1000,
+          timeout: this.publishTimeoutMs,
+        }),
+        this.publishTimeoutMs + 100,
+        'rabbitmq',
+      );
+    } catch (error) {
+      if (error instanceof ServiceUnavailableError) throw error;
+      throw new ServiceUnavailableError('rabbitmq', `publish of ${event.type} was not confirmed: ${(error as Error).message}`);
+    }
+  }
+
+  async subscribeDurable(subscription: DurableSubscription): Promise<void> {
+    const queue = `${this.queuePrefix}.${subscription.name}`;
+    const deadQueue = `${queue}.dead`;
+    const deliveryLimit = subscription.deliveryLimit ?? 5;
+    const channel = this.connection.createChannel({
+      name: queue,
+      confirm: false,
+      setup: async (ch: ConfirmChannel) => {
+        await this.declareExchanges(ch);
+        await ch.assertQueue(deadQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+        await ch.bindQueue(deadQueue, this.deadLetterExchange, queue);
+        await ch.assertQueue(queue, {
+          durable: true,
+          arguments: {
+            'x-queue-type': 'quorum',
+            'x-delivery-limit': deliveryLimit,
+            'x-dead-letter-exchange': this.deadLetterExchange,
+            'x-dead-letter-routing-key': queue,
+          },
+        });
+        for (const type of subscription.eventTypes) await ch.bindQueue(queue, this.exchange, type);
+        await ch.prefetch(subscription.prefetch ?? 20);
+        await ch.consume(queue, (message) => {
+          if (message) void this.handleDurable(channel, message, subscription.handler);
+        });
+      },
+    });
+    channel.on('error', (err) => this.logger.warn({ err: err.message, queue }, 'consumer channel error'));
+    this.consumers.push(channel);
+    await withDeadline(channel.waitForConnect(), 10_000, 'rabbitmq');
+  }
+
+  private async handleDurable(channel: ChannelWrapper, message: ConsumeMessage, handler: EventHandler): Promise<void> {
+    let event: KnownEvent;
+    try {
+      event = parseEvent(message);
+    } catch (error) {
+      this.logger.error({ err: (error as Error).message, routingKey: message.fields.routingKey }, 'malformed event dead-lettered');
+      safely(() => channel.nack(message, false, false));
+      return;
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await handler(event);
+        safely(() => channel.ack(message));
+        return;
+      } catch (error) {
+        if (this.closed) return; // unacked: the broker redelivers it to another consumer
+        if (isInfrastructureError(error)) {
+          this.logger.warn({ err: (error as Error).message, eventType: event.type, attempt }, 'handler waiting for infrastructure');
+          await sleep(RETRY_BACKOFF_MS[Math.min(attempt, RETRY_BACKOFF_MS.length - 1)] ?? 5000);
+          continue;
+        }
+        const deliveries = Number(message.properties.headers?.['x-delivery-count'] ?? 0) + 1;
+        this.logger.error({ err: error, eventType: event.type, eventId: event.id, deliveries }, 'handler failed; event returned to the queue');
+        await sleep(Math.min(100 * deliveries, 1000));
+        safely(() => channel.nack(message, false, true));
+        return;
+      }
+    }
+  }
+
+  async subscribeBroadcast(subscription: BroadcastSubscription): Promise<void> {
+    const channel = this.connection.createChannel({
+      name: 'broadcast',
+      confirm: false,
+      setup: async (ch: ConfirmChannel) => {
+        await this.declareExchanges(ch);
+        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+        for (const type of subscription.eventTypes) await ch.bindQueue(queue, this.exchange, type);
+        if (subscription.beforeConsume) await this.untilDone(subscription.beforeConsume, 'broadcast beforeConsume');
+        await ch.consume(
+          queue,
+          (message) => {
+            if (!message) return;
+            let event: KnownEvent;
+            try {
+              event = parseEvent(message);
+            } catch (error) {
+              this.logger.error({ err: (error as Error).message }, 'malformed broadcast event dropped');
+              return;
+            }
+            subscription.handler(event).catch((error: unknown) => this.logger.error({ err: error, eventType: event.type }, 'broadcast handler failed'));
+          },
+          { noAck: true },
+        );
+      },
+    });
+    channel.on('error', (err) => this.logger.warn({ err: err.message }, 'broadcast channel error'));
+    this.consumers.push(channel);
+    await withDeadline(channel.waitForConnect(), 30_000, 'rabbitmq');
+  }
+
+  /** Retries `work` with backoff until it succeeds or the bus closes (a snapshot source may start later). */
+  private async untilDone(work: () => Promise<void>, what: string): Promise<void> {
+    for (let attempt = 0; !this.closed; attempt += 1) {
+      try {
+        await work();
+        return;
+      } catch (error) {
+        this.logger.warn({ err: (error as Error).message, attempt }, `${what} failed; retrying`);
+        await sleep(RETRY_BACKOFF_MS[Math.min(attempt, RETRY_BACKOFF_MS.length - 1)] ?? 5000);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled(this.consumers.map((consumer) => consumer.close()));
+    await Promise.allSettled([this.publisher.close()]);
+    await this.connection.close();
+  }
+}
+
+function parseEvent(message: ConsumeMessage): KnownEvent {
+  let candidate: unknown;
+  try {
+    candidate = JSON.parse(message.content.toString('utf8'));
+  } catch {
+    throw new InvalidEventError('body is not JSON');
+  }
+  assertValidEvent(candidate);
+  return candidate;
+}
+
+function safely(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // The channel this message came on is gone; the broker will redeliver it.
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,86 @@
+/**
+ * Every setting of a process is declared once with envalid validators and read here, at start.
+ * A missing or invalid setting throws a ConfigError naming each bad variable; the entry point prints it
+ * and exits. `devDefault` values apply only outside NODE_ENV=production, so production never silently
+ * falls back to a local default.
+ */
+import { cleanEnv, type CleanedEnv, type ValidatorSpec } from 'envalid';
+import { num as numValidator, port as portValidator, str as strValidator, url as urlValidator } from 'envalid';
+
+
+export { bool, host, num, port, str, url, json, makeValidator, EnvError, EnvMissingError } from 'envalid';
+
+export class ConfigError extends Error {
+  constructor(readonly variables: Record<string, string>) {
+    super(
+      'Invalid configuration: ' +
+        Object.entries(variables)
+          .map(([name, problem]) => `${name} ${problem}`)
+          .join('; '),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+export type Spec = { [key: string]: ValidatorSpec<unknown> };
+
+export function loadConfig<S extends Spec>(spec: S, env: NodeJS.ProcessEnv = process.env): CleanedEnv<S> {
+  return cleanEnv(env, spec, {
+    reporter: ({ errors }) => {
+      const names = Object.keys(errors);
+      if (names.length === 0) return;
+      const problems: Record<string, string> = {};
+      for (const name of names) {
+        const error = errors[name];
+        problems[name] =
+          error && error.name === 'EnvMissingError' ? 'is required but missing' : `is invalid (${error?.message ?? 'bad value'})`;
+      }
+      throw new ConfigError(problems);
+    },
+  });
+}
+
+/** A comma-separated list of positive integers as strings, e.g. numeric account ids. */
+export function parseIdList(raw: string): Set<string> {
+  return new Set(
+    raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+}
+
+/** The one source of time; tests inject a clock they can move. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+
+/**
+ * Settings every service shares, declared once. `devDefault` values are for local runs only; under
+ * NODE_ENV=production every one of them must be set.
+ */
+export const httpSettings = {
+  PORT: portValidator({ desc: 'port this service listens on (0: any free port)' }),
+  HOST: strValidator({ default: '127.0.0.1', desc: 'address to listen on (0.0.0.0 in containers)' }),
+  INTERNAL_SECRET: strValidator({ devDefault: 'local-only-internal-secret-0123456789', desc: 'HMAC secret the gateway signs forwarded calls with' }),
+  LOG_LEVEL: strValidator({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+};
+
+export const mongoSettings = {
+  MONGO_URL: urlValidator({ devDefault: 'mongodb://127.0.0.1:27017/', desc: 'MongoDB (or FerretDB) server' }),
+  MONGO_DB: strValidator({ desc: "this service's own database name" }),
+};
+
+export const busSettings = {
+  AMQP_URL: urlValidator({ devDefault: 'amqp://guest:guest@127.0.0.1:5672', desc: 'RabbitMQ' }),
+  BUS_EXCHANGE: strValidator({ default: 'pilot.events', desc: 'the durable topic exchange; also the prefix of durable queues' }),
+  BUS_PUBLISH_TIMEOUT_MS: numValidator({ default: 800, desc: 'how long to wait for a broker confirm' }),
+};
+
+export const redisSettings = {
+  REDIS_URL: urlValidator({ devDefault: 'redis://127.0.0.1:6379', desc: 'Redis' }),
+  REDIS_KEY_PREFIX: strValidator({ default: 'pilot:', desc: 'prefix of every Redis key of this deployment' }),
+};

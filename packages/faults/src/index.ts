@@ -1,0 +1,63 @@
+/**
+ * Faults of infrastructure (database, broker, cache unreachable or too slow) are not bugs: callers answer
+ * 503 with Retry-After and consumers retry without giving up. This is the one place that tells them apart.
+ */
+export class ServiceUnavailableError extends Error {
+  constructor(
+    readonly dependency: string,
+    message = `${dependency} is unavailable`,
+  ) {
+    super(message);
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
+const INFRASTRUCTURE_ERROR_NAMES = new Set([
+  'ServiceUnavailableError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'MongoTopologyClosedError',
+  'MongoExpiredSessionError',
+  'MaxRetriesPerRequestError',
+  'ClusterAllFailedError',
+]);
+
+const INFRASTRUCTURE_MESSAGES = [
+  /buffering timed out/i,
+  /Connection is closed/i,
+  /Stream isn't writeable/i,
+  /enableOfflineQueue options is false/i,
+  /ECONNREFUSED/,
+  /ECONNRESET/,
+  /EPIPE/,
+  /ETIMEDOUT/,
+  /Client must be connected/i,
+  /connection .* closed/i,
+  /Channel closed/i,
+];
+
+export function isInfrastructureError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (INFRASTRUCTURE_ERROR_NAMES.has(error.name)) return true;
+  if (error.constructor && INFRASTRUCTURE_ERROR_NAMES.has(error.constructor.name)) return true;
+  if (INFRASTRUCTURE_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== error && isInfrastructureError(cause);
+}
+
+/** Rejects with ServiceUnavailableError when `work` does not settle within `ms`. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, dependency: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServiceUnavailableError(dependency, `${dependency} did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The common shape of every service's HTTP side: request id and JSON logs, metrics, /livez, /readyz and
+ * /metrics (open, for probes and scrapers), then everything else only through the gateway's signature.
+ * Call `finish()` after mounting routes to add the 404 and problem+json error handlers.
+ */
+import type { Logger } from '@pilot/logging';
+import { httpLogger } from '@pilot/logging';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { errorHandler, notFoundHandler } from './errors';
+import { requireInternalSignature } from './internal-auth';
+import { createMetrics } from './metrics';
+
+export type ReadinessCheck = () => Promise<void>;
+
+export interface ServiceAppOptions {
+  service: string;
+  logger: Logger;
+  internalSecret: string;
+  readiness: Record<string, ReadinessCheck>;
+  /** Paths served without the gateway signature besides the probes (none for most services). */
+  publicPaths?: string[];
+}
+
+export interface ServiceApp {
+  app: Express;
+  finish(): void;
+}
+
+const READINESS_TIMEOUT_MS = 1500;
+
+async function runCheck(check: ReadinessCheck): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), READINESS_TIMEOUT_MS);
+      }),
+    ]);
+    return 'ok';
+  } catch {
+    return 'unavailable';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function readinessReport(checks: Record<string, ReadinessCheck>): Promise<{ ready: boolean; checks: Record<string, string> }> {
+  const names = Object.keys(checks);
+  const results = await Promise.all(names.map((name) => runCheck(checks[name] as ReadinessCheck)));
+  const report: Record<string, string> = {};
+  names.forEach((name, index) => {
+    report[name] = results[index] as string;
+  });
+  return { ready: results.every((result) => result === 'ok'), checks: report };
+}
+
+export function createServiceApp(options: ServiceAppOptions): ServiceApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  const metrics = createMetrics(options.service);
+
+  app.use(httpLogger(options.logger));
+  app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(metrics.middleware);
+
+  app.get('/livez', (_req, res) => {
+    res.json({ status: 'ok', service: options.service });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const report = await readinessReport(options.readiness);
+    res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready', service: options.service, checks: report.checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const publicPaths = options.publicPaths ?? [];
+  const signatureCheck = requireInternalSignature(options.internalSecret);
+  app.use((req, res, next) => {
+    if (publicPaths.some((path) => req.path === path || req.path.startsWith(`${path}/`))) {
+      next();
+      return;
+    }
+    signatureCheck(req, res, next);
+  });
+
+  return {
+    app,
+    finish() {
+      app.use(notFoundHandler);
+      app.use(errorHandler(options.logger));
+    },
+  };
+}
+
+/** JSON body parser with a limit; a wrong content type leaves the body undefined (validation then refuses it). */
+export function jsonBody(limit: string | number = '16kb'): RequestHandler {
+  return express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+}

@@ -1,0 +1,93 @@
+/**
+ * JSON logs (pino). Secrets never reach a log: the Authorization header, cookies, Set-Cookie, API keys,
+ * tokens and secrets are redacted wherever they appear in a logged object, and request URLs are logged
+ * without their click/delivery tokens.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { pinoHttp, type HttpLogger } from 'pino-http';
+
+export type { Logger } from 'pino';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-pilot-internal"]',
+  'req.headers["x-telegram-bot-api-secret-token"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'key',
+  'token',
+  'secret',
+  'password',
+  'sessionId',
+  '*.key',
+  '*.token',
+  '*.secret',
+  '*.password',
+  '*.apiKey',
+  '*.sessionId',
+  '*.deliveryToken',
+  '*.delivery_token',
+  '*.click_url',
+  '*.clickUrl',
+];
+
+export interface LoggerOptions {
+  service: string;
+  level?: string;
+  destination?: DestinationStream;
+}
+
+export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+}
+
+/** Tokens ride in click paths; a logged URL keeps the path family and drops the token itself. */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/(\/api\/network\/click\/)[^/?#]+/, '$1[redacted]')
+    .replace(/([?&](?:token|key|code)=)[^&#]*/gi, '$1[redacted]');
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The request id that crosses the gateway: an incoming well-formed one is kept, anything else replaced. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  if (typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)) return incoming;
+  return randomUUID();
+}
+
+export function httpLogger(logger: Logger): HttpLogger {
+  return pinoHttp({
+    logger,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const id = requestIdOf(req);
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' || req.url === '/metrics' },
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * One mongoose connection per service database. Commands are not buffered while disconnected, so a
+ * MongoDB outage fails calls quickly (503) instead of queueing them; the driver reconnects by itself.
+ */
+import mongoose, { type Connection } from 'mongoose';
+
+export { mongoose };
+export type { Connection };
+
+export interface MongoOptions {
+  url: string;
+  dbName: string;
+  serverSelectionTimeoutMS?: number;
+}
+
+export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000 }: MongoOptions): Promise<Connection> {
+  const connection = mongoose.createConnection(url, {
+    dbName,
+    bufferCommands: false,
+    autoIndex: true,
+    autoCreate: true,
+    serverSelectionTimeoutMS,
+    socketTimeoutMS: 10_000,
+    maxPoolSize: 20,
+    // FerretDB and a single-node MongoDB both reject retryable writes without a replica set.
+    retryWrites: false,
+  });
+  connection.on('error', () => undefined);
+  await connection.asPromise();
+  return connection;
+}
+
+export async function pingMongo(connection: Connection): Promise<void> {
+  if (connection.readyState !== 1 || !connection.db) throw new Error('MongoDB is not connected');
+  await connection.db.admin().command({ ping: 1 });
+}
+
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+/**
+ * FerretDB (our local and test database) has no atomic read-modify-write: concurrent conditional updates
+ * can all "win" and concurrent $inc loses increments. An insert against a unique key IS atomic on every
+ * backend, so it is the one primitive we build exclusivity on (docs/decisions/0002).
+ *
+ * Inserts `document` with `_id: id`; true when this call created it, false when it already existed.
+ */
+export async function claimOnce(connection: Connection, collection: string, id: string | number, document: Record<string, unknown> = {}): Promise<boolean> {
+  if (!connection.db) throw new Error('MongoDB is not connected');
+  try {
+    await connection.db.collection(collection).insertOne({ ...document, _id: id as never });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Inserts a document under the next free positive integer `_id` of a collection whose records are never
+ * deleted, so an id is never reused and two replicas never hand out the same one: the unique `_id` decides,
+ * a loser retries with the next number.
+ */
+export async function insertWithNextId<T extends Record<string, unknown>>(
+  connection: Connection,
+  collection: string,
+  build: (id: number) => T,
+  maxAttempts = 50,
+): Promise<number> {
+  if (!connection.db) throw new Error('MongoDB is not connected');
+  const target = connection.db.collection(collection);
+  const [last] = await target.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+  let candidate = typeof last?._id === 'number' ? last._id + 1 : 1;
+  for (let attempt = 0; attempt < maxAttempts; attempt += 1, candidate += 1) {
+    try {
+      await target.insertOne({ ...build(candidate), _id: candidate as never });
+      return candidate;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  throw new Error(`no free id in ${collection} after ${maxAttempts} attempts`);
+}

@@ -1,0 +1,107 @@
+/**
+ * Helpers for tests against real infrastructure: unique names so runs never see each other, the
+ * environment a service needs to start in-process, and waiting on a condition with a deadline.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+}
+
+export interface TestInfra {
+  mongoUrl: string;
+  amqpUrl: string;
+  redisUrl: string;
+  /** Exchange and queue prefix for this run. */
+  exchange: string;
+  /** Redis key prefix for this run. */
+  redisPrefix: string;
+  /** Appended to database names for this run. */
+  runId: string;
+  internalSecret: string;
+  tokenSecret: string;
+}
+
+/** One isolated set of names per call; share it between the services of one test. */
+export function testInfra(): TestInfra {
+  const runId = uniqueName('t');
+  return {
+    mongoUrl: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/',
+    amqpUrl: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    exchange: `pilot.${runId}`,
+    redisPrefix: `${runId}:`,
+    runId,
+    internalSecret: randomBytes(32).toString('base64url'),
+    tokenSecret: randomBytes(32).toString('base64url'),
+  };
+}
+
+/** The environment variables every service reads for its infrastructure, for this run. */
+export function infraEnv(infra: TestInfra, service: string): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    PORT: '0',
+    MONGO_URL: infra.mongoUrl,
+    MONGO_DB: `${service.replace(/-/g, '_')}_${infra.runId}`,
+    AMQP_URL: infra.amqpUrl,
+    BUS_EXCHANGE: infra.exchange,
+    REDIS_URL: infra.redisUrl,
+    REDIS_KEY_PREFIX: infra.redisPrefix,
+    INTERNAL_SECRET: infra.internalSecret,
+    TOKEN_SECRET: infra.tokenSecret,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  };
+}
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+  message?: string;
+}
+
+/** Polls `condition` until it returns a truthy value (which is returned) or the deadline passes. */
+export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await condition();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const reason = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`${options.message ?? 'condition not met'} within ${options.timeoutMs ?? 10_000} ms${reason}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A clock tests can move; services read time only through a Clock. */
+export class ManualClock {
+  constructor(private current = new Date('2026-01-01T00:00:00.000Z').getTime()) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  set(at: Date | string): void {
+    this.current = new Date(at).getTime();
+  }
+}
