@@ -5,10 +5,11 @@
  * falls back to a local default.
  */
 import { cleanEnv, type CleanedEnv, type ValidatorSpec } from 'envalid';
-import { num as numValidator, port as portValidator, str as strValidator, url as urlValidator } from 'envalid';
+import { makeValidator, num as numValidator, str as strValidator, url as urlValidator } from 'envalid';
 
 
 export { bool, host, num, port, str, url, json, makeValidator, EnvError, EnvMissingError } from 'envalid';
+export type { CleanedEnv, CleanedEnvAccessors, ValidatorSpec, RequiredValidatorSpec, OptionalValidatorSpec, Spec as EnvalidSpec } from 'envalid';
 
 export class ConfigError extends Error {
   constructor(readonly variables: Record<string, string>) {
@@ -62,8 +63,15 @@ export const systemClock: Clock = { now: () => new Date() };
  * Settings every service shares, declared once. `devDefault` values are for local runs only; under
  * NODE_ENV=production every one of them must be set.
  */
+/** A TCP port to listen on; unlike envalid's port(), 0 (any free port, used by tests) is allowed. */
+export const listenPort = makeValidator<number>((raw) => {
+  const value = Number(raw);
+  if (!/^[0-9]{1,5}$/.test(raw.trim()) || value > 65535) throw new Error(`"${raw}" is not a port (0-65535)`);
+  return value;
+});
+
 export const httpSettings = {
-  PORT: portValidator({ desc: 'port this service listens on (0: any free port)' }),
+  PORT: listenPort({ desc: 'port this service listens on (0: any free port)' }),
   HOST: strValidator({ default: '127.0.0.1', desc: 'address to listen on (0.0.0.0 in containers)' }),
   INTERNAL_SECRET: strValidator({ devDefault: 'local-only-internal-secret-0123456789', desc: 'HMAC secret the gateway signs forwarded calls with' }),
   LOG_LEVEL: strValidator({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),

@@ -6,7 +6,7 @@
 import type { Logger } from '@pilot/logging';
 import { httpLogger } from '@pilot/logging';
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import { requireInternalSignature } from './internal-auth';
 import { createMetrics } from './metrics';
@@ -20,6 +20,10 @@ export interface ServiceAppOptions {
   readiness: Record<string, ReadinessCheck>;
   /** Paths served without the gateway signature besides the probes (none for most services). */
   publicPaths?: string[];
+  /** false only for the gateway itself, the one public entry. */
+  requireSignature?: boolean;
+  /** helmet options; services behind the gateway leave the page policy (CSP) to the gateway. */
+  securityHeaders?: HelmetOptions;
 }
 
 export interface ServiceApp {
@@ -64,7 +68,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = createMetrics(options.service);
 
   app.use(httpLogger(options.logger));
-  app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
   app.use(metrics.middleware);
 
   app.get('/livez', (_req, res) => {
@@ -80,7 +84,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   const publicPaths = options.publicPaths ?? [];
   const signatureCheck = requireInternalSignature(options.internalSecret);
-  app.use((req, res, next) => {
+  if (options.requireSignature !== false) app.use((req, res, next) => {
     if (publicPaths.some((path) => req.path === path || req.path.startsWith(`${path}/`))) {
       next();
       return;

@@ -1,0 +1,118 @@
+/**
+ * An in-memory copy of the active campaigns, kept by every replica that needs one (allocation selects
+ * from it, tracking resolves click destinations with it). It is rebuilt from the campaign service's
+ * snapshot on every (re)connect to the broker and then kept current by `campaign.*` events on the
+ * replica's own broadcast queue. Events whose aggregateVersion is not newer than what the cache holds are
+ * ignored, so replays, duplicates from the outbox and events older than the snapshot do no harm.
+ */
+import type { Bus } from '@pilot/bus';
+import {
+  CAMPAIGN_ACTIVATED,
+  CAMPAIGN_APPROVED,
+  CAMPAIGN_PAUSED,
+  CAMPAIGN_REJECTED,
+  CAMPAIGN_SUBMITTED,
+  type CampaignEvent,
+  type CampaignState,
+  type KnownEvent,
+} from '@pilot/contracts';
+import type { Logger } from '@pilot/logging';
+
+export interface CachedCampaign extends CampaignState {
+  version: number;
+}
+
+export interface CampaignCacheListener {
+  /** A campaign became active or changed while active. */
+  upsert(campaign: CachedCampaign): void;
+  /** A campaign is no longer active. */
+  remove(campaignId: number): void;
+  /** Everything was replaced by a snapshot. */
+  reset(campaigns: CachedCampaign[]): void;
+}
+
+export interface CampaignCacheOptions {
+  bus: Bus;
+  /** The campaign service's snapshot of active campaigns with their versions. */
+  loadSnapshot: () => Promise<CachedCampaign[]>;
+  logger: Logger;
+  listener?: CampaignCacheListener;
+}
+
+export const CAMPAIGN_EVENT_TYPES = [CAMPAIGN_SUBMITTED, CAMPAIGN_APPROVED, CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED] as const;
+
+function isCampaignEvent(event: KnownEvent): event is CampaignEvent {
+  return (CAMPAIGN_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+export class ActiveCampaignCache {
+  private readonly active = new Map<number, CachedCampaign>();
+  /** Newest version seen per campaign, active or not, to drop stale events. */
+  private readonly versions = new Map<number, number>();
+  private snapshotLoaded = false;
+  private snapshotAt: Date | null = null;
+
+  constructor(private readonly options: CampaignCacheOptions) {}
+
+  async start(): Promise<void> {
+    await this.options.bus.subscribeBroadcast({
+      eventTypes: CAMPAIGN_EVENT_TYPES,
+      beforeConsume: () => this.rebuild(),
+      handler: async (event) => {
+        if (isCampaignEvent(event)) this.apply(event);
+      },
+    });
+  }
+
+  /** Ready once a snapshot has been applied; readiness probes report it. */
+  isReady(): boolean {
+    return this.snapshotLoaded;
+  }
+
+  get(campaignId: number): CachedCampaign | undefined {
+    return this.active.get(campaignId);
+  }
+
+  size(): number {
+    return this.active.size;
+  }
+
+  all(): IterableIterator<CachedCampaign> {
+    return this.active.values();
+  }
+
+  lastSnapshotAt(): Date | null {
+    return this.snapshotAt;
+  }
+
+  async rebuild(): Promise<void> {
+    const campaigns = await this.options.loadSnapshot();
+    this.active.clear();
+    this.versions.clear();
+    for (const campaign of campaigns) {
+      if (campaign.status !== 'active') continue;
+      this.active.set(campaign.campaignId, campaign);
+      this.versions.set(campaign.campaignId, campaign.version);
+    }
+    this.options.listener?.reset([...this.active.values()]);
+    this.snapshotLoaded = true;
+    this.snapshotAt = new Date();
+    this.options.logger.info({ activeCampaigns: this.active.size }, 'campaign cache rebuilt from snapshot');
+  }
+
+  /** Applies one event; returns false when it was stale and ignored. */
+  apply(event: CampaignEvent): boolean {
+    const campaignId = event.data.campaignId;
+    const known = this.versions.get(campaignId) ?? 0;
+    if (event.aggregateVersion <= known) return false;
+    this.versions.set(campaignId, event.aggregateVersion);
+    if (event.data.status === 'active') {
+      const campaign: CachedCampaign = { ...event.data, version: event.aggregateVersion };
+      this.active.set(campaignId, campaign);
+      this.options.listener?.upsert(campaign);
+    } else if (this.active.delete(campaignId)) {
+      this.options.listener?.remove(campaignId);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Starts every service (and the requested replicas) as its own process on local infrastructure, waits
+// until the gateway reports every upstream ready, prints where to open it, and stops everything on Ctrl-C.
+// Usage: node scripts/run-system.mjs [--replicas allocation=2,tracking=2]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVICES = [
+  { name: 'publisher-identity', port: 8101, gatewayVar: 'IDENTITY_URLS', db: 'publisher_identity' },
+  { name: 'campaign', port: 8102, gatewayVar: 'CAMPAIGN_URLS', db: 'campaign' },
+  { name: 'allocation', port: 8103, gatewayVar: 'ALLOCATION_URLS', db: 'allocation' },
+  { name: 'tracking', port: 8104, gatewayVar: 'TRACKING_URLS', db: 'tracking' },
+  { name: 'placement', port: 8105, gatewayVar: 'PLACEMENT_URLS', db: 'placement' },
+  { name: 'web', port: 8106, gatewayVar: 'WEB_URLS', db: 'web' },
+];
+
+function parseReplicas(argv) {
+  const replicas = Object.fromEntries(SERVICES.map((service) => [service.name, 1]));
+  const index = argv.indexOf('--replicas');
+  if (index >= 0) {
+    for (const item of (argv[index + 1] ?? '').split(',').filter(Boolean)) {
+      const [name, count] = item.split('=');
+      if (!(name in replicas) || !/^[1-9]$/.test(count ?? '')) {
+        console.error(`--replicas: "${item}" is not <service>=<1..9>; services: ${Object.keys(replicas).join(', ')}`);
+        process.exit(2);
+      }
+      replicas[name] = Number(count);
+    }
+  }
+  return replicas;
+}
+
+const replicas = parseReplicas(process.argv.slice(2));
+const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`;
+const secrets = {
+  INTERNAL_SECRET: process.env.INTERNAL_SECRET ?? randomBytes(32).toString('base64url'),
+  TOKEN_SECRET: process.env.TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+  TELEGRAM_WEBHOOK_SECRET: process.env.TELEGRAM_WEBHOOK_SECRET ?? randomBytes(24).toString('base64url'),
+};
+const shared = {
+  ...process.env,
+  NODE_ENV: process.env.NODE_ENV ?? 'development',
+  PUBLIC_BASE_URL: publicBaseUrl,
+  ADMIN_ACCOUNT_IDS: process.env.ADMIN_ACCOUNT_IDS ?? '1000',
+  MONGO_URL: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/',
+  AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  CAMPAIGN_URL: 'http://127.0.0.1:8102',
+  ...secrets,
+};
+
+// What `pnpm signin` needs to play the messaging platform locally.
+mkdirSync(path.join(root, '.data'), { recursive: true });
+writeFileSync(
+  path.join(root, '.data', 'local.json'),
+  JSON.stringify({ publicBaseUrl, telegramWebhookSecret: secrets.TELEGRAM_WEBHOOK_SECRET, adminAccountIds: shared.ADMIN_ACCOUNT_IDS }, null, 2),
+  { mode: 0o600 },
+);
+
+const children = [];
+let stopping = false;
+
+function launch(name, entry, env) {
+  const child = spawn(process.execPath, [entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const label = `[${name}] `;
+  const relay = (stream, out) => {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) out.write(label + line + '\n');
+    });
+  };
+  relay(child.stdout, process.stdout);
+  relay(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${label}exited (${signal ?? code}); stopping the system`);
+      void stopAll(1);
+    }
+  });
+  children.push(child);
+}
+
+const gatewayEnv = { ...shared, GATEWAY_PORT: String(new URL(publicBaseUrl).port || 8080) };
+for (const service of SERVICES) {
+  const urls = [];
+  for (let replica = 0; replica < replicas[service.name]; replica += 1) {
+    const port = service.port + replica * 100;
+    urls.push(`http://127.0.0.1:${port}`);
+    const name = replicas[service.name] > 1 ? `${service.name}#${replica + 1}` : service.name;
+    launch(name, path.join(root, 'services', service.name, 'dist', 'main.js'), { ...shared, PORT: String(port), MONGO_DB: service.db });
+  }
+  gatewayEnv[service.gatewayVar] = urls.join(',');
+}
+launch('gateway', path.join(root, 'services', 'gateway', 'dist', 'main.js'), gatewayEnv);
+
+async function stopAll(exitCode) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (children.some((child) => child.exitCode === null && child.signalCode === null) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  process.exit(exitCode);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+const readyUrl = `http://127.0.0.1:${gatewayEnv.GATEWAY_PORT}/readyz`;
+const deadline = Date.now() + 90_000;
+let last = '';
+while (!stopping) {
+  try {
+    const response = await fetch(readyUrl, { signal: AbortSignal.timeout(3000) });
+    last = await response.text();
+    if (response.ok) break;
+  } catch (error) {
+    last = error.message;
+  }
+  if (Date.now() > deadline) {
+    console.error(`The gateway did not become ready within 90 s: ${last}`);
+    await stopAll(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+console.log(`
+  Publisher pilot is running.
+  Open ${publicBaseUrl}/            (gateway readiness: ${readyUrl})
+
+  Sign in locally (there is no real bot here): click "Sign in" on the site, then run
+      pnpm signin <code> [accountId]
+  with the code the page shows. Account ${shared.ADMIN_ACCOUNT_IDS.split(',')[0]} is an administrator in local runs; any other
+  numeric id is an ordinary account.
+
+  Press Ctrl-C to stop everything.
+`);

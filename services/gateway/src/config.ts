@@ -1,0 +1,37 @@
+import { httpSettings, listenPort, loadConfig as load, makeValidator, num, str, url } from '@pilot/config';
+
+/** A comma-separated list of upstream base URLs (replicas of one service). */
+const upstreamList = makeValidator<string[]>((raw) => {
+  const urls = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+  if (urls.length === 0) throw new Error('needs at least one URL');
+  for (const candidate of urls) {
+    const parsed = new URL(candidate);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${candidate} is not http(s)`);
+  }
+  return urls.map((item) => item.replace(/\/+$/, ''));
+});
+
+export const configSpec = {
+  GATEWAY_PORT: listenPort({ devDefault: 8080, desc: 'port the gateway listens on' }),
+  HOST: httpSettings.HOST,
+  INTERNAL_SECRET: httpSettings.INTERNAL_SECRET,
+  LOG_LEVEL: httpSettings.LOG_LEVEL,
+  PUBLIC_BASE_URL: url({ devDefault: 'http://127.0.0.1:8080', desc: 'origin of the site and of click links' }),
+  IDENTITY_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8101'], desc: 'publisher-identity replicas' }),
+  CAMPAIGN_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8102'], desc: 'campaign replicas' }),
+  ALLOCATION_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8103'], desc: 'allocation replicas' }),
+  TRACKING_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8104'], desc: 'tracking replicas' }),
+  PLACEMENT_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8105'], desc: 'placement replicas' }),
+  WEB_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8106'], desc: 'web replicas' }),
+  UPSTREAM_TIMEOUT_MS: num({ default: 10_000, desc: 'an upstream slower than this gives 504' }),
+  SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie set by publisher-identity' }),
+};
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv) {
+  return load(configSpec, env);
+}

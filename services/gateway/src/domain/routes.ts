@@ -1,0 +1,58 @@
+/** Which upstream serves a path, and what the gateway must do before forwarding it. */
+export type Upstream = 'identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'web';
+
+export interface RouteDecision {
+  upstream: Upstream;
+  /** The workspace session must be resolved; without one the answer is 401. */
+  needsSession: boolean;
+  /** A write here must come from the site's own origin. */
+  originChecked: boolean;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function isWrite(method: string): boolean {
+  return WRITE_METHODS.has(method.toUpperCase());
+}
+
+function under(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** null: not routable from outside (internal paths). */
+export function routeOf(path: string): RouteDecision | null {
+  if (under(path, '/internal') || under(path, '/api/internal')) return null;
+  if (under(path, '/api/auth')) {
+    return { upstream: 'identity', needsSession: false, originChecked: path !== '/api/auth/telegram-webhook' };
+  }
+  if (under(path, '/api/workspace')) {
+    const workspace = { needsSession: true, originChecked: true };
+    if (under(path, '/api/workspace/publishers')) return { upstream: 'identity', ...workspace };
+    if (under(path, '/api/workspace/campaigns')) return { upstream: 'campaign', ...workspace };
+    if (under(path, '/api/workspace/stats')) return { upstream: 'tracking', ...workspace };
+    if (under(path, '/api/workspace/placements')) return { upstream: 'placement', ...workspace };
+    return { upstream: 'identity', ...workspace };
+  }
+  if (path === '/api/network/ad' || path === '/api/network/openapi.json') {
+    return { upstream: 'allocation', needsSession: false, originChecked: false };
+  }
+  if (path === '/api/network/delivery' || under(path, '/api/network/click')) {
+    return { upstream: 'tracking', needsSession: false, originChecked: false };
+  }
+  if (under(path, '/api/site')) return { upstream: 'placement', needsSession: false, originChecked: false };
+  if (under(path, '/api')) return null;
+  return { upstream: 'web', needsSession: false, originChecked: false };
+}
+
+/** A write is accepted only when its Origin header is exactly the site's own origin (missing: refused). */
+export function originAllowed(originHeader: string | undefined, siteOrigin: string): boolean {
+  return typeof originHeader === 'string' && originHeader === siteOrigin;
+}
+
+/** Audit entities and the upstream that owns each. */
+export const AUDIT_OWNERS: Record<string, Upstream> = {
+  campaign: 'campaign',
+  publisher: 'identity',
+  account: 'identity',
+  placement: 'placement',
+};

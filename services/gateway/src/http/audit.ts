@@ -1,0 +1,71 @@
+/**
+ * GET /api/workspace/audit: each service keeps the audit of its own records; the gateway asks the owners
+ * (all three, or the one owning `entity`) with the caller's signed identity and merges newest first.
+ */
+import { problems, queryString, signedHeaders, type Principal } from '@pilot/http-kit';
+import { ServiceUnavailableError } from '@pilot/faults';
+import { AUDIT_OWNERS, type Upstream } from '../domain/routes';
+import type { Upstreams } from './upstreams';
+
+export interface AuditItem {
+  at: string;
+  actorAccountId: string;
+  entity: string;
+  entityId: string;
+  action: string;
+  from: string | null;
+  to: string | null;
+  reason?: string | null;
+}
+
+const MAX_ITEMS = 500;
+
+export async function composeAudit(
+  upstreams: Upstreams,
+  secret: string,
+  principal: Principal,
+  query: Record<string, unknown>,
+  requestId: string,
+): Promise<{ items: AuditItem[] }> {
+  const entity = queryString(query.entity);
+  const entityId = queryString(query.entityId);
+  if (query.entity !== undefined && (entity === undefined || !AUDIT_OWNERS[entity])) {
+    throw problems.badRequest('invalid_entity', `entity must be one of ${Object.keys(AUDIT_OWNERS).join(', ')}`);
+  }
+  if (query.entityId !== undefined && (entityId === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(entityId))) {
+    throw problems.badRequest('invalid_entity_id', 'entityId is not a valid identifier');
+  }
+  const owners = entity ? [AUDIT_OWNERS[entity] as Upstream] : [...new Set(Object.values(AUDIT_OWNERS))];
+  const params = new URLSearchParams();
+  if (entity) params.set('entity', entity);
+  if (entityId) params.set('entityId', entityId);
+  const path = `/internal/audit${params.size > 0 ? `?${params.toString()}` : ''}`;
+
+  const lists = await Promise.all(
+    owners.map(async (owner) => {
+      const pool = upstreams.pool(owner);
+      const base = pool.pick();
+      let response: Response;
+      try {
+        response = await fetch(`${base}${path}`, {
+          headers: signedHeaders(secret, {
+            method: 'GET',
+            url: path,
+            accountId: principal.accountId,
+            admin: principal.admin,
+            displayName: principal.displayName,
+            requestId,
+          }),
+          signal: AbortSignal.timeout(5000),
+        });
+      } catch {
+        throw new ServiceUnavailableError(owner);
+      }
+      if (!response.ok) throw new ServiceUnavailableError(owner, `audit of ${owner} answered ${response.status}`);
+      const body = (await response.json()) as { items?: AuditItem[] };
+      return Array.isArray(body.items) ? body.items : [];
+    }),
+  );
+  const items = lists.flat().sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { items: items.slice(0, MAX_ITEMS) };
+}

@@ -1,0 +1,99 @@
+/**
+ * Forwarding to upstreams with http-proxy-middleware over keep-alive agents. The gateway signs each
+ * forwarded call (decision 0001) and drops any x-pilot-* header the client sent, so nothing reaches a
+ * service that the gateway did not vouch for. Upstream refused/reset: 502; slower than the timeout: 504.
+ * A GET/HEAD refused by a replica is retried once on another replica (nothing reached the first one).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, INTERNAL_HEADERS, sendProblem, signedHeaders, type Principal } from '@pilot/http-kit';
+import type { Logger } from '@pilot/logging';
+import type { NextFunction, Request, Response } from 'express';
+import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import type { UpstreamPool, Upstreams } from './upstreams';
+
+interface ForwardState {
+  pool: UpstreamPool;
+  target: string;
+  principal: Principal | null;
+  requestId: string;
+  clientIp: string;
+  retried: boolean;
+  timedOut: boolean;
+}
+
+const forwards = new WeakMap<IncomingMessage, ForwardState>();
+
+const STRIPPED_HEADERS = Object.values(INTERNAL_HEADERS).filter((name) => name !== INTERNAL_HEADERS.requestId);
+
+export interface ProxyOptions {
+  upstreams: Upstreams;
+  secret: string;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+export function createForwarder(options: ProxyOptions) {
+  const gatewayTimeout = () => new HttpError(504, 'gateway_timeout', 'Gateway timeout', 'The service did not answer in time; retry later');
+  const badGateway = () => new HttpError(502, 'bad_gateway', 'Bad gateway', 'The service is unreachable; retry later');
+
+  const proxy: ProxyHandler = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: 'http://127.0.0.1', // replaced per request by the router
+    router: (req) => forwards.get(req)?.target ?? 'http://127.0.0.1',
+    agent: options.upstreams.agent,
+    changeOrigin: false,
+    xfwd: false,
+    ejectPlugins: true,
+    plugins: [
+      (server) => {
+        server.on('proxyReq', (proxyReq, req) => {
+          const state = forwards.get(req);
+          if (!state) return;
+          for (const name of STRIPPED_HEADERS) proxyReq.removeHeader(name);
+          const headers = signedHeaders(options.secret, {
+            method: req.method ?? 'GET',
+            url: req.url ?? '/',
+            accountId: state.principal?.accountId ?? null,
+            admin: state.principal?.admin ?? false,
+            displayName: state.principal?.displayName ?? null,
+            clientIp: state.clientIp,
+            requestId: state.requestId,
+          });
+          for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
+          proxyReq.setTimeout(options.timeoutMs, () => {
+            state.timedOut = true;
+            proxyReq.destroy();
+          });
+        });
+        server.on('error', (error, req, res) => {
+          const state = forwards.get(req);
+          const response = res as ServerResponse;
+          const code = (error as NodeJS.ErrnoException).code;
+          if (state && !state.timedOut && code === 'ECONNREFUSED') {
+            state.pool.markDown(state.target);
+            const method = req.method ?? 'GET';
+            if (!state.retried && (method === 'GET' || method === 'HEAD') && state.pool.hasOtherHealthy(state.target)) {
+              state.retried = true;
+              state.target = state.pool.pick(state.target);
+              void proxy(req as Request, response as Response, () => undefined);
+              return;
+            }
+          }
+          if (!(response instanceof Object) || typeof response.setHeader !== 'function') return;
+          if (response.headersSent) {
+            response.destroy();
+            return;
+          }
+          options.logger.warn({ upstream: state?.pool.name, code, timedOut: state?.timedOut }, 'upstream failed');
+          sendProblem(response as Response, state?.timedOut ? gatewayTimeout() : badGateway());
+        });
+      },
+    ],
+  });
+
+  return function forward(req: Request, res: Response, next: NextFunction, pool: UpstreamPool, principal: Principal | null, clientIp: string): void {
+    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, retried: false, timedOut: false });
+    proxy(req, res, next).catch(next);
+  };
+}
+
+export type Forward = ReturnType<typeof createForwarder>;

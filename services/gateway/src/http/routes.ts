@@ -1,0 +1,46 @@
+/**
+ * The gateway's own routes: the audit composition, then one dispatcher that decides the upstream, checks
+ * the origin of writes, resolves the session where the workspace needs one, and forwards.
+ */
+import { problems, type Principal } from '@pilot/http-kit';
+import type { Express, Request } from 'express';
+import { isWrite, originAllowed, routeOf } from '../domain/routes';
+import { composeAudit } from './audit';
+import type { Forward } from './proxy';
+import { cookieValue, resolveSession } from './session';
+import type { Upstreams } from './upstreams';
+
+export interface GatewayRouteOptions {
+  upstreams: Upstreams;
+  forward: Forward;
+  secret: string;
+  siteOrigin: string;
+  sessionCookie: string;
+}
+
+export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
+  const { upstreams, forward, secret, siteOrigin, sessionCookie } = options;
+
+  async function principalOf(req: Request): Promise<Principal> {
+    const sessionId = cookieValue(req.headers.cookie, sessionCookie);
+    const principal = sessionId ? await resolveSession(upstreams.pool('identity'), secret, sessionId, String(req.id)) : null;
+    if (!principal) throw problems.unauthorized('not_signed_in', 'Sign in to use the workspace');
+    return principal;
+  }
+
+  app.get('/api/workspace/audit', async (req, res) => {
+    const principal = await principalOf(req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await composeAudit(upstreams, secret, principal, req.query as Record<string, unknown>, String(req.id)));
+  });
+
+  app.use(async (req, res, next) => {
+    const route = routeOf(req.path);
+    if (!route) throw problems.notFound('route_not_found', 'No such resource');
+    if (route.originChecked && isWrite(req.method) && !originAllowed(req.headers.origin, siteOrigin)) {
+      throw problems.forbidden('origin_refused', 'Workspace changes must come from the site itself');
+    }
+    const principal = route.needsSession ? await principalOf(req) : null;
+    forward(req, res, next, upstreams.pool(route.upstream), principal, req.socket.remoteAddress ?? 'unknown');
+  });
+}

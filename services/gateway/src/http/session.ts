@@ -1,0 +1,45 @@
+/**
+ * Resolves the workspace session cookie with publisher-identity on every workspace call (no cache, so a
+ * logout takes effect at once). Infrastructure trouble is a 503, not a sign-out.
+ */
+import { signedHeaders, type Principal } from '@pilot/http-kit';
+import { ServiceUnavailableError } from '@pilot/faults';
+import type { UpstreamPool } from './upstreams';
+
+const RESOLVE_PATH = '/internal/sessions/resolve';
+
+export function cookieValue(cookieHeader: string | undefined, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    if (part.slice(0, index).trim() === name) {
+      const value = part.slice(index + 1).trim();
+      return /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+export async function resolveSession(identity: UpstreamPool, secret: string, sessionId: string, requestId: string): Promise<Principal | null> {
+  const base = identity.pick();
+  let response: Response;
+  try {
+    response = await fetch(`${base}${RESOLVE_PATH}`, {
+      headers: { 'x-pilot-session': sessionId, ...signedHeaders(secret, { method: 'GET', url: RESOLVE_PATH, requestId }) },
+      signal: AbortSignal.timeout(3000),
+    });
+  } catch {
+    identity.markDown(base);
+    throw new ServiceUnavailableError('publisher-identity');
+  }
+  if (response.status === 401 || response.status === 404) return null;
+  if (!response.ok) throw new ServiceUnavailableError('publisher-identity', `session resolution answered ${response.status}`);
+  const body = (await response.json()) as { accountId?: unknown; displayName?: unknown; admin?: unknown };
+  if (typeof body.accountId !== 'string' || !/^[0-9]{1,20}$/.test(body.accountId)) return null;
+  return {
+    accountId: body.accountId,
+    displayName: typeof body.displayName === 'string' ? body.displayName : body.accountId,
+    admin: body.admin === true,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The gateway: the only public entry. Config -> upstream pools -> app (logs, metrics, probes, security
+ * headers) -> routes -> listen. stop() stops accepting, lets in-flight requests finish, closes the agents.
+ */
+import { createServiceApp, listen } from '@pilot/http-kit';
+import type { Logger } from '@pilot/logging';
+import type { Config } from './config';
+import type { Upstream } from './domain/routes';
+import { createForwarder } from './http/proxy';
+import { mountRoutes } from './http/routes';
+import { securityHeaders } from './http/security-headers';
+import { Upstreams } from './http/upstreams';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function upstreamReady(url: string): Promise<void> {
+  const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1200) });
+  if (!response.ok) throw new Error(`${url} not ready`);
+}
+
+export async function start(config: Config, logger: Logger): Promise<RunningGateway> {
+  const upstreams = new Upstreams({
+    identity: config.IDENTITY_URLS,
+    campaign: config.CAMPAIGN_URLS,
+    allocation: config.ALLOCATION_URLS,
+    tracking: config.TRACKING_URLS,
+    placement: config.PLACEMENT_URLS,
+    web: config.WEB_URLS,
+  } satisfies Record<Upstream, string[]>);
+
+  // Ready when every replica of every upstream is ready; the report names each one.
+  const readiness = Object.fromEntries(
+    upstreams.all().flatMap((pool) =>
+      pool.urls().map((url, index) => [pool.urls().length > 1 ? `${pool.name}#${index + 1}` : pool.name, () => upstreamReady(url)]),
+    ),
+  );
+
+  const { app, finish } = createServiceApp({
+    service: 'gateway',
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    readiness,
+    requireSignature: false,
+    securityHeaders,
+  });
+  mountRoutes(app, {
+    upstreams,
+    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
+    secret: config.INTERNAL_SECRET,
+    siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
+    sessionCookie: config.SESSION_COOKIE,
+  });
+  finish();
+
+  upstreams.startProbing();
+  const server = await listen(app, config.GATEWAY_PORT, config.HOST);
+  logger.info({ url: server.url }, 'gateway listening');
+
+  return {
+    url: server.url,
+    port: server.port,
+    async stop() {
+      await server.close();
+      upstreams.stop();
+    },
+  };
+}
+
+

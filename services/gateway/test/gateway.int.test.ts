@@ -1,0 +1,151 @@
+import { verifyInternalCall } from '@pilot/http-kit';
+import { expect } from 'chai';
+import type { Request } from 'express';
+import request from 'supertest';
+import { SECRET, standIn, startGateway, type StandIn } from './support';
+
+describe('gateway', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanup.length > 0) await cleanup.pop()?.();
+  });
+
+  async function withStandIn(handler: Parameters<typeof standIn>[0]): Promise<StandIn> {
+    const upstream = await standIn(handler);
+    cleanup.push(upstream.close);
+    return upstream;
+  }
+
+  async function gatewayFor(urls: Record<string, string>, extra: Record<string, string> = {}) {
+    const gateway = await startGateway(urls, extra);
+    cleanup.push(gateway.stop);
+    return gateway;
+  }
+
+  it('answers 502 problem+json when the upstream is down', async () => {
+    const gateway = await gatewayFor({ allocation: 'http://127.0.0.1:1' });
+    const response = await request(gateway.url).get('/api/network/ad');
+    expect(response.status).to.equal(502);
+    expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(response.body).to.include({ status: 502, code: 'bad_gateway' });
+  });
+
+  it('answers 504 problem+json when the upstream is too slow', async () => {
+    const slow = await withStandIn((_req, res) => {
+      setTimeout(() => res.end('late'), 1500);
+    });
+    const gateway = await gatewayFor({ allocation: slow.url }, { UPSTREAM_TIMEOUT_MS: '200' });
+    const response = await request(gateway.url).get('/api/network/ad');
+    expect(response.status).to.equal(504);
+    expect(response.body).to.include({ status: 504, code: 'gateway_timeout' });
+  });
+
+  it('forwards with a signature the service verifies, and drops forged internal headers', async () => {
+    let verified: ReturnType<typeof verifyInternalCall> = null;
+    const upstream = await withStandIn((req, res) => {
+      const asExpress = Object.assign(req, { originalUrl: req.url ?? '/' }) as unknown as Request;
+      verified = verifyInternalCall(asExpress, SECRET);
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    const gateway = await gatewayFor({ allocation: upstream.url });
+    await request(gateway.url)
+      .get('/api/network/ad?language=en')
+      .set('x-pilot-account', '42')
+      .set('x-pilot-admin', '1')
+      .set('x-pilot-internal', 'v1.1.forged')
+      .expect(200);
+    expect(verified).to.not.equal(null);
+    expect(verified!.principal).to.equal(null);
+    const forwarded = upstream.requests[0]!;
+    expect(forwarded.headers['x-pilot-account']).to.equal(undefined);
+    expect(forwarded.headers['x-pilot-admin']).to.equal('0');
+    expect(forwarded.headers['x-request-id']).to.be.a('string');
+  });
+
+  it('routes each path family to its service and never routes internal paths', async () => {
+    const seen: Record<string, string[]> = {};
+    const upstreams: Record<string, string> = {};
+    for (const name of ['allocation', 'tracking', 'placement', 'web']) {
+      const upstream = await withStandIn((req, res) => {
+        (seen[name] ??= []).push(req.url ?? '');
+        res.end('ok');
+      });
+      upstreams[name] = upstream.url;
+    }
+    const gateway = await gatewayFor(upstreams);
+    await request(gateway.url).get('/api/network/ad').expect(200);
+    await request(gateway.url).get('/api/network/openapi.json').expect(200);
+    await request(gateway.url).post('/api/network/delivery').send({ token: 'x' }).expect(200);
+    await request(gateway.url).get('/api/network/click/abc').expect(200);
+    await request(gateway.url).get('/api/site/placements/home-feature').expect(200);
+    await request(gateway.url).get('/').expect(200);
+    await request(gateway.url).get('/internal/campaigns/active').expect(404);
+    await request(gateway.url).get('/api/unknown').expect(404);
+    expect(seen.allocation).to.deep.equal(['/api/network/ad', '/api/network/openapi.json']);
+    expect(seen.tracking).to.deep.equal(['/api/network/delivery', '/api/network/click/abc']);
+    expect(seen.placement).to.deep.equal(['/api/site/placements/home-feature']);
+    expect(seen.web).to.deep.equal(['/']);
+  });
+
+  it('refuses workspace and auth writes from another origin or none with 403 origin_refused', async () => {
+    const upstream = await withStandIn((_req, res) => res.end('{}'));
+    const gateway = await gatewayFor({ identity: upstream.url, campaign: upstream.url, placement: upstream.url, tracking: upstream.url });
+    for (const path of ['/api/workspace/campaigns', '/api/workspace/publishers', '/api/workspace/placements/home-feature', '/api/auth/login', '/api/auth/logout']) {
+      const foreign = await request(gateway.url).post(path).set('origin', 'https://evil.example').send({});
+      expect(foreign.status, path).to.equal(403);
+      expect(foreign.body.code).to.equal('origin_refused');
+      const missing = await request(gateway.url).post(path).send({});
+      expect(missing.status, path).to.equal(403);
+    }
+    expect(upstream.requests).to.have.length(0);
+  });
+
+  it('answers 401 for workspace calls without a session and does not forward them', async () => {
+    const identity = await withStandIn((_req, res) => {
+      res.statusCode = 401;
+      res.end('{}');
+    });
+    const campaign = await withStandIn((_req, res) => res.end('{}'));
+    const gateway = await gatewayFor({ identity: identity.url, campaign: campaign.url });
+    const none = await request(gateway.url).get('/api/workspace/campaigns');
+    expect(none.status).to.equal(401);
+    expect(none.body.code).to.equal('not_signed_in');
+    const unknown = await request(gateway.url).get('/api/workspace/campaigns').set('cookie', 'pilot_session=abcdefghijklmnopqrstuvwxyz');
+    expect(unknown.status).to.equal(401);
+    expect(campaign.requests).to.have.length(0);
+  });
+
+  it('sends traffic to the remaining replica when one is down', async () => {
+    const alive = await withStandIn((_req, res) => res.end('alive'));
+    const gateway = await gatewayFor({ allocation: `http://127.0.0.1:1,${alive.url}` });
+    for (let i = 0; i < 6; i += 1) {
+      const response = await request(gateway.url).get('/api/network/ad');
+      expect(response.status).to.equal(200);
+      expect(response.text).to.equal('alive');
+    }
+  });
+
+  it('sets the page security headers', async () => {
+    const web = await withStandIn((_req, res) => res.end('<!doctype html>'));
+    const gateway = await gatewayFor({ web: web.url });
+    const response = await request(gateway.url).get('/');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).to.include("script-src 'self'");
+    expect(csp).to.not.include('unsafe-inline');
+    expect(csp).to.include("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).to.equal('nosniff');
+  });
+
+  it('reports every upstream in /readyz', async () => {
+    const ready = await withStandIn((_req, res) => res.end('{}'));
+    const gateway = await gatewayFor({ identity: ready.url, campaign: ready.url, allocation: ready.url, tracking: ready.url, placement: ready.url, web: ready.url });
+    const response = await request(gateway.url).get('/readyz').expect(200);
+    expect(Object.keys(response.body.checks).sort()).to.deep.equal(['allocation', 'campaign', 'identity', 'placement', 'tracking', 'web']);
+    const partial = await gatewayFor({ identity: ready.url });
+    const notReady = await request(partial.url).get('/readyz');
+    expect(notReady.status).to.equal(503);
+    expect(notReady.body.checks.identity).to.equal('ok');
+    expect(notReady.body.checks.campaign).to.equal('unavailable');
+  });
+});
