@@ -116,7 +116,7 @@ export class Bus {
           messageId: event.id,
           type: event.type,
           contentType: 'application/json',
-          timestamp: Date.parse(event.occurredAt) / 1000,
+          timestamp: Math.floor(Date.parse(event.occurredAt) / 1000), // AMQP timestamps are whole seconds
           timeout: this.publishTimeoutMs,
         }),
         this.publishTimeoutMs + 100,

@@ -88,6 +88,15 @@ export const busSettings = {
   BUS_PUBLISH_TIMEOUT_MS: numValidator({ default: 800, desc: 'how long to wait for a broker confirm' }),
 };
 
+/** The outbox relay of services that publish events from their own writes (decisions 0002 and 0005). */
+export const outboxSettings = {
+  OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 1000, desc: 'how often the outbox relay looks for events left pending' }),
+  OUTBOX_LEASE_MS: numValidator({
+    default: 30_000,
+    desc: 'after this long a replica that claimed pending events but did not publish them is presumed dead',
+  }),
+};
+
 export const redisSettings = {
   REDIS_URL: urlValidator({ devDefault: 'redis://127.0.0.1:6379', desc: 'Redis' }),
   REDIS_KEY_PREFIX: strValidator({ default: 'pilot:', desc: 'prefix of every Redis key of this deployment' }),

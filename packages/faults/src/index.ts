@@ -30,6 +30,7 @@ const INFRASTRUCTURE_MESSAGES = [
   /buffering timed out/i,
   /Connection is closed/i,
   /Stream isn't writeable/i,
+  /^Command timed out$/, // ioredis commandTimeout: Redis accepted the connection but did not answer
   /enableOfflineQueue options is false/i,
   /ECONNREFUSED/,
   /ECONNRESET/,

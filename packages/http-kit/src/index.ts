@@ -6,3 +6,4 @@ export * from './metrics';
 export * from './app';
 export * from './server';
 export * from './run';
+export * from './audit';

@@ -33,8 +33,13 @@ export async function listen(app: Express | ((req: never, res: never) => void), 
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
+        // A keep-alive socket (the gateway's agents, fetch) becomes idle when its in-flight response ends;
+        // close it then instead of waiting out the whole grace period.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        sweep.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

@@ -5,7 +5,8 @@
  *
  *   <prefix>key:<sha256 of the key>   hash {publisherId, ownerAccountId, type, keyHash}
  *                                     present only while the key is current AND the publisher approved
- *   <prefix>publisher:<id>            hash {status, ownerAccountId, type}
+ *   <prefix>publisher:<id>            hash {status, ownerAccountId, type, version?}  (version: see
+ *                                     writePublisherVersioned; readers ignore it)
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
@@ -90,6 +91,23 @@ export function bearerKeyOf(authorization: string | undefined): string | null {
 
 // ---- Redis layout ----
 
+// KEYS: publisher entry, current key entry (or the publisher entry when none), revoked key entries.
+// ARGV: version, status, ownerAccountId, type, publisherId, current key hash ('' when none).
+const VERSIONED_WRITE_SCRIPT = `
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0') or 0
+if stored > tonumber(ARGV[1]) then return 0 end
+for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'ownerAccountId', ARGV[3], 'type', ARGV[4], 'version', ARGV[1])
+if ARGV[6] ~= '' then
+  if ARGV[2] == 'approved' then
+    redis.call('HSET', KEYS[2], 'publisherId', ARGV[5], 'ownerAccountId', ARGV[3], 'type', ARGV[4], 'keyHash', ARGV[6])
+  else
+    redis.call('DEL', KEYS[2])
+  end
+end
+return 1
+`;
+
 export class KeyReadModel {
   constructor(
     private readonly redis: Redis,
@@ -147,5 +165,33 @@ export class KeyReadModel {
     const results = await multi.exec();
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw failed?.[0] ?? new Error('key read model write was discarded');
+  }
+
+  /**
+   * Writer (publisher-identity only): writePublisher, applied only if no newer `version` of this
+   * publisher was written before (equal versions rewrite). One Lua script, so it is atomic: a write that
+   * was delayed (a slow request, a rebuild racing a live change) can never roll a pause or rotation back.
+   * Returns false when a newer version was already there and nothing changed.
+   */
+  async writePublisherVersioned(
+    state: PublisherRecordState,
+    version: number,
+    currentKeyHash: string | null,
+    revokedKeyHashes: string[] = [],
+  ): Promise<boolean> {
+    const publisherEntry = this.publisherEntry(state.publisherId);
+    const keys = [publisherEntry, currentKeyHash ? this.keyEntry(currentKeyHash) : publisherEntry, ...revokedKeyHashes.map((hash) => this.keyEntry(hash))];
+    const applied = await this.redis.eval(
+      VERSIONED_WRITE_SCRIPT,
+      keys.length,
+      ...keys,
+      String(version),
+      state.status,
+      state.ownerAccountId,
+      state.type,
+      String(state.publisherId),
+      currentKeyHash ?? '',
+    );
+    return applied === 1;
   }
 }

@@ -36,3 +36,4 @@ export async function pingRedis(redis: Redis): Promise<void> {
   const answer = await redis.ping();
   if (answer !== 'PONG') throw new Error('unexpected PING answer');
 }
+export * from './limiter';

@@ -53,6 +53,11 @@ function uuidOf(bytes: Buffer): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** True when `candidate` has the shape of a token (says nothing about its signature or purpose). */
+export function isWellFormedToken(candidate: unknown): candidate is string {
+  return typeof candidate === 'string' && TOKEN_PATTERN.test(candidate);
+}
+
 /** The claims of an authentic token of this purpose, or null (malformed, tampered, other purpose). Expiry is the caller's rule. */
 export function readToken(secret: string, purpose: TokenPurpose, token: string): AllocationClaims | null {
   if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return null;
@@ -60,6 +65,9 @@ export function readToken(secret: string, purpose: TokenPurpose, token: string):
   const payload = Buffer.from(encodedPayload, 'base64url');
   const given = Buffer.from(encodedMac, 'base64url');
   if (payload.length !== PAYLOAD_BYTES || given.length !== MAC_BYTES) return null;
+  // Only the canonical encoding: the unused low bits of the last character must be zero, so one token has
+  // exactly one spelling (no altered twin that decodes to the same bytes).
+  if (payload.toString('base64url') !== encodedPayload || given.toString('base64url') !== encodedMac) return null;
   if (!timingSafeEqual(given, mac(secret, purpose, payload))) return null;
   if (payload.readUInt8(0) !== VERSION) return null;
   return {

@@ -1,0 +1,299 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Bus } from '@pilot/bus';
+import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
+import { createLogger } from '@pilot/logging';
+import { testInfra, waitFor } from '@pilot/testkit';
+import { expect } from 'chai';
+import { MongoClient, type Db } from 'mongodb';
+import { ConcurrentChangeError, OutboxRelay, VersionedStore, type Current, type HistoryEntry } from '../src';
+import { campaign, campaignEvent, facts, type Campaign } from './support';
+
+const logger = createLogger({ service: 'outbox-test', level: 'silent' });
+
+describe('outbox (real FerretDB and RabbitMQ)', () => {
+  const infra = testInfra();
+  const dbName = `outbox_pkg_${infra.runId}`;
+  let client: MongoClient;
+  let db: Db;
+  let nextId = 1;
+  const buses: Bus[] = [];
+  const relays: OutboxRelay[] = [];
+  const children: ChildProcess[] = [];
+
+  const newStore = (suffix = '') => new VersionedStore<Campaign>(db, 'campaign', `campaigns${suffix}`, `campaign_history${suffix}`);
+  const newBus = async (url = infra.amqpUrl) => {
+    const bus = new Bus({ url, exchange: infra.exchange, logger, publishTimeoutMs: 5000 });
+    buses.push(bus);
+    if (url === infra.amqpUrl) await bus.ready();
+    return bus;
+  };
+  const newRelay = (bus: Bus, store: VersionedStore<Campaign>) => {
+    const relay = new OutboxRelay({ bus, collections: () => [store.history], logger, intervalMs: 100 });
+    relays.push(relay);
+    return relay;
+  };
+  /** A durable consumer of campaign events, recording each delivery (duplicates included). */
+  const consumer = async (name: string) => {
+    const received: KnownEvent[] = [];
+    const bus = await newBus();
+    await bus.subscribeDurable({ name, eventTypes: [CAMPAIGN_SUBMITTED, CAMPAIGN_ACTIVATED], handler: async (event) => void received.push(event) });
+    return received;
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300)); // a duplicate would arrive within this
+
+  before(async () => {
+    client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
+    db = client.db(dbName);
+  });
+  after(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(relays.map((relay) => relay.stop()));
+    await Promise.all(buses.map((bus) => bus.close()));
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  });
+
+  describe('VersionedStore', () => {
+    it('creates version 1 as a history entry carrying state, audit facts and pending events, plus the projection', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const event = campaignEvent(state, 1);
+      const created = await store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [event]);
+      expect(created).to.include({ _id: state.campaignId, version: 1, status: 'submitted' });
+      const entry = (await store.history.findOne({ _id: `${state.campaignId}:1` as never })) as unknown as HistoryEntry<Campaign>;
+      expect(entry).to.include({ entity: 'campaign', entityId: state.campaignId, version: 1, ownerAccountId: '501', action: 'submit', from: 'draft', to: 'submitted', reason: null, outboxPending: true });
+      expect(entry.state).to.deep.equal(state);
+      expect(entry.outbox).to.deep.equal([event]);
+      expect(await store.load(state.campaignId)).to.deep.equal(created);
+    });
+
+    it('refuses to create a record whose id exists', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      let failure: unknown;
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted')).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(ConcurrentChangeError);
+    });
+
+    it('changes a record to the next version, keeping createdAt and recording the change', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted', new Date('2026-02-01T10:00:00Z')));
+      const next = { ...state, status: 'active' as const };
+      const changed = await store.change(created, next, { ...facts('activate', 'submitted', 'active', new Date('2026-02-02T10:00:00Z')), reason: 'go' }, [campaignEvent(next, 2)]);
+      expect(changed).to.include({ version: 2, status: 'active' });
+      expect(changed.createdAt.toISOString()).to.equal('2026-02-01T10:00:00.000Z');
+      expect(changed.updatedAt.toISOString()).to.equal('2026-02-02T10:00:00.000Z');
+      expect(await store.load(state.campaignId)).to.deep.include({ version: 2, status: 'active' });
+      const history = await store.history.find({ entityId: state.campaignId }).sort({ version: 1 }).toArray();
+      expect(history.map((entry) => [entry.version, entry.action, entry.reason])).to.deep.equal([
+        [1, 'submit', null],
+        [2, 'activate', 'go'],
+      ]);
+      expect(VersionedStore.nextVersion(changed)).to.equal(3);
+    });
+
+    it('lets exactly one of several concurrent changes from the same version win', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, index) => store.change(created, { ...state, title: `title ${index}` }, facts('edit', 'submitted', 'submitted'))),
+      );
+      const won = attempts.filter((attempt) => attempt.status === 'fulfilled') as PromiseFulfilledResult<Current<Campaign>>[];
+      const lost = attempts.filter((attempt) => attempt.status === 'rejected') as PromiseRejectedResult[];
+      expect(won).to.have.length(1);
+      expect(lost).to.have.length(7);
+      for (const attempt of lost) expect(attempt.reason).to.be.instanceOf(ConcurrentChangeError);
+      const current = await store.load(state.campaignId);
+      expect(current).to.deep.include({ version: 2, title: won[0]?.value.title });
+      expect(await store.history.countDocuments({ entityId: state.campaignId })).to.equal(2);
+    });
+
+    it('refuses a change made from a stale version', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      await store.change(created, { ...state, title: 'first' }, facts('edit', null, null));
+      let failure: unknown;
+      await store.change(created, { ...state, title: 'stale' }, facts('edit', null, null)).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(ConcurrentChangeError);
+      expect((await store.load(state.campaignId))?.title).to.equal('first');
+    });
+
+    it('rolls the projection forward when a process died between the history insert and the projection write', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      // The dead process got as far as its history entry for version 2, never to the projection.
+      const next = { ...state, status: 'active' as const };
+      await store.history.insertOne({
+        _id: `${state.campaignId}:2`,
+        entity: 'campaign',
+        entityId: state.campaignId,
+        version: 2,
+        ownerAccountId: '501',
+        ...facts('activate', 'submitted', 'active', new Date('2026-02-03T00:00:00Z')),
+        reason: null,
+        state: next,
+        outbox: [],
+        outboxPending: false,
+      } as never);
+      expect((await store.current.findOne({ _id: state.campaignId } as never))?.version).to.equal(1);
+
+      const loaded = await store.load(state.campaignId);
+      expect(loaded).to.deep.include({ version: 2, status: 'active' });
+      expect(loaded?.createdAt.toISOString()).to.equal(created.createdAt.toISOString());
+      expect(loaded?.updatedAt.toISOString()).to.equal('2026-02-03T00:00:00.000Z');
+      expect(await store.current.findOne({ _id: state.campaignId } as never)).to.deep.include({ version: 2, status: 'active' });
+
+      const changed = await store.change(loaded as Current<Campaign>, { ...next, status: 'paused' }, facts('pause', 'active', 'paused'));
+      expect(changed.version).to.equal(3);
+    });
+
+    it('rolls forward a record whose very first projection was never written, and loads nothing for an unknown id', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      await store.history.insertOne({
+        _id: `${state.campaignId}:1`,
+        entity: 'campaign',
+        entityId: state.campaignId,
+        version: 1,
+        ownerAccountId: '501',
+        ...facts('submit', null, 'submitted'),
+        reason: null,
+        state,
+        outbox: [],
+        outboxPending: false,
+      } as never);
+      expect(await store.load(state.campaignId)).to.deep.include({ version: 1, status: 'submitted' });
+      expect(await store.load(999_999)).to.equal(null);
+    });
+
+    it('repairs the projection when a stale writer loses, so the next read is current', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      await store.history.insertOne({
+        _id: `${state.campaignId}:2`,
+        entity: 'campaign',
+        entityId: state.campaignId,
+        version: 2,
+        ownerAccountId: '501',
+        ...facts('edit', null, null),
+        reason: null,
+        state: { ...state, title: 'from history' },
+        outbox: [],
+        outboxPending: false,
+      } as never);
+      await store.change(created, { ...state, title: 'late' }, facts('edit', null, null)).catch(() => undefined);
+      expect(await store.current.findOne({ _id: state.campaignId } as never)).to.deep.include({ version: 2, title: 'from history' });
+    });
+  });
+
+  describe('OutboxRelay', () => {
+    it('publishes pending events with confirms, clears the flag, and does not publish them again', async () => {
+      const store = newStore('_relay');
+      const received = await consumer('relay-basic');
+      const state = campaign(nextId++);
+      const first = campaignEvent(state, 1);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [first]);
+      const quiet = campaign(nextId++);
+      await store.create(quiet.campaignId, quiet, facts('submit', null, 'submitted'));
+      expect(await store.history.findOne({ _id: `${quiet.campaignId}:1` as never })).to.include({ outboxPending: false });
+
+      const relay = newRelay(await newBus(), store);
+      relay.start();
+      await relay.flush();
+      expect(await store.history.findOne({ _id: `${state.campaignId}:1` as never })).to.include({ outboxPending: false });
+      await waitFor(() => received.length === 1);
+      await relay.flush();
+      await settle();
+      expect(received.map((event) => event.id)).to.deep.equal([first.id]);
+      expect(received[0]).to.deep.equal(first);
+    });
+
+    it('publishes a later write soon after kick()', async () => {
+      const store = newStore('_kick');
+      const received = await consumer('relay-kick');
+      const relay = newRelay(await newBus(), store);
+      relay.start();
+      const state = campaign(nextId++);
+      const event = campaignEvent(state, 1);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
+      relay.kick();
+      await waitFor(() => received.length === 1, { timeoutMs: 5000 });
+      expect(received[0]?.id).to.equal(event.id);
+    });
+
+    it('keeps events pending while the broker is unreachable and publishes them once it is reachable', async () => {
+      const store = newStore('_down');
+      const received = await consumer('relay-down');
+      const state = campaign(nextId++);
+      const event = campaignEvent(state, 1);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
+
+      const downRelay = newRelay(await newBus('amqp://guest:guest@127.0.0.1:1'), store);
+      let failure: unknown;
+      await downRelay.flush().catch((error: unknown) => (failure = error));
+      expect((failure as Error).name).to.equal('ServiceUnavailableError');
+      expect(await store.history.findOne({ _id: `${state.campaignId}:1` as never })).to.include({ outboxPending: true });
+
+      await newRelay(await newBus(), store).flush();
+      await waitFor(() => received.length === 1);
+      expect(received[0]?.id).to.equal(event.id);
+    });
+
+    it('publishes the events of every change of a record in version order', async () => {
+      const store = newStore('_order');
+      const received = await consumer('relay-order');
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [campaignEvent(state, 1)]);
+      const active = { ...state, status: 'active' as const };
+      await store.change(created, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]);
+      await newRelay(await newBus(), store).flush();
+      await waitFor(() => received.length === 2);
+      expect(received.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
+        [CAMPAIGN_SUBMITTED, 1],
+        [CAMPAIGN_ACTIVATED, 2],
+      ]);
+    });
+
+    it('the outbox relay publishes events left pending by a process that died between its write and its publish', async function () {
+      this.timeout(30_000);
+      const store = newStore();
+      const received = await consumer('relay-crash');
+      const campaignId = nextId++;
+      const child = fork(path.join(__dirname, 'fixtures', 'dying-writer.ts'), [], {
+        execArgv: ['--require', 'tsx/cjs'],
+        env: { ...process.env, MONGO_URL: infra.mongoUrl, MONGO_DB: dbName, CAMPAIGN_ID: String(campaignId) },
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      const written = await new Promise<{ written: number; eventId: string }>((resolve, reject) => {
+        child.once('message', (message) => resolve(message as { written: number; eventId: string }));
+        child.once('exit', (code) => reject(new Error(`writer exited with ${code} before writing`)));
+      });
+      child.kill('SIGKILL');
+      expect(await exited).to.equal('SIGKILL');
+
+      expect(written.written).to.equal(campaignId);
+      expect(await store.history.findOne({ _id: `${campaignId}:1` as never })).to.include({ outboxPending: true });
+      await settle();
+      expect(received).to.have.length(0); // the dead writer published nothing
+
+      const relay = newRelay(await newBus(), store);
+      relay.start();
+      await waitFor(() => received.length === 1, { timeoutMs: 10_000, message: 'the pending event was not published' });
+      await relay.flush();
+      await settle();
+      expect(received.map((event) => event.id)).to.deep.equal([written.eventId]);
+      expect(received[0]).to.deep.include({ type: CAMPAIGN_SUBMITTED, aggregateId: String(campaignId), aggregateVersion: 1 });
+      expect(await store.history.findOne({ _id: `${campaignId}:1` as never })).to.include({ outboxPending: false });
+      expect((await store.load(campaignId))?.status).to.equal('submitted');
+    });
+  });
+});
