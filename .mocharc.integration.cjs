@@ -1,0 +1,5 @@
+// Integration and end-to-end tests against real RabbitMQ, Redis and the MongoDB-compatible server.
+module.exports = {
+  ...require('./.mocharc.base.cjs'),
+  spec: ['packages/*/test/**/*.int.test.ts', 'services/*/test/**/*.int.test.ts', 'tests/**/*.test.ts'],
+};
