@@ -53,6 +53,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: config.SESSION_COOKIE,
+    maxBodyBytes: config.MAX_BODY_BYTES,
   });
   finish();
 

@@ -2,23 +2,10 @@
  * GET /api/workspace/audit: each service keeps the audit of its own records; the gateway asks the owners
  * (all three, or the one owning `entity`) with the caller's signed identity and merges newest first.
  */
-import { problems, queryString, signedHeaders, type Principal } from '@pilot/http-kit';
+import { AUDIT_LIMIT, newestFirst, problems, queryString, signedHeaders, type AuditItem, type Principal } from '@pilot/http-kit';
 import { ServiceUnavailableError } from '@pilot/faults';
 import { AUDIT_OWNERS, type Upstream } from '../domain/routes';
 import type { Upstreams } from './upstreams';
-
-export interface AuditItem {
-  at: string;
-  actorAccountId: string;
-  entity: string;
-  entityId: string;
-  action: string;
-  from: string | null;
-  to: string | null;
-  reason?: string | null;
-}
-
-const MAX_ITEMS = 500;
 
 export async function composeAudit(
   upstreams: Upstreams,
@@ -66,6 +53,5 @@ export async function composeAudit(
       return Array.isArray(body.items) ? body.items : [];
     }),
   );
-  const items = lists.flat().sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  return { items: items.slice(0, MAX_ITEMS) };
+  return { items: lists.flat().sort(newestFirst).slice(0, AUDIT_LIMIT) };
 }

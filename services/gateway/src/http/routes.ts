@@ -4,6 +4,7 @@
  */
 import { problems, type Principal } from '@pilot/http-kit';
 import type { Express, Request } from 'express';
+import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routes';
 import { composeAudit } from './audit';
 import type { Forward } from './proxy';
@@ -16,10 +17,11 @@ export interface GatewayRouteOptions {
   secret: string;
   siteOrigin: string;
   sessionCookie: string;
+  maxBodyBytes: number;
 }
 
 export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
-  const { upstreams, forward, secret, siteOrigin, sessionCookie } = options;
+  const { upstreams, forward, secret, siteOrigin, sessionCookie, maxBodyBytes } = options;
 
   async function principalOf(req: Request): Promise<Principal> {
     const sessionId = cookieValue(req.headers.cookie, sessionCookie);
@@ -40,6 +42,9 @@ export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
     if (route.originChecked && isWrite(req.method) && !originAllowed(req.headers.origin, siteOrigin)) {
       throw problems.forbidden('origin_refused', 'Workspace changes must come from the site itself');
     }
+    const refusal = bodyRefusal(req.method, req.headers['content-length'], req.headers['transfer-encoding'], maxBodyBytes);
+    if (refusal === 'body_not_allowed') throw problems.badRequest('body_not_allowed', `${req.method} requests carry no body`);
+    if (refusal === 'payload_too_large') throw problems.payloadTooLarge(`Request bodies are limited to ${maxBodyBytes} bytes`);
     const principal = route.needsSession ? await principalOf(req) : null;
     forward(req, res, next, upstreams.pool(route.upstream), principal, req.socket.remoteAddress ?? 'unknown');
   });
