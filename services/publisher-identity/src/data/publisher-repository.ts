@@ -1,0 +1,106 @@
+/**
+ * Publisher platforms as a VersionedStore (docs/decisions/0002): each change inserts history entry
+ * `<id>:<version>` holding the new state, the audit facts and the publisher.* events in ONE insert; the
+ * outbox relay publishes the events afterwards. New ids come from `insertWithNextId`, unique across replicas.
+ */
+import type { KnownEvent } from '@pilot/contracts';
+import { insertWithNextId, type Connection } from '@pilot/mongo';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
+import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { PublisherState, PublisherStatus } from '../domain/publisher';
+
+export const PUBLISHER_ENTITY = 'publisher';
+
+export type PublisherRecord = Current<PublisherState>;
+
+export class PublisherRepository {
+  private readonly store: VersionedStore<PublisherState>;
+  private readonly leases: Collection;
+
+  constructor(
+    private readonly connection: Connection,
+    db: Db,
+  ) {
+    this.store = new VersionedStore<PublisherState>(db, PUBLISHER_ENTITY, 'publishers', 'publisher_history');
+    this.leases = db.collection('publisher_outbox_leases');
+  }
+
+  /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
+  outboxLeases(): Collection {
+    return this.leases;
+  }
+
+  outboxCollections(): Collection[] {
+    return [this.store.history];
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.store.ensureIndexes();
+    await this.store.current.createIndex({ ownerAccountId: 1, _id: -1 });
+    await this.store.current.createIndex({ status: 1, _id: -1 });
+  }
+
+  /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */
+  nextId(ownerAccountId: string, at: Date): Promise<number> {
+    return insertWithNextId(this.connection, 'publisher_ids', () => ({ ownerAccountId, at }));
+  }
+
+  create(id: number, state: PublisherState, facts: ChangeFacts): Promise<PublisherRecord> {
+    return this.store.create(id, state, facts);
+  }
+
+  /** Throws ConcurrentChangeError when another change of `record` won. */
+  change(record: PublisherRecord, next: PublisherState, facts: ChangeFacts, events: KnownEvent[]): Promise<PublisherRecord> {
+    return this.store.change(record, next, facts, events);
+  }
+
+  load(id: number): Promise<PublisherRecord | null> {
+    return this.store.load(id);
+  }
+
+  /** Newest first; `ownerAccountId` narrows to one account's records. */
+  async list(filter: { ownerAccountId?: string; status?: PublisherStatus }, limit = 500): Promise<PublisherRecord[]> {
+    const query: Filter<Document> = {};
+    if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
+    if (filter.status !== undefined) query.status = filter.status;
+    return (await this.store.current.find(query).sort({ _id: -1 }).limit(limit).toArray()) as unknown as PublisherRecord[];
+  }
+
+  /** Every current record in id order, in batches (for rebuilding the key read model). */
+  async *batches(batchSize = 200): AsyncGenerator<PublisherRecord[]> {
+    let after = 0;
+    for (;;) {
+      const batch = (await this.store.current
+        .find({ _id: { $gt: after } } as never)
+        .sort({ _id: 1 })
+        .limit(batchSize)
+        .toArray()) as unknown as PublisherRecord[];
+      if (batch.length > 0) yield batch;
+      if (batch.length < batchSize) return;
+      after = Number(batch[batch.length - 1]!._id);
+    }
+  }
+
+  /**
+   * The newest history version of every record (a change interrupted before its projection shows here).
+   * Versions are 1..n without gaps, so the number of entries is the newest version (FerretDB lacks $max).
+   */
+  async latestVersions(): Promise<Map<number, number>> {
+    const rows = await this.store.history
+      .aggregate<{ _id: number; version: number }>([{ $match: { entity: PUBLISHER_ENTITY } }, { $group: { _id: '$entityId', version: { $sum: 1 } } }])
+      .toArray();
+    return new Map(rows.map((row) => [Number(row._id), row.version]));
+  }
+
+  /** Audit entries (history without events), newest first. */
+  async history(filter: { ownerAccountId?: string; entityId?: number }, limit: number): Promise<HistoryEntry<PublisherState>[]> {
+    const query: Filter<Document> = { entity: PUBLISHER_ENTITY };
+    if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
+    if (filter.entityId !== undefined) query.entityId = filter.entityId;
+    return (await this.store.history
+      .find(query, { projection: { outbox: 0 } })
+      .sort({ at: -1, version: -1 })
+      .limit(limit)
+      .toArray()) as unknown as HistoryEntry<PublisherState>[];
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * API.md "Workspace sign-in", thin: parse, call SignIn, map the result. Also the gateway's
+ * GET /internal/sessions/resolve.
+ *
+ * Decisions API.md leaves to this service:
+ * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login, 5 minutes) holds a
+ *   random value whose hash is stored with the request; each POST /api/auth/login issues a new one.
+ * - Polls after the session was issued answer `{status: "confirmed"}` without a new cookie.
+ * - The webhook answers 200 with an empty body when the update has nothing to say (or was seen before),
+ *   and 200 with a `sendMessage` body replying to a person's message. A body that is not JSON is ignored
+ *   (200). Only infrastructure trouble answers 503, so the platform retries.
+ */
+import { clientIpOf, jsonBody, problems } from '@pilot/http-kit';
+import type { Express, Request, RequestHandler } from 'express';
+import { BINDING_PATTERN, REQUEST_ID_PATTERN, SESSION_ID_PATTERN, constantTimeEqual } from '../domain/secrets';
+import { LOGIN_REQUEST_TTL_MS } from '../domain/sign-in';
+import type { RedisLimiter } from '@pilot/redis';
+import type { SignIn } from '../use-cases/sign-in';
+import { clearCookie, readCookie, setCookie } from './cookies';
+
+export interface AuthRouteOptions {
+  signIn: SignIn;
+  limiter: RedisLimiter;
+  webhookSecret: string;
+  sessionCookie: string;
+  sessionTtlSeconds: number;
+  secureCookies: boolean;
+}
+
+export const BINDING_COOKIE = 'pilot_login';
+const BINDING_PATH = '/api/auth/login';
+export const SESSION_HEADER = 'x-pilot-session';
+const WEBHOOK_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
+  const { signIn, limiter, sessionCookie, secureCookies } = options;
+  const noStore: RequestHandler = (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
+  const sessionOf = (req: Request) => readCookie(req, sessionCookie, SESSION_ID_PATTERN);
+
+  app.post('/api/auth/login', noStore, async (req, res) => {
+    const decision = await limiter.consume(clientIpOf(req));
+    if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; wait a moment');
+    const login = await signIn.createLogin();
+    setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: LOGIN_REQUEST_TTL_MS / 1000, secure: secureCookies });
+    res.status(201).json({ requestId: login.requestId, code: login.code, botUrl: login.botUrl, expiresAt: login.expiresAt });
+  });
+
+  // The secret is checked before the body is even read; a wrong one changes nothing.
+  const webhookSecret: RequestHandler = (req, _res, next) => {
+    const given = req.headers[WEBHOOK_SECRET_HEADER];
+    if (typeof given !== 'string' || !constantTimeEqual(given, options.webhookSecret)) {
+      next(problems.unauthorized('webhook_secret_invalid', 'The webhook secret token is missing or wrong'));
+      return;
+    }
+    next();
+  };
+  const parseUpdate = jsonBody('256kb');
+  const tolerantBody: RequestHandler = (req, res, next) => {
+    parseUpdate(req, res, (error?: unknown) => {
+      if (error) req.body = undefined;
+      next();
+    });
+  };
+
+  app.post('/api/auth/telegram-webhook', webhookSecret, tolerantBody, async (req, res) => {
+    const reply = await signIn.handleUpdate(req.body);
+    if (!reply) {
+      res.status(200).end();
+      return;
+    }
+    res.status(200).json(reply);
+  });
+
+  app.get('/api/auth/login/:requestId', noStore, async (req, res) => {
+    const requestId = String(req.params.requestId);
+    const notFound = problems.notFound('login_request_not_found', 'No such sign-in request in this browser');
+    if (!REQUEST_ID_PATTERN.test(requestId)) throw notFound;
+    const result = await signIn.poll(requestId, readCookie(req, BINDING_COOKIE, BINDING_PATTERN));
+    if (!result.found) throw notFound;
+    if (!result.session) {
+      res.json({ status: result.status });
+      return;
+    }
+    setCookie(res, sessionCookie, result.session.id, { path: '/', maxAgeSeconds: options.sessionTtlSeconds, secure: secureCookies });
+    clearCookie(res, BINDING_COOKIE, { path: BINDING_PATH, secure: secureCookies });
+    res.json({ status: 'confirmed', account: result.session.account });
+  });
+
+  app.get('/api/auth/session', noStore, async (req, res) => {
+    const sessionId = sessionOf(req);
+    const account = sessionId ? await signIn.resolve(sessionId) : null;
+    if (!account) throw problems.unauthorized('not_signed_in', 'Not signed in');
+    res.json(account);
+  });
+
+  app.post('/api/auth/logout', noStore, async (req, res) => {
+    const sessionId = sessionOf(req);
+    if (sessionId) await signIn.logout(sessionId);
+    clearCookie(res, sessionCookie, { path: '/', secure: secureCookies });
+    res.status(204).end();
+  });
+
+  app.get('/internal/sessions/resolve', noStore, async (req, res) => {
+    const given = req.headers[SESSION_HEADER];
+    const sessionId = typeof given === 'string' && SESSION_ID_PATTERN.test(given) ? given : null;
+    const account = sessionId ? await signIn.resolve(sessionId) : null;
+    if (!account) throw problems.unauthorized('session_invalid', 'No live session with this id');
+    res.json(account);
+  });
+}

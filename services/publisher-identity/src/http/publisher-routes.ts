@@ -1,0 +1,95 @@
+/**
+ * API.md "Workspace: publisher platforms" and this service's part of the audit, thin: parse, call the
+ * use case, map the result.
+ *
+ * Decisions API.md leaves to this service:
+ * - Administrator actions (approve, reject, pause) are 403 `admin_only` for other accounts before the
+ *   record is looked up; owner actions on a visible record of someone else are 403 `owner_only`.
+ * - Generating a key for a platform that is not approved is 409 `publisher_not_approved`.
+ * - `?status=` filters the list (the administrator review queue is `?status=submitted`); another value is
+ *   400 `invalid_status`.
+ * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
+ */
+import { jsonBody, positiveIntOf, problems, queryString, requireAdmin, requirePrincipal } from '@pilot/http-kit';
+import type { Express, Request, RequestHandler } from 'express';
+import { isPublisherStatus, validateNewPublisher, validateReason, type PublisherAction } from '../domain/publisher';
+import type { Audit } from '../use-cases/audit';
+import type { Publishers } from '../use-cases/publishers';
+
+export interface PublisherRouteOptions {
+  publishers: Publishers;
+  audit: Audit;
+}
+
+function idOf(req: Request): number {
+  const id = positiveIntOf(req.params.id);
+  if (id === null) throw problems.notFound('publisher_not_found', 'No such publisher platform');
+  return id;
+}
+
+export function mountPublisherRoutes(app: Express, { publishers, audit }: PublisherRouteOptions): void {
+  const BASE = '/api/workspace/publishers';
+  const signedIn: RequestHandler = (req, _res, next) => {
+    requirePrincipal(req);
+    next();
+  };
+  const adminOnly: RequestHandler = (req, _res, next) => {
+    requireAdmin(req);
+    next();
+  };
+
+  app.post(BASE, signedIn, jsonBody('4kb'), async (req, res) => {
+    const caller = requirePrincipal(req);
+    const result = validateNewPublisher(req.body);
+    if (!result.ok) throw problems.validation(result.errors);
+    res.status(201).json(await publishers.register(caller, result.value));
+  });
+
+  app.get(BASE, async (req, res) => {
+    const caller = requirePrincipal(req);
+    const status = req.query.status;
+    if (status !== undefined && !isPublisherStatus(status)) {
+      throw problems.badRequest('invalid_status', 'status must be one of draft, submitted, approved, paused, rejected');
+    }
+    res.json({ items: await publishers.list(caller, status) });
+  });
+
+  app.get(`${BASE}/:id`, async (req, res) => {
+    const caller = requirePrincipal(req);
+    res.json(await publishers.get(caller, idOf(req)));
+  });
+
+  const simple: Array<[PublisherAction, RequestHandler[]]> = [
+    ['submit', [signedIn]],
+    ['approve', [adminOnly]],
+    ['pause', [adminOnly]],
+  ];
+  for (const [action, guards] of simple) {
+    app.post(`${BASE}/:id/${action}`, ...guards, async (req, res) => {
+      const caller = requirePrincipal(req);
+      res.json(await publishers.transition(caller, idOf(req), action));
+    });
+  }
+
+  app.post(`${BASE}/:id/reject`, adminOnly, jsonBody('4kb'), async (req, res) => {
+    const caller = requireAdmin(req);
+    const id = idOf(req);
+    const reason = validateReason(req.body);
+    if (!reason.ok) throw problems.validation(reason.errors);
+    res.json(await publishers.transition(caller, id, 'reject', reason.value));
+  });
+
+  app.post(`${BASE}/:id/keys`, signedIn, async (req, res) => {
+    const caller = requirePrincipal(req);
+    const created = await publishers.rotateKey(caller, idOf(req));
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(201).json(created);
+  });
+
+  app.get('/internal/audit', async (req, res) => {
+    const caller = requirePrincipal(req);
+    const entity = queryString(req.query.entity);
+    const entityId = queryString(req.query.entityId);
+    res.json({ items: await audit.list(caller, entity || undefined, entityId || undefined) });
+  });
+}

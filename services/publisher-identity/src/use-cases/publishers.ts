@@ -1,0 +1,199 @@
+/**
+ * Publisher platforms: registration, the review state machine, and API keys whose revocation has no
+ * propagation window. Every change is one VersionedStore insert (state + audit + events); the Redis key
+ * read model is written before the answer, and for revoking changes (pause, reject, rotation) ALSO
+ * before the database write, so a failure in between fails closed.
+ */
+import type { Clock } from '@pilot/config';
+import { createEnvelope, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
+import { problems, type Principal } from '@pilot/http-kit';
+import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
+import type { Logger } from '@pilot/logging';
+import { ConcurrentChangeError } from '@pilot/outbox';
+import {
+  ACTION_NAMES,
+  TRANSITIONS,
+  nextStatus,
+  viewOf,
+  type NewPublisherInput,
+  type PublisherAction,
+  type PublisherState,
+  type PublisherStatus,
+  type PublisherView,
+} from '../domain/publisher';
+import type { PublisherKeyWriter } from '../data/key-read-model';
+import type { PublisherRecord, PublisherRepository } from '../data/publisher-repository';
+
+const MAX_ATTEMPTS = 5;
+const KEPT_REVOKED_HASHES = 20;
+
+function stateOf(record: PublisherRecord): PublisherState {
+  return {
+    ownerAccountId: record.ownerAccountId,
+    type: record.type,
+    link: record.link,
+    status: record.status,
+    keyHash: record.keyHash ?? null,
+    keyCreatedAt: record.keyCreatedAt ?? null,
+    revokedKeyHashes: record.revokedKeyHashes ?? [],
+    rejectionReason: record.rejectionReason ?? null,
+  };
+}
+
+function eventData(id: number, state: PublisherState): PublisherEventData {
+  return {
+    publisherId: id,
+    ownerAccountId: state.ownerAccountId,
+    status: state.status,
+    type: state.type,
+    link: state.link,
+    keyCreatedAt: state.keyCreatedAt ? new Date(state.keyCreatedAt).toISOString() : null,
+  };
+}
+
+export class Publishers {
+  constructor(
+    private readonly repository: PublisherRepository,
+    private readonly readModel: PublisherKeyWriter,
+    private readonly clock: Clock,
+    private readonly eventsWritten: () => void,
+    private readonly logger: Logger,
+  ) {}
+
+  async register(caller: Principal, input: NewPublisherInput): Promise<PublisherView> {
+    const now = this.clock.now();
+    const id = await this.repository.nextId(caller.accountId, now);
+    const state: PublisherState = {
+      ownerAccountId: caller.accountId,
+      type: input.type,
+      link: input.link,
+      status: 'draft',
+      keyHash: null,
+      keyCreatedAt: null,
+      revokedKeyHashes: [],
+      rejectionReason: null,
+    };
+    const record = await this.repository.create(id, state, { at: now, actorAccountId: caller.accountId, action: 'created', from: null, to: 'draft' });
+    return viewOf(record);
+  }
+
+  async list(caller: Principal, status?: PublisherStatus): Promise<PublisherView[]> {
+    const records = await this.repository.list({ ownerAccountId: caller.admin ? undefined : caller.accountId, status });
+    return records.map(viewOf);
+  }
+
+  async get(caller: Principal, id: number): Promise<PublisherView> {
+    return viewOf(await this.visible(caller, id));
+  }
+
+  /** submit, approve, reject or pause; 404 for records the caller may not see, 403 for a role it lacks, 409 from a wrong state. */
+  async transition(caller: Principal, id: number, action: PublisherAction, reason: string | null = null): Promise<PublisherView> {
+    const rule = TRANSITIONS[action];
+    for (let attempt = 1; ; attempt += 1) {
+      const record = await this.visible(caller, id);
+      if (rule.who === 'owner' && record.ownerAccountId !== caller.accountId) {
+        throw problems.forbidden('owner_only', 'Only the owner of this platform may do this');
+      }
+      if (rule.who === 'admin' && !caller.admin) throw problems.forbidden('admin_only', 'Only an administrator may do this');
+      const to = nextStatus(record.status, action);
+      if (!to) throw problems.conflict('invalid_transition', `A ${record.status} platform cannot be ${ACTION_NAMES[action]}`);
+      const now = this.clock.now();
+      const next: PublisherState = { ...stateOf(record), status: to, rejectionReason: action === 'reject' ? reason : null };
+      const event = createEnvelope(`publisher.${ACTION_NAMES[action]}` as const, String(id), record.version + 1, eventData(id, next), now);
+      const revoking = to === 'paused' || to === 'rejected';
+      let changed: PublisherRecord;
+      try {
+        if (revoking) await this.readModel.revokeAhead(record, to, record.keyHash ? [record.keyHash] : []);
+        changed = await this.repository.change(record, next, { at: now, actorAccountId: caller.accountId, action: ACTION_NAMES[action], from: record.status, to, reason }, [
+          event as PublisherEvent,
+        ]);
+      } catch (error) {
+        if (revoking) await this.sync(id).catch((syncError: unknown) => this.repairLater(id, syncError));
+        if (error instanceof ConcurrentChangeError && attempt < MAX_ATTEMPTS) continue;
+        if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'This platform was changed at the same time; reload it');
+        throw error;
+      }
+      this.eventsWritten();
+      return viewOf(await this.sync(id, changed));
+    }
+  }
+
+  /** The owner of an approved platform gets a new key; the previous key stops working before this returns. */
+  async rotateKey(caller: Principal, id: number): Promise<{ key: string; keyCreatedAt: string }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const record = await this.visible(caller, id);
+      if (record.ownerAccountId !== caller.accountId) throw problems.forbidden('owner_only', 'Only the owner of this platform may generate its key');
+      if (record.status !== 'approved') throw problems.conflict('publisher_not_approved', 'A key can be generated only for an approved platform');
+      const now = this.clock.now();
+      const key = generateApiKey();
+      const previous = record.keyHash ?? null;
+      const next: PublisherState = {
+        ...stateOf(record),
+        keyHash: hashApiKey(key),
+        keyCreatedAt: now,
+        revokedKeyHashes: previous ? [...(record.revokedKeyHashes ?? []), previous].slice(-KEPT_REVOKED_HASHES) : (record.revokedKeyHashes ?? []),
+      };
+      const event = createEnvelope('publisher.key_rotated', String(id), record.version + 1, eventData(id, next), now);
+      let changed: PublisherRecord;
+      try {
+        if (previous) await this.readModel.revokeAhead(record, 'approved', [previous]);
+        changed = await this.repository.change(
+          record,
+          next,
+          { at: now, actorAccountId: caller.accountId, action: previous ? 'key_rotated' : 'key_generated', from: 'approved', to: 'approved' },
+          [event],
+        );
+      } catch (error) {
+        await this.sync(id).catch((syncError: unknown) => this.repairLater(id, syncError));
+        if (error instanceof ConcurrentChangeError && attempt < MAX_ATTEMPTS) continue;
+        if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'This platform was changed at the same time; try again');
+        throw error;
+      }
+      this.eventsWritten();
+      await this.sync(id, changed);
+      return { key, keyCreatedAt: now.toISOString() };
+    }
+  }
+
+  /**
+   * Writes a record's database state to the read model. The write is versioned, so of two writes racing
+   * (a slow request, a rebuild, another replica) the newer version always stays.
+   */
+  async sync(id: number, known?: PublisherRecord): Promise<PublisherRecord> {
+    const record = known ?? (await this.repository.load(id));
+    if (!record) throw new Error(`publisher ${id} vanished`);
+    await this.readModel.write(record);
+    return record;
+  }
+
+  /**
+   * Rewrites the whole read model from the database (at start: Redis keeps nothing on disk; then as
+   * repair). A change interrupted before its projection was written is rolled forward first.
+   */
+  async rebuildReadModel(): Promise<number> {
+    const latest = await this.repository.latestVersions();
+    let count = 0;
+    for await (const batch of this.repository.batches()) {
+      for (const current of batch) {
+        const id = Number(current._id);
+        const record = (latest.get(id) ?? 0) > current.version ? await this.repository.load(id) : current;
+        if (record) await this.readModel.write(record);
+      }
+      count += batch.length;
+    }
+    return count;
+  }
+
+  private repairLater(id: number, error: unknown): void {
+    this.logger.warn({ publisherId: id, err: (error as Error)?.message }, 'key read model not rewritten; the periodic repair will');
+  }
+
+  /** The record when the caller may see it (owner or administrator); anyone else gets 404. */
+  private async visible(caller: Principal, id: number): Promise<PublisherRecord> {
+    const record = await this.repository.load(id);
+    if (!record || (!caller.admin && record.ownerAccountId !== caller.accountId)) {
+      throw problems.notFound('publisher_not_found', 'No such publisher platform');
+    }
+    return record;
+  }
+}

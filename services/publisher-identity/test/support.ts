@@ -1,0 +1,126 @@
+import { Bus } from '@pilot/bus';
+import type { KnownEvent } from '@pilot/contracts';
+import { signedHeaders } from '@pilot/http-kit';
+import { KeyReadModel } from '@pilot/key-read-model';
+import { createLogger } from '@pilot/logging';
+import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { infraEnv, ManualClock, testInfra, type TestInfra } from '@pilot/testkit';
+import request from 'supertest';
+import { loadConfig } from '../src/config';
+import { start, type RunningIdentity } from '../src/start';
+
+export const ADMIN = { accountId: '1001', admin: true };
+export const OWNER = { accountId: '2002', admin: false };
+export const STRANGER = { accountId: '3003', admin: false };
+export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+
+export type Who = { accountId: string; admin: boolean } | null;
+type Method = 'get' | 'post';
+
+export interface Harness {
+  infra: TestInfra;
+  env: NodeJS.ProcessEnv;
+  clock: ManualClock;
+  service: RunningIdentity;
+  redis: Redis;
+  keys: KeyReadModel;
+  /** Events seen on the bus by an observer queue bound to every publisher event type. */
+  events: KnownEvent[];
+  /** A call as the gateway forwards it: signed, with the caller's identity and client address. */
+  call(method: Method, path: string, who: Who, options?: { clientIp?: string; cookie?: string }): request.Test;
+  /** Starts one more replica on the same database, Redis prefix and exchange. */
+  replica(): Promise<RunningIdentity>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(extra: Record<string, string> = {}, logLines?: string[]): Promise<Harness> {
+  const infra = testInfra();
+  const clock = new ManualClock(new Date('2026-06-01T12:00:00.000Z').getTime());
+  // With `logLines`, everything the service logs (at trace level) is kept there.
+  const logger = logLines
+    ? createLogger({ service: 'identity-test', level: 'trace', destination: { write: (line: string) => void logLines.push(line) } })
+    : createLogger({ service: 'identity-test', level: 'silent' });
+  const events: KnownEvent[] = [];
+  const observer = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger });
+  await observer.ready();
+  await observer.subscribeDurable({
+    name: 'observer',
+    eventTypes: ['publisher.submitted', 'publisher.approved', 'publisher.paused', 'publisher.rejected', 'publisher.key_rotated'],
+    handler: async (event) => {
+      events.push(event);
+    },
+  });
+  const env: NodeJS.ProcessEnv = {
+    ...infraEnv(infra, 'publisher-identity'),
+    ADMIN_ACCOUNT_IDS: ADMIN.accountId,
+    TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+    READ_MODEL_REPAIR_INTERVAL_MS: '0',
+    ...extra,
+  };
+  const service = await start(loadConfig(env), logger, { clock });
+  const replicas: RunningIdentity[] = [];
+  const redis = createRedis(infra.redisUrl, 'identity-test');
+  await waitForRedis(redis);
+  return {
+    infra,
+    env,
+    clock,
+    service,
+    redis,
+    keys: new KeyReadModel(redis, infra.redisPrefix),
+    events,
+    call(method, path, who, options = {}) {
+      const headers = signedHeaders(infra.internalSecret, {
+        method,
+        url: path,
+        accountId: who?.accountId ?? null,
+        admin: who?.admin ?? false,
+        clientIp: options.clientIp ?? '198.51.100.7',
+      });
+      const test = request(service.url)[method](path).set(headers);
+      if (options.cookie) test.set('Cookie', options.cookie);
+      return test;
+    },
+    async replica() {
+      const other = await start(loadConfig(env), logger, { clock });
+      replicas.push(other);
+      return other;
+    },
+    async stop() {
+      for (const replica of replicas) await replica.stop();
+      await service.stop();
+      await observer.close();
+      redis.disconnect();
+    },
+  };
+}
+
+/** The `name=value` of a Set-Cookie header for `name`, and the whole header line. */
+export function cookieFrom(response: request.Response, name: string): { pair: string; value: string; line: string } | null {
+  const raw = response.headers['set-cookie'] as unknown;
+  const lines = Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : [];
+  for (const line of lines) {
+    const [pair] = line.split(';');
+    if (pair && pair.startsWith(`${name}=`)) return { pair, value: pair.slice(name.length + 1), line };
+  }
+  return null;
+}
+
+const UPDATE_BASE = Date.now() * 100;
+let nextUpdateId = 1;
+
+/** The Update the messaging platform posts when account `accountId` sends `/start <code>` to the bot. */
+export function startUpdate(code: string, accountId: string, username = `user_${accountId}`): Record<string, unknown> {
+  const id = Number(accountId);
+  return {
+    update_id: UPDATE_BASE + nextUpdateId++,
+    message: {
+      message_id: 1,
+      date: 1,
+      chat: { id, type: 'private' },
+      from: { id, is_bot: false, first_name: 'Test', username },
+      text: `/start ${code}`,
+    },
+  };
+}
