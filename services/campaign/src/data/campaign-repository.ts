@@ -1,0 +1,138 @@
+/**
+ * Everything the campaign service stores, and the only code that touches the driver.
+ *
+ * - `campaigns` (current projection) and `campaign_history` (one immutable entry per change, holding the
+ *   audit facts and the pending events: the outbox) through @pilot/outbox's VersionedStore.
+ * - `campaign_ids`: one document per id ever handed out (insertWithNextId), so ids are unique across
+ *   replicas and never reused.
+ * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
+ *   create a record (docs/decisions/0002). Records are never deleted, so claims are never released.
+ */
+import { claimOnce, insertWithNextId, type Connection } from '@pilot/mongo';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
+import type { KnownEvent } from '@pilot/contracts';
+import type { Collection, Document } from 'mongodb';
+import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
+
+export type StoredCampaign = Current<CampaignRecord>;
+export type CampaignHistoryEntry = HistoryEntry<CampaignRecord>;
+
+const IDS = 'campaign_ids';
+const SLOTS = 'campaign_slots';
+
+export class CampaignRepository {
+  readonly store: VersionedStore<CampaignRecord>;
+  private readonly slots: Collection<Document>;
+  private readonly leases: Collection<Document>;
+
+  constructor(private readonly connection: Connection) {
+    if (!connection.db) throw new Error('MongoDB is not connected');
+    this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history');
+    this.slots = connection.db.collection(SLOTS);
+    this.leases = connection.db.collection('campaign_outbox_leases');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.store.ensureIndexes();
+    await this.store.history.createIndex({ entity: 1, at: -1 });
+    await this.store.current.createIndex({ ownerAccountId: 1, createdAt: -1 });
+    await this.store.current.createIndex({ status: 1 });
+    await this.slots.createIndex({ accountId: 1 });
+  }
+
+  /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
+  outboxLeases(): Collection {
+    return this.leases as unknown as Collection;
+  }
+
+  /** The history collection, whose documents carry the pending events the relay publishes. */
+  outboxCollections(): Collection[] {
+    return [this.store.history as unknown as Collection];
+  }
+
+  /**
+   * Claims a free slot 1..max for the account; null when all are taken. The count only says where to start
+   * looking; the unique `_id` of each claim decides. A second pass fills any gap the first one skipped.
+   */
+  async claimSlot(accountId: string, max: number, at: Date): Promise<number | null> {
+    const claimed = await this.slots.countDocuments({ accountId });
+    const tryRange = async (slots: number[]): Promise<number | null> => {
+      for (const slot of slots) {
+        if (await claimOnce(this.connection, SLOTS, `${accountId}:${slot}`, { accountId, slot, at })) return slot;
+      }
+      return null;
+    };
+    const upward = Array.from({ length: Math.max(0, max - claimed) }, (_, index) => claimed + 1 + index);
+    const first = await tryRange(upward);
+    if (first !== null) return first;
+    const taken = new Set(
+      (await this.slots.find({ accountId }, { projection: { slot: 1 } }).toArray()).map((document) => Number(document.slot)),
+    );
+    const gaps = Array.from({ length: max }, (_, index) => index + 1).filter((slot) => !taken.has(slot));
+    return tryRange(gaps);
+  }
+
+  /** A new campaign id: a positive integer no replica has handed out before. */
+  async nextId(accountId: string, at: Date): Promise<number> {
+    return insertWithNextId(this.connection, IDS, () => ({ accountId, at }), 200);
+  }
+
+  async create(record: CampaignRecord, facts: ChangeFacts): Promise<StoredCampaign> {
+    return this.store.create(record.campaignId, record, facts);
+  }
+
+  async load(campaignId: number): Promise<StoredCampaign | null> {
+    return this.store.load(campaignId);
+  }
+
+  async change(current: StoredCampaign, next: CampaignRecord, facts: ChangeFacts, events: KnownEvent[]): Promise<StoredCampaign> {
+    return this.store.change(current, next, facts, events);
+  }
+
+  /** Newest first; `ownerAccountId` null lists the whole network. */
+  async list(filter: { ownerAccountId: string | null; status: CampaignStatus | null }): Promise<StoredCampaign[]> {
+    const query: Document = {};
+    if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
+    if (filter.status !== null) query.status = filter.status;
+    return (await this.store.current.find(query).sort({ createdAt: -1, _id: -1 }).toArray()) as unknown as StoredCampaign[];
+  }
+
+  /**
+   * Rolls forward every projection that missed its newest history entry (a process that died between the
+   * history insert and the projection write, or two projection writes that crossed on FerretDB, which has
+   * no atomic conditional update). Reads only ids and versions; returns the ids it repaired.
+   */
+  async repairProjections(): Promise<number[]> {
+    const latest = new Map<number, number>();
+    for await (const entry of this.store.history.find({}, { projection: { entityId: 1, version: 1 } })) {
+      const id = Number(entry.entityId);
+      latest.set(id, Math.max(latest.get(id) ?? 0, Number(entry.version)));
+    }
+    const projected = new Map<number, number>();
+    for await (const current of this.store.current.find({}, { projection: { version: 1 } })) projected.set(Number(current._id), Number(current.version));
+    const stale = [...latest].filter(([id, version]) => (projected.get(id) ?? 0) < version).map(([id]) => id);
+    for (const id of stale) await this.store.load(id);
+    return stale;
+  }
+
+  async listActive(): Promise<StoredCampaign[]> {
+    return (await this.store.current.find({ status: 'active' }).sort({ _id: 1 }).toArray()) as unknown as StoredCampaign[];
+  }
+
+  /** Audit entries newest first; `ownerAccountId` null for an administrator. */
+  async audit(filter: { ownerAccountId: string | null; campaignId: number | null; limit: number }): Promise<CampaignHistoryEntry[]> {
+    const query: Document = { entity: 'campaign' };
+    if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
+    if (filter.campaignId !== null) query.entityId = filter.campaignId;
+    return (await this.store.history
+      .find(query, { projection: { state: 0, outbox: 0 } })
+      .sort({ at: -1, version: -1 })
+      .limit(filter.limit)
+      .toArray()) as unknown as CampaignHistoryEntry[];
+  }
+
+  async ping(): Promise<void> {
+    if (!this.connection.db) throw new Error('MongoDB is not connected');
+    await this.connection.db.admin().command({ ping: 1 });
+  }
+}

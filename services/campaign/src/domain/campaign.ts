@@ -1,0 +1,137 @@
+/**
+ * The campaign and its review lifecycle (SPEC.md "States and transitions", API.md "Workspace: campaigns"),
+ * pure: who may move a campaign from which state to which, and what that move records and announces.
+ */
+import {
+  CAMPAIGN_ACTIVATED,
+  CAMPAIGN_APPROVED,
+  CAMPAIGN_PAUSED,
+  CAMPAIGN_REJECTED,
+  CAMPAIGN_SUBMITTED,
+  type CampaignEvent,
+  type CampaignState,
+} from '@pilot/contracts';
+import type { CampaignFormat, CreativeInput } from './validation';
+
+export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export function isCampaignStatus(value: unknown): value is CampaignStatus {
+  return typeof value === 'string' && (CAMPAIGN_STATUSES as readonly string[]).includes(value);
+}
+
+/** The stored state of a campaign: its immutable creative, its status and who owns it. */
+export interface CampaignRecord {
+  campaignId: number;
+  ownerAccountId: string;
+  status: CampaignStatus;
+  name: string;
+  format: CampaignFormat;
+  title: string;
+  text: string;
+  destinationUrl: string;
+  buttonText: string;
+  imageUrl: string | null;
+  language: string;
+  replaces: number | null;
+  rejectionReason: string | null;
+}
+
+export interface Actor {
+  accountId: string;
+  admin: boolean;
+}
+
+export const MAX_CAMPAIGNS_PER_ACCOUNT = 100;
+
+export function newDraft(campaignId: number, ownerAccountId: string, input: CreativeInput): CampaignRecord {
+  return {
+    campaignId,
+    ownerAccountId,
+    status: 'draft',
+    name: input.name,
+    format: input.format,
+    title: input.title,
+    text: input.text,
+    destinationUrl: input.destinationUrl,
+    buttonText: input.buttonText,
+    imageUrl: input.imageUrl,
+    language: input.language,
+    replaces: input.replaces,
+    rejectionReason: null,
+  };
+}
+
+/** Owners see their own records; administrators see the whole network; everyone else sees nothing. */
+export function canSee(campaign: Pick<CampaignRecord, 'ownerAccountId'>, actor: Actor): boolean {
+  return actor.admin || campaign.ownerAccountId === actor.accountId;
+}
+
+export type TransitionName = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
+export const TRANSITION_NAMES: readonly TransitionName[] = ['submit', 'approve', 'reject', 'activate', 'pause'];
+
+interface TransitionRule {
+  from: readonly CampaignStatus[];
+  to: CampaignStatus;
+  /** owner: only the owner; review: only an administrator who does not own the campaign; either: owner or administrator. */
+  who: 'owner' | 'review' | 'either';
+  eventType: CampaignEvent['type'];
+  /** The audit action word. */
+  action: string;
+}
+
+export const TRANSITIONS: Record<TransitionName, TransitionRule> = {
+  submit: { from: ['draft', 'rejected'], to: 'submitted', who: 'owner', eventType: CAMPAIGN_SUBMITTED, action: 'submitted' },
+  approve: { from: ['submitted'], to: 'approved', who: 'review', eventType: CAMPAIGN_APPROVED, action: 'approved' },
+  reject: { from: ['submitted'], to: 'rejected', who: 'review', eventType: CAMPAIGN_REJECTED, action: 'rejected' },
+  activate: { from: ['approved', 'paused'], to: 'active', who: 'review', eventType: CAMPAIGN_ACTIVATED, action: 'activated' },
+  pause: { from: ['active'], to: 'paused', who: 'either', eventType: CAMPAIGN_PAUSED, action: 'paused' },
+};
+
+export type TransitionRefusal = 'not_owner' | 'admin_only' | 'own_campaign_review' | 'invalid_transition';
+
+export type TransitionDecision =
+  | { ok: true; from: CampaignStatus; to: CampaignStatus; eventType: CampaignEvent['type']; action: string }
+  | { ok: false; refusal: TransitionRefusal };
+
+/**
+ * Decides a move for an actor who can see the campaign. Permission is checked before the state, so an
+ * account that may never make this move learns 403 whatever the state; a permitted move from the wrong
+ * state is `invalid_transition`. An owner never approves, rejects or activates its own campaign, even an
+ * administrator's own.
+ */
+export function decideTransition(name: TransitionName, campaign: Pick<CampaignRecord, 'status' | 'ownerAccountId'>, actor: Actor): TransitionDecision {
+  const rule = TRANSITIONS[name];
+  const isOwner = campaign.ownerAccountId === actor.accountId;
+  if (rule.who === 'owner' && !isOwner) return { ok: false, refusal: 'not_owner' };
+  if (rule.who === 'review' && !actor.admin) return { ok: false, refusal: 'admin_only' };
+  if (rule.who === 'review' && isOwner) return { ok: false, refusal: 'own_campaign_review' };
+  if (rule.who === 'either' && !isOwner && !actor.admin) return { ok: false, refusal: 'not_owner' };
+  if (!rule.from.includes(campaign.status)) return { ok: false, refusal: 'invalid_transition' };
+  return { ok: true, from: campaign.status, to: rule.to, eventType: rule.eventType, action: rule.action };
+}
+
+/** The record after a permitted move. A rejection keeps its reason until the campaign is submitted again. */
+export function applyTransition(record: CampaignRecord, to: CampaignStatus, reason: string | null): CampaignRecord {
+  return {
+    ...record,
+    status: to,
+    rejectionReason: to === 'rejected' ? reason : to === 'submitted' ? null : record.rejectionReason,
+  };
+}
+
+/** The state every campaign.* event carries, so consumers need no call back. */
+export function campaignStateOf(record: CampaignRecord): CampaignState {
+  return {
+    campaignId: record.campaignId,
+    ownerAccountId: record.ownerAccountId,
+    status: record.status,
+    format: record.format,
+    language: record.language,
+    title: record.title,
+    text: record.text,
+    buttonText: record.buttonText,
+    imageUrl: record.imageUrl,
+    destinationUrl: record.destinationUrl,
+  };
+}

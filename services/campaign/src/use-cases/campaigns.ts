@@ -1,0 +1,225 @@
+/**
+ * The use cases of the campaign service: create a draft, read, list, move through the review lifecycle,
+ * read the audit and the snapshot of active campaigns. They see neither `req` nor `res`; refusals are
+ * problem errors with stable codes that the routes pass on.
+ */
+import type { Clock } from '@pilot/config';
+import { createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
+import { AUDIT_LIMIT, auditItemOf, problems, type AuditItem } from '@pilot/http-kit';
+import type { Logger } from '@pilot/logging';
+import { ConcurrentChangeError } from '@pilot/outbox';
+import type { CampaignRepository, StoredCampaign } from '../data/campaign-repository';
+import {
+  applyTransition,
+  campaignStateOf,
+  canSee,
+  decideTransition,
+  MAX_CAMPAIGNS_PER_ACCOUNT,
+  newDraft,
+  type Actor,
+  type CampaignRecord,
+  type CampaignStatus,
+  type TransitionName,
+} from '../domain/campaign';
+import { validateCreative, validateRejection, type FieldProblem } from '../domain/validation';
+
+/** The campaign object of API.md. */
+export interface CampaignView {
+  id: number;
+  name: string;
+  format: string;
+  title: string;
+  text: string;
+  destinationUrl: string;
+  buttonText: string;
+  imageUrl: string | null;
+  language: string;
+  status: CampaignStatus;
+  replaces: number | null;
+  rejectionReason: string | null;
+  ownerAccountId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+
+export type ActiveCampaign = CampaignState & { version: number };
+
+export function viewOf(campaign: StoredCampaign): CampaignView {
+  return {
+    id: campaign.campaignId,
+    name: campaign.name,
+    format: campaign.format,
+    title: campaign.title,
+    text: campaign.text,
+    destinationUrl: campaign.destinationUrl,
+    buttonText: campaign.buttonText,
+    imageUrl: campaign.imageUrl,
+    language: campaign.language,
+    status: campaign.status,
+    replaces: campaign.replaces,
+    rejectionReason: campaign.rejectionReason,
+    ownerAccountId: campaign.ownerAccountId,
+    createdAt: new Date(campaign.createdAt).toISOString(),
+    updatedAt: new Date(campaign.updatedAt).toISOString(),
+  };
+}
+
+const CHANGE_ATTEMPTS = 5;
+
+export interface CampaignUseCasesOptions {
+  repository: CampaignRepository;
+  clock: Clock;
+  logger: Logger;
+  /** Called after every write that left events pending, so they leave without waiting for the next tick. */
+  eventsPending: () => void;
+}
+
+export class CampaignUseCases {
+  constructor(private readonly options: CampaignUseCasesOptions) {}
+
+  private get repository(): CampaignRepository {
+    return this.options.repository;
+  }
+
+  async createCampaign(actor: Actor, body: unknown): Promise<CampaignView> {
+    const validated = validateCreative(body);
+    const errors: FieldProblem[] = validated.ok ? [] : [...validated.errors];
+    const replaces = validated.ok ? validated.value.replaces : null;
+    if (replaces !== null) {
+      const replaced = await this.repository.load(replaces);
+      if (!replaced || replaced.ownerAccountId !== actor.accountId) {
+        errors.push({ field: 'replaces', code: 'unknown_campaign', message: 'replaces must be the id of one of your campaigns' });
+      }
+    }
+    if (!validated.ok || errors.length > 0) throw problems.validation(errors);
+
+    const at = this.options.clock.now();
+    const slot = await this.repository.claimSlot(actor.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at);
+    if (slot === null) {
+      throw problems.conflict('campaign_limit', `An account may hold at most ${MAX_CAMPAIGNS_PER_ACCOUNT} campaign records`);
+    }
+    try {
+      const campaignId = await this.repository.nextId(actor.accountId, at);
+      const record = newDraft(campaignId, actor.accountId, validated.value);
+      const stored = await this.repository.create(record, {
+        at,
+        actorAccountId: actor.accountId,
+        action: 'created',
+        from: null,
+        to: 'draft',
+        reason: null,
+      });
+      return viewOf(stored);
+    } catch (error) {
+      // decision 0002: a slot claimed for a record that was never written stays taken.
+      this.options.logger.warn({ err: (error as Error).message, accountId: actor.accountId, slot }, 'campaign slot claimed but no record created');
+      throw error;
+    }
+  }
+
+  private async visible(actor: Actor, campaignId: number | null): Promise<StoredCampaign> {
+    const campaign = campaignId === null ? null : await this.repository.load(campaignId);
+    if (!campaign || !canSee(campaign, actor)) throw problems.notFound('campaign_not_found', 'No such campaign');
+    return campaign;
+  }
+
+  async getCampaign(actor: Actor, campaignId: number | null): Promise<CampaignView> {
+    return viewOf(await this.visible(actor, campaignId));
+  }
+
+  async listCampaigns(actor: Actor, status: CampaignStatus | null): Promise<{ items: CampaignView[] }> {
+    const campaigns = await this.repository.list({ ownerAccountId: actor.admin ? null : actor.accountId, status });
+    return { items: campaigns.map(viewOf) };
+  }
+
+  /** submit, approve, reject, activate, pause: one history entry holding the audit facts and the event. */
+  async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<CampaignView> {
+    for (let attempt = 1; ; attempt += 1) {
+      const campaign = await this.visible(actor, campaignId);
+      const decision = decideTransition(name, campaign, actor);
+      if (!decision.ok && decision.refusal !== 'invalid_transition') throw forbidden(decision.refusal);
+      let reason: string | null = null;
+      if (name === 'reject') {
+        const rejection = validateRejection(body);
+        if (!rejection.ok) throw problems.validation(rejection.errors);
+        reason = rejection.value.reason;
+      }
+      if (!decision.ok) {
+        throw problems.conflict('invalid_transition', `A ${campaign.status} campaign cannot be moved by ${name}`);
+      }
+      const at = this.options.clock.now();
+      const next: CampaignRecord = applyTransition(recordOf(campaign), decision.to, reason);
+      const version = campaign.version + 1;
+      const event = createEnvelope(decision.eventType, String(campaign.campaignId), version, campaignStateOf(next), at) as CampaignEvent;
+      try {
+        const changed = await this.repository.change(campaign, next, {
+          at,
+          actorAccountId: actor.accountId,
+          action: decision.action,
+          from: decision.from,
+          to: decision.to,
+          reason,
+        }, [event]);
+        this.options.eventsPending();
+        return viewOf(changed);
+      } catch (error) {
+        // Someone moved it first: decide again on what it is now.
+        if (error instanceof ConcurrentChangeError && attempt < CHANGE_ATTEMPTS) continue;
+        if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'The campaign changed meanwhile; try again');
+        throw error;
+      }
+    }
+  }
+
+  /** Audit entries of campaigns, newest first: an owner's own records, or all for an administrator. */
+  async audit(actor: Actor, entity: string | undefined, entityId: string | undefined): Promise<{ items: AuditItem[] }> {
+    if (entity !== undefined && entity !== 'campaign') return { items: [] };
+    let campaignId: number | null = null;
+    if (entityId !== undefined) {
+      if (!/^[1-9][0-9]{0,15}$/.test(entityId)) return { items: [] };
+      campaignId = Number(entityId);
+    }
+    const entries = await this.repository.audit({ ownerAccountId: actor.admin ? null : actor.accountId, campaignId, limit: AUDIT_LIMIT });
+    return {
+      items: entries.map((entry) => auditItemOf(entry.entity, entry)),
+    };
+  }
+
+  /** Every active campaign with its version: what a campaign cache rebuilds from. */
+  async activeSnapshot(): Promise<{ items: ActiveCampaign[] }> {
+    const repaired = await this.repository.repairProjections();
+    if (repaired.length > 0) this.options.logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history');
+    const campaigns = await this.repository.listActive();
+    return { items: campaigns.map((campaign) => ({ ...campaignStateOf(recordOf(campaign)), version: campaign.version })) };
+  }
+}
+
+function recordOf(campaign: StoredCampaign): CampaignRecord {
+  return {
+    campaignId: campaign.campaignId,
+    ownerAccountId: campaign.ownerAccountId,
+    status: campaign.status,
+    name: campaign.name,
+    format: campaign.format,
+    title: campaign.title,
+    text: campaign.text,
+    destinationUrl: campaign.destinationUrl,
+    buttonText: campaign.buttonText,
+    imageUrl: campaign.imageUrl,
+    language: campaign.language,
+    replaces: campaign.replaces,
+    rejectionReason: campaign.rejectionReason,
+  };
+}
+
+function forbidden(refusal: string) {
+  switch (refusal) {
+    case 'not_owner':
+      return problems.forbidden('not_owner', 'Only the owner of this campaign may do this');
+    case 'own_campaign_review':
+      return problems.forbidden('own_campaign_review', 'An owner cannot review or activate its own campaign');
+    default:
+      return problems.forbidden('admin_only', 'Only an administrator may do this');
+  }
+}

@@ -1,0 +1,224 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ActiveCampaignCache } from '@pilot/campaign-cache';
+import { ConfigError } from '@pilot/config';
+import type { KnownEvent } from '@pilot/contracts';
+import { internalGet } from '@pilot/http-kit';
+import { connectMongo } from '@pilot/mongo';
+import { infraEnv, testInfra, waitFor } from '@pilot/testkit';
+import { expect } from 'chai';
+import { loadConfig } from '../src/config';
+import { ADMIN, client, CREATIVE, listen, logger, startCampaign, type Who } from './support';
+
+describe('campaign service: limits, replicas, outbox recovery, configuration', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanup.length > 0) await cleanup.pop()?.();
+  });
+
+  async function running(infra: ReturnType<typeof testInfra>, options: Parameters<typeof startCampaign>[1] = {}) {
+    const service = await startCampaign(infra, options);
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      await service.stop();
+    };
+    cleanup.push(stop);
+    return { service, stop };
+  }
+
+  it('holds an account to 100 records when 20 drafts are created at once across two replicas', async () => {
+    const infra = testInfra();
+    const [{ service: one }, { service: two }] = await Promise.all([running(infra), running(infra)]);
+    const replicas = [client(infra, one.url), client(infra, two.url)];
+    const account: Who = { accountId: '7001' };
+    const createOn = (index: number) => replicas[index % 2]!.post('/api/workspace/campaigns', account, { ...CREATIVE, name: `draft ${index}` });
+
+    for (let batch = 0; batch < 9; batch += 1) {
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, index) => createOn(batch * 10 + index)));
+      expect(responses.map((response) => response.status)).to.deep.equal(Array(10).fill(201));
+    }
+    const racing = await Promise.all(Array.from({ length: 20 }, (_, index) => createOn(index)));
+    const created = racing.filter((response) => response.status === 201);
+    const refused = racing.filter((response) => response.status === 409);
+    expect(created).to.have.length(10);
+    expect(refused).to.have.length(10);
+    for (const response of refused) expect(response.body.code).to.equal('campaign_limit');
+
+    const listed = await replicas[0]!.get('/api/workspace/campaigns', account);
+    expect(listed.body.items).to.have.length(100);
+    const ids = listed.body.items.map((item: { id: number }) => item.id);
+    expect(new Set(ids).size).to.equal(100);
+    const late = await replicas[1]!.post('/api/workspace/campaigns', account, CREATIVE);
+    expect(late.status).to.equal(409);
+    expect(late.body.code).to.equal('campaign_limit');
+    const neighbour = await replicas[1]!.post('/api/workspace/campaigns', { accountId: '7002' }, CREATIVE);
+    expect(neighbour.status).to.equal(201);
+  });
+
+  it('hands out distinct positive integer ids when two replicas create at the same time', async () => {
+    const infra = testInfra();
+    const [{ service: one }, { service: two }] = await Promise.all([running(infra), running(infra)]);
+    const replicas = [client(infra, one.url), client(infra, two.url)];
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => replicas[index % 2]!.post('/api/workspace/campaigns', { accountId: String(8000 + index) }, CREATIVE)),
+    );
+    expect(responses.map((response) => response.status)).to.deep.equal(Array(20).fill(201));
+    const ids = responses.map((response) => response.body.id as number);
+    expect(new Set(ids).size).to.equal(20);
+    for (const id of ids) expect(Number.isSafeInteger(id) && id > 0).to.equal(true);
+  });
+
+  it('publishes events left pending by a process that died before publishing, once each', async () => {
+    const infra = testInfra();
+    const { events, bus } = await listen(infra);
+    cleanup.push(() => bus.close());
+    const owner: Who = { accountId: '6001' };
+
+    // A replica whose relay never runs: the writes land, their events stay in the outbox.
+    const crashed = await running(infra, { relay: false });
+    const api = client(infra, crashed.service.url);
+    const created = await api.post('/api/workspace/campaigns', owner, CREATIVE);
+    const id = created.body.id as number;
+    expect((await api.post(`/api/workspace/campaigns/${id}/submit`, owner)).status).to.equal(200);
+    expect((await api.post(`/api/workspace/campaigns/${id}/approve`, ADMIN)).status).to.equal(200);
+    await crashed.stop();
+
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+    cleanup.push(() => mongo.close());
+    const pending = await mongo.db!.collection('campaign_history').countDocuments({ outboxPending: true });
+    expect(pending).to.equal(2);
+    expect(events).to.deep.equal([]);
+
+    // Another replica starts; its relay finds the pending events and publishes them.
+    const recovered = await running(infra);
+    await waitFor(() => events.length >= 2, { message: 'pending events published' });
+    await waitFor(async () => (await mongo.db!.collection('campaign_history').countDocuments({ outboxPending: true })) === 0);
+    // A later transition is a marker: any duplicate of the recovered events would arrive before it.
+    const api2 = client(infra, recovered.service.url);
+    expect((await api2.post(`/api/workspace/campaigns/${id}/activate`, ADMIN)).status).to.equal(200);
+    await waitFor(() => events.some((event: KnownEvent) => event.type === 'campaign.activated'));
+    expect(events.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
+      ['campaign.submitted', 2],
+      ['campaign.approved', 3],
+      ['campaign.activated', 4],
+    ]);
+  });
+
+  it('takes over events whose publishing lease was abandoned by a dead replica', async () => {
+    const infra = testInfra();
+    const { events, bus } = await listen(infra);
+    cleanup.push(() => bus.close());
+    const owner: Who = { accountId: '6011' };
+    const crashed = await running(infra, { relay: false });
+    const api = client(infra, crashed.service.url);
+    const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
+    expect((await api.post(`/api/workspace/campaigns/${body.id}/submit`, owner)).status).to.equal(200);
+    await crashed.stop();
+    // The dead replica had claimed the entry's lease just before it died.
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+    cleanup.push(() => mongo.close());
+    await mongo.db!.collection('campaign_outbox_leases').insertOne({ _id: `campaign_history:${body.id}:2#1` as never, at: new Date(), holder: 'dead' });
+
+    const startedAt = Date.now();
+    const survivor = await startCampaign(infra, {}, { OUTBOX_LEASE_MS: '400' });
+    cleanup.push(() => survivor.stop());
+    await waitFor(() => events.length === 1, { message: 'the abandoned event published' });
+    expect(Date.now() - startedAt).to.be.at.least(300);
+    expect(events[0]).to.include({ type: 'campaign.submitted', aggregateVersion: 2 });
+  });
+
+  it('lets exactly one of 10 concurrent identical moves on two replicas win, with one event', async () => {
+    const infra = testInfra();
+    const { events, bus } = await listen(infra);
+    cleanup.push(() => bus.close());
+    const [{ service: one }, { service: two }] = await Promise.all([running(infra), running(infra)]);
+    const replicas = [client(infra, one.url), client(infra, two.url)];
+    const owner: Who = { accountId: '6201' };
+    const { body } = await replicas[0]!.post('/api/workspace/campaigns', owner, CREATIVE);
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => replicas[index % 2]!.post(`/api/workspace/campaigns/${body.id}/submit`, owner)),
+    );
+    expect(responses.filter((response) => response.status === 200)).to.have.length(1);
+    const refused = responses.filter((response) => response.status !== 200);
+    expect(refused).to.have.length(9);
+    for (const response of refused) expect(response.status).to.equal(409);
+    // The next move is the marker: a second submitted event would arrive before it.
+    expect((await replicas[1]!.post(`/api/workspace/campaigns/${body.id}/approve`, ADMIN)).status).to.equal(200);
+    await waitFor(() => events.some((event) => event.type === 'campaign.approved'));
+    expect(events.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
+      ['campaign.submitted', 2],
+      ['campaign.approved', 3],
+    ]);
+  });
+
+  it('rolls a projection that missed its last change forward before answering the snapshot', async () => {
+    const infra = testInfra();
+    const { service } = await running(infra);
+    const api = client(infra, service.url);
+    const owner: Who = { accountId: '6301' };
+    const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
+    for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
+    const approved = await api.post(`/api/workspace/campaigns/${body.id}/activate`, ADMIN);
+    expect(approved.body.status).to.equal('active');
+
+    // As if the process died after inserting the history entry of the activation but before the projection write.
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+    cleanup.push(() => mongo.close());
+    const stale = await mongo.db!.collection('campaign_history').findOne({ _id: `${body.id}:3` as never });
+    await mongo.db!.collection('campaigns').replaceOne({ _id: body.id }, { ...stale!.state, _id: body.id, version: 3, createdAt: stale!.at, updatedAt: stale!.at });
+
+    const snapshot = await api.get('/internal/campaigns/active', null);
+    expect(snapshot.body.items).to.have.length(1);
+    expect(snapshot.body.items[0]).to.include({ campaignId: body.id, status: 'active', version: 4 });
+  });
+
+  it('serves the snapshot that an ActiveCampaignCache rebuilds from', async () => {
+    const infra = testInfra();
+    const { service } = await running(infra);
+    const api = client(infra, service.url);
+    const owner: Who = { accountId: '6101' };
+    const ids: number[] = [];
+    for (let index = 0; index < 2; index += 1) {
+      const { body } = await api.post('/api/workspace/campaigns', owner, { ...CREATIVE, language: index === 0 ? 'tr' : 'all' });
+      for (const [action, who] of [['submit', owner], ['approve', ADMIN], ['activate', ADMIN]] as const) {
+        await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
+      }
+      ids.push(body.id as number);
+    }
+    const { bus } = await listen(infra);
+    cleanup.push(() => bus.close());
+    const cache = new ActiveCampaignCache({
+      bus,
+      logger,
+      loadSnapshot: async () => (await internalGet<{ items: never[] }>(infra.internalSecret, service.url, '/internal/campaigns/active')).items,
+    });
+    await cache.rebuild();
+    expect(cache.size()).to.equal(2);
+    expect(cache.get(ids[0]!)).to.include({ status: 'active', language: 'tr', version: 4, ownerAccountId: owner.accountId });
+    expect(cache.get(ids[1]!)).to.include({ language: 'all' });
+  });
+
+  it('refuses to load a configuration without MONGO_DB, naming it', () => {
+    const { MONGO_DB: _missing, ...env } = infraEnv(testInfra(), 'campaign');
+    expect(() => loadConfig(env)).to.throw(ConfigError, /MONGO_DB/);
+    expect(() => loadConfig({ ...env, MONGO_DB: '' })).to.throw(ConfigError, /MONGO_DB/);
+    expect(() => loadConfig({ ...env, MONGO_DB: 'x', PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
+  });
+
+  it('stops the process with exit code 1 and a message naming the missing setting', async () => {
+    const { MONGO_DB: _missing, ...env } = infraEnv(testInfra(), 'campaign');
+    const main = path.resolve(__dirname, '../src/main.ts');
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    delete childEnv.MONGO_DB;
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', main], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    clearTimeout(guard);
+    expect(code).to.equal(1);
+    expect(stderr).to.match(/MONGO_DB/);
+  });
+});

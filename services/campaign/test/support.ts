@@ -1,0 +1,95 @@
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { Bus } from '@pilot/bus';
+import { CAMPAIGN_ACTIVATED, CAMPAIGN_APPROVED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
+import { signedHeaders } from '@pilot/http-kit';
+import { createLogger } from '@pilot/logging';
+import { infraEnv, type TestInfra } from '@pilot/testkit';
+import request from 'supertest';
+import { loadConfig } from '../src/config';
+import { start, type RunningCampaignService, type StartOptions } from '../src/start';
+
+export const logger = createLogger({ service: 'campaign-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export interface Who {
+  accountId: string;
+  admin?: boolean;
+}
+
+export const OWNER: Who = { accountId: '1001' };
+export const OTHER: Who = { accountId: '1002' };
+export const ADMIN: Who = { accountId: '9001', admin: true };
+
+export const CREATIVE = {
+  name: 'Spring tea',
+  format: 'bot',
+  title: 'Fresh green tea',
+  text: 'Hand picked.\nShipped in a day.',
+  destinationUrl: 'https://tea.example.com/spring?utm=pilot',
+  buttonText: 'Open the shop',
+  imageUrl: 'https://cdn.example.com/tea.png',
+  language: 'en',
+};
+
+export async function startCampaign(infra: TestInfra, options: StartOptions = {}, env: Record<string, string> = {}): Promise<RunningCampaignService> {
+  return start(loadConfig({ ...infraEnv(infra, 'campaign'), OUTBOX_RELAY_INTERVAL_MS: '200', ...env }), logger, options);
+}
+
+/** A client that calls the service as the gateway would, signed for `who` (or anonymous). */
+export function client(infra: TestInfra, baseUrl: string) {
+  const call = (method: 'get' | 'post', path: string, who: Who | null, body?: unknown) => {
+    const headers = signedHeaders(infra.internalSecret, { method: method.toUpperCase(), url: path, accountId: who?.accountId ?? null, admin: who?.admin ?? false });
+    const pending = request(baseUrl)[method](path).set(headers);
+    return body === undefined ? pending : pending.send(body as object);
+  };
+  return {
+    get: (path: string, who: Who | null) => call('get', path, who),
+    post: (path: string, who: Who | null, body?: unknown) => call('post', path, who, body),
+  };
+}
+
+export const CAMPAIGN_EVENTS = [CAMPAIGN_SUBMITTED, CAMPAIGN_APPROVED, CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED] as const;
+
+/** Listens on the run's exchange like a campaign cache replica does, recording every campaign event. */
+export async function listen(infra: TestInfra): Promise<{ events: KnownEvent[]; bus: Bus }> {
+  const bus = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger });
+  await bus.ready();
+  const events: KnownEvent[] = [];
+  await bus.subscribeBroadcast({ eventTypes: CAMPAIGN_EVENTS, handler: async (event) => void events.push(event) });
+  return { events, bus };
+}
+
+/** A TCP proxy in front of a piece of infrastructure, so a test can cut it off and bring it back. */
+export async function tcpProxy(targetUrl: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+  const target = new URL(targetUrl);
+  const targetPort = Number(target.port);
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+  const open = async () => {
+    server = createServer((client) => {
+      const upstream = connect(targetPort, target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server!.address() as AddressInfo).port;
+  };
+  const cut = async () => {
+    const closing = server;
+    server = null;
+    for (const socket of sockets) socket.destroy();
+    if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
+  };
+  await open();
+  const url = new URL(targetUrl);
+  url.port = String(port);
+  return { url: url.toString(), cut, restore: open, close: cut };
+}
