@@ -1,0 +1,42 @@
+/**
+ * The Ad object of SPEC.md, built from a selected campaign and the two tokens of the allocation.
+ * Field names are snake_case because SPEC.md fixes them; the constants are the spec's constants.
+ */
+import type { CachedCampaign } from '@pilot/campaign-cache';
+import { TOKEN_LIFETIME_SECONDS } from '@pilot/tokens';
+
+export const CLICK_PATH = '/api/network/click/';
+export const BILLING = 'pilot_non_billable' as const;
+
+export interface Ad {
+  campaign_id: number;
+  title: string;
+  text: string;
+  button_text: string;
+  image_url: string | null;
+  click_url: string;
+  delivery_token: string;
+  expires_in: number;
+  sponsored: true;
+  billing: typeof BILLING;
+}
+
+/** The absolute click link: PUBLIC_BASE_URL's origin and path prefix + /api/network/click/ + token. */
+export function clickUrlOf(publicBaseUrl: string, clickToken: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}${CLICK_PATH}${clickToken}`;
+}
+
+export function buildAd(campaign: CachedCampaign, tokens: { clickUrl: string; deliveryToken: string }): Ad {
+  return {
+    campaign_id: campaign.campaignId,
+    title: campaign.title,
+    text: campaign.text,
+    button_text: campaign.buttonText,
+    image_url: campaign.imageUrl ?? null,
+    click_url: tokens.clickUrl,
+    delivery_token: tokens.deliveryToken,
+    expires_in: TOKEN_LIFETIME_SECONDS,
+    sponsored: true,
+    billing: BILLING,
+  };
+}

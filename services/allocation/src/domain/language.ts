@@ -1,0 +1,26 @@
+/**
+ * The `language` query parameter of the ad request (API.md): a two-letter ISO 639-1 code, lowercase;
+ * uppercase is accepted and lowercased; absent means `en`. Anything else, `all` included (it is a
+ * campaign targeting value, not a language a publisher can request), is refused.
+ */
+export const DEFAULT_LANGUAGE = 'en';
+
+/** The ISO 639-1 two-letter codes (the 183 current ones; the same list the campaign service accepts). */
+export const ISO_639_1_CODES: ReadonlySet<string> = new Set(
+  (
+    'aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ' +
+    'ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik ' +
+    'io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml ' +
+    'mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd ' +
+    'se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi ' +
+    'vo wa wo xh yi yo za zh zu'
+  ).split(' '),
+);
+
+/** The normalized language, or null when the value is not acceptable. */
+export function parseLanguage(raw: unknown): string | null {
+  if (raw === undefined) return DEFAULT_LANGUAGE;
+  if (typeof raw !== 'string' || raw.length !== 2) return null; // repeated parameter, nested form, wrong length
+  const candidate = raw.toLowerCase();
+  return ISO_639_1_CODES.has(candidate) ? candidate : null;
+}

@@ -1,0 +1,29 @@
+/**
+ * The ad request limit (SPEC.md): 60 requests per publisher per minute, counted in Redis so every replica
+ * shares the count. Window: fixed, 60 s, starting at the publisher's first request of the window
+ * (rate-limiter-flexible's Redis counter with a TTL). Headers: the IETF httpapi RateLimit fields in
+ * their widely deployed form (see services/allocation/docs/rate-limit.md):
+ *   RateLimit-Limit: 60          RateLimit-Remaining: <left in this window>
+ *   RateLimit-Reset: <seconds until the window ends>     RateLimit-Policy: 60;w=60
+ * and, on 429, Retry-After with the same number of seconds as RateLimit-Reset.
+ */
+export const AD_REQUESTS_PER_WINDOW = 60;
+export const WINDOW_SECONDS = 60;
+
+export interface LimitState {
+  remaining: number;
+  msBeforeReset: number;
+}
+
+export function secondsUntilReset(state: LimitState): number {
+  return Math.max(1, Math.ceil(state.msBeforeReset / 1000));
+}
+
+export function rateLimitHeaders(state: LimitState): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(AD_REQUESTS_PER_WINDOW),
+    'RateLimit-Remaining': String(Math.max(0, state.remaining)),
+    'RateLimit-Reset': String(secondsUntilReset(state)),
+    'RateLimit-Policy': `${AD_REQUESTS_PER_WINDOW};w=${WINDOW_SECONDS}`,
+  };
+}

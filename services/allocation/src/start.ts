@@ -1,0 +1,98 @@
+/**
+ * allocation: the ad request hot path. Reads top to bottom as the service's life:
+ * config -> Redis (key read model, rate limit) -> bus -> selection index + campaign cache subscription
+ * -> routes -> listen. stop() undoes it in reverse: server, subscriptions and bus, Redis.
+ * Nothing here waits for the infrastructure to be up: connections retry in the background, /readyz tells
+ * when Redis, RabbitMQ and the campaign snapshot are all in place, and until then requests answer 503.
+ */
+import { Bus } from '@pilot/bus';
+import type { ActiveCampaignCache } from '@pilot/campaign-cache';
+import { systemClock, type Clock } from '@pilot/config';
+import { createServiceApp, listen } from '@pilot/http-kit';
+import type { Logger } from '@pilot/logging';
+import { createRedis, pingRedis } from '@pilot/redis';
+import { subscribeCampaignCache } from './bus/subscriptions';
+import type { Config } from './config';
+import { AdRequestLimiter } from './data/ad-request-limiter';
+import { campaignSnapshotLoader } from './data/campaign-snapshot';
+import { PublisherKeys } from './data/publishers';
+import { CampaignIndex, type Random } from './domain/selection';
+import { mountRoutes } from './http/routes';
+
+export interface StartOptions {
+  clock?: Clock;
+  random?: Random;
+}
+
+export interface RunningAllocation {
+  url: string;
+  port: number;
+  /** For tests: the selection index and the cache that feeds it. */
+  index: CampaignIndex;
+  cache: ActiveCampaignCache;
+  bus: Bus;
+  stop(): Promise<void>;
+}
+
+export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningAllocation> {
+  const clock = options.clock ?? systemClock;
+
+  const redis = createRedis(config.REDIS_URL, 'allocation');
+  const publishers = new PublisherKeys(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+  const limiter = new AdRequestLimiter(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+
+  const bus = new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS });
+
+  const index = new CampaignIndex(options.random);
+  const cache = subscribeCampaignCache({
+    bus,
+    index,
+    logger,
+    loadSnapshot: campaignSnapshotLoader({
+      secret: config.INTERNAL_SECRET,
+      campaignUrl: config.CAMPAIGN_URL,
+      timeoutMs: config.SNAPSHOT_TIMEOUT_MS,
+      logger,
+    }),
+  });
+
+  const { app, finish } = createServiceApp({
+    service: 'allocation',
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    readiness: {
+      redis: () => pingRedis(redis),
+      rabbitmq: () => bus.ping(),
+      campaignSnapshot: async () => {
+        if (!cache.isReady()) throw new Error('campaign snapshot not loaded');
+      },
+    },
+  });
+  mountRoutes(app, {
+    publishers,
+    limiter,
+    index,
+    indexReady: () => cache.isReady(),
+    bus,
+    clock,
+    tokenSecret: config.TOKEN_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
+  finish();
+
+  const server = await listen(app, config.PORT, config.HOST);
+  logger.info({ url: server.url }, 'allocation listening');
+
+  return {
+    url: server.url,
+    port: server.port,
+    index,
+    cache,
+    bus,
+    async stop() {
+      await server.close();
+      await bus.close();
+      redis.disconnect();
+    },
+  };
+}

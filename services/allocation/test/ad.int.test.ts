@@ -1,0 +1,380 @@
+import { compile, signedHeaders } from '@pilot/http-kit';
+import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
+import { testInfra, waitFor } from '@pilot/testkit';
+import { readToken } from '@pilot/tokens';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { RunningAllocation } from '../src/start';
+import { networkOpenApi } from '../src/http/openapi';
+import {
+  activeCampaign,
+  bearer,
+  campaignSnapshot,
+  getAd,
+  publisherId,
+  PUBLIC_BASE_URL,
+  startAllocation,
+  TestWorld,
+  untilReady,
+  type CampaignSnapshot,
+} from './support';
+
+const adSchema = (networkOpenApi() as { components: { schemas: { Ad: object } } }).components.schemas.Ad;
+const validateAd = compile(adSchema);
+
+/**
+ * Each test uses its own publishers and its own languages, so they share one running service and one
+ * index without seeing each other's campaigns or counters.
+ */
+describe('GET /api/network/ad', function () {
+  this.timeout(30_000);
+  const infra = testInfra();
+  const world = new TestWorld(infra);
+  // Campaigns present in the snapshot the service starts from.
+  const french = activeCampaign({ language: 'fr', ownerAccountId: '5001' });
+  const english = activeCampaign({ language: 'en', ownerAccountId: '5002', imageUrl: null });
+  const italian = activeCampaign({ language: 'it', ownerAccountId: '5003' });
+  const everyLanguage = activeCampaign({ language: 'all', ownerAccountId: '5004', format: 'channel' });
+  const spanishChannel = activeCampaign({ language: 'es', ownerAccountId: '5005', format: 'channel' });
+  const spanishBot = activeCampaign({ language: 'es', ownerAccountId: '5005', format: 'bot' });
+  const dutchOwn = activeCampaign({ language: 'nl', ownerAccountId: '7001' });
+  let snapshot: CampaignSnapshot;
+  let service: RunningAllocation;
+
+  before(async () => {
+    await world.ready();
+    snapshot = await campaignSnapshot(infra, [french, english, italian, everyLanguage, spanishChannel, spanishBot, dutchOwn]);
+    service = await startAllocation(infra, snapshot.url);
+    await untilReady(service);
+  });
+
+  after(async () => {
+    await service?.stop();
+    await snapshot?.close();
+    await world.close();
+  });
+
+  it('answers 200 with the Ad object of SPEC.md, its constants, tokens for tracking and Cache-Control: no-store', async () => {
+    const id = publisherId();
+    const key = await world.publisher(id, '6001');
+    const response = await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
+
+    expect(response.headers['content-type']).to.match(/^application\/json/);
+    expect(response.headers['cache-control']).to.equal('no-store');
+    expect(validateAd(response.body), JSON.stringify(validateAd.errors)).to.equal(true);
+    expect(Object.keys(response.body).sort()).to.deep.equal(
+      ['billing', 'button_text', 'campaign_id', 'click_url', 'delivery_token', 'expires_in', 'image_url', 'sponsored', 'text', 'title'],
+    );
+    expect(response.body).to.include({
+      campaign_id: french.campaignId,
+      title: french.title,
+      text: french.text,
+      button_text: french.buttonText,
+      image_url: french.imageUrl,
+      expires_in: 3600,
+      sponsored: true,
+      billing: 'pilot_non_billable',
+    });
+
+    const prefix = `${PUBLIC_BASE_URL}/api/network/click/`;
+    expect(response.body.click_url.startsWith(prefix)).to.equal(true);
+    const clickToken = response.body.click_url.slice(prefix.length);
+    const click = readToken(infra.tokenSecret, 'click', clickToken);
+    const delivery = readToken(infra.tokenSecret, 'delivery', response.body.delivery_token);
+    expect(click).to.not.equal(null);
+    expect(delivery).to.deep.equal(click);
+    expect(delivery).to.include({ campaignId: french.campaignId, publisherId: id, campaignOwnerAccountId: '5001', publisherOwnerAccountId: '6001' });
+    // Distinct purposes: a delivery token is not a click token.
+    expect(readToken(infra.tokenSecret, 'click', response.body.delivery_token)).to.equal(null);
+    expect(JSON.stringify({ token: response.body.delivery_token }).length).to.be.below(200);
+  });
+
+  it('answers an Ad that validates against the Ad schema of the OpenAPI description it serves', async () => {
+    const path = '/api/network/openapi.json';
+    const doc = (await request(service.url).get(path).set(signedHeaders(infra.internalSecret, { method: 'GET', url: path })).expect(200)).body;
+    const validateServed = compile(doc.components.schemas.Ad);
+    const key = await world.publisher(publisherId(), '6017');
+    const response = await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
+    expect(validateServed(response.body), JSON.stringify(validateServed.errors)).to.equal(true);
+    const headers = doc.paths['/api/network/ad'].get.responses['200'].headers as Record<string, unknown>;
+    for (const name of Object.keys(headers)) expect(response.headers[name.toLowerCase()], name).to.be.a('string');
+  });
+
+  it('answers an image-less creative with image_url null', async () => {
+    const key = await world.publisher(publisherId(), '6002');
+    const response = await getAd(service, infra, '', bearer(key)).expect(200);
+    expect(response.body.campaign_id).to.equal(english.campaignId);
+    expect(response.body.image_url).to.equal(null);
+    expect(validateAd(response.body)).to.equal(true);
+  });
+
+  it('publishes one confirmed allocation.created per 200, carrying the allocation of the tokens, and none for a 204', async () => {
+    const id = publisherId();
+    const key = await world.publisher(id, '6003');
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push((await getAd(service, infra, '?language=it', bearer(key)).expect(200)).body);
+    await getAd(service, infra, '?language=ka', bearer(key)).expect(204);
+    const events = await waitFor(() => (world.allocationsOf(id).length >= 3 ? world.allocationsOf(id) : null));
+    const expectedIds = answers.map((ad) => readToken(infra.tokenSecret, 'delivery', ad.delivery_token)?.allocationId);
+    expect(events.map((event) => event.data.allocationId).sort()).to.deep.equal([...expectedIds].sort());
+    for (const event of events) {
+      expect(event.type).to.equal('allocation.created');
+      expect(event.aggregateId).to.equal(event.data.allocationId);
+      expect(event.data).to.include({
+        campaignId: italian.campaignId,
+        campaignOwnerAccountId: '5003',
+        publisherId: id,
+        publisherOwnerAccountId: '6003',
+        format: 'bot',
+        language: 'it',
+      });
+    }
+    // Give a stray event for the 204 the time to arrive, then check there was none.
+    await getAd(service, infra, '?language=it', bearer(key)).expect(200);
+    await waitFor(() => world.allocationsOf(id).length >= 4);
+    expect(world.allocationsOf(id)).to.have.length(4);
+  });
+
+  it('answers 204 with no body when no campaign matches', async () => {
+    const key = await world.publisher(publisherId(), '6004');
+    const response = await getAd(service, infra, '?language=ja', bearer(key)).expect(204);
+    expect(response.text ?? '').to.equal('');
+    expect(response.headers['content-type']).to.equal(undefined);
+    expect(response.headers['content-length'] ?? '0').to.equal('0');
+  });
+
+  it('defaults the language to en and accepts an uppercase code, lowercased', async () => {
+    const key = await world.publisher(publisherId(), '6005');
+    expect((await getAd(service, infra, '', bearer(key)).expect(200)).body.campaign_id).to.equal(english.campaignId);
+    expect((await getAd(service, infra, '?language=FR', bearer(key)).expect(200)).body.campaign_id).to.equal(french.campaignId);
+  });
+
+  it('refuses a language that is not a two-letter ISO 639-1 code, all included, with 400 invalid_language', async () => {
+    const key = await world.publisher(publisherId(), '6006');
+    for (const query of ['?language=all', '?language=xx', '?language=eng', '?language=', '?language=e1', '?language=en&language=fr']) {
+      const response = await getAd(service, infra, query, bearer(key)).expect(400);
+      expect(response.headers['content-type'], query).to.match(/^application\/problem\+json/);
+      expect(response.body, query).to.include({ status: 400, code: 'invalid_language' });
+    }
+  });
+
+  it('selects a campaign whose language is all for any requested language, and not one of another language', async () => {
+    const key = await world.publisher(publisherId(), '6007', { type: 'channel' });
+    // For a channel: `all` qualifies for de; the Spanish channel campaign does not.
+    for (let i = 0; i < 5; i += 1) {
+      expect((await getAd(service, infra, '?language=de', bearer(key)).expect(200)).body.campaign_id).to.equal(everyLanguage.campaignId);
+    }
+  });
+
+  it("selects only campaigns of the publisher's format, never a query parameter", async () => {
+    const bot = await world.publisher(publisherId(), '6008', { type: 'bot' });
+    const channel = await world.publisher(publisherId(), '6009', { type: 'channel' });
+    const seenByBot = new Set<number>();
+    const seenByChannel = new Set<number>();
+    for (let i = 0; i < 8; i += 1) {
+      seenByBot.add((await getAd(service, infra, '?language=es&format=channel', bearer(bot)).expect(200)).body.campaign_id);
+      seenByChannel.add((await getAd(service, infra, '?language=es', bearer(channel)).expect(200)).body.campaign_id);
+    }
+    expect([...seenByBot]).to.deep.equal([spanishBot.campaignId]);
+    // The channel publisher sees the Spanish channel campaign and the `all` channel campaign, never the bot one.
+    expect(seenByChannel.has(spanishBot.campaignId)).to.equal(false);
+    expect(seenByChannel.has(spanishChannel.campaignId)).to.equal(true);
+  });
+
+  it("excludes the publisher's own account's campaigns, answering 204 when only those match", async () => {
+    const own = await world.publisher(publisherId(), '7001');
+    const other = await world.publisher(publisherId(), '7002');
+    await getAd(service, infra, '?language=nl', bearer(own)).expect(204);
+    expect((await getAd(service, infra, '?language=nl', bearer(other)).expect(200)).body.campaign_id).to.equal(dutchOwn.campaignId);
+  });
+
+  it('stops selecting a campaign once its campaign.paused event arrives, and selects one once activated', async () => {
+    const key = await world.publisher(publisherId(), '6010');
+    const swedish = activeCampaign({ language: 'sv', ownerAccountId: '5010', version: 4 });
+    await getAd(service, infra, '?language=sv', bearer(key)).expect(204);
+    await world.activated(swedish);
+    await waitFor(() => service.index.has(swedish.campaignId), { message: 'activation applied' });
+    expect((await getAd(service, infra, '?language=sv', bearer(key)).expect(200)).body.campaign_id).to.equal(swedish.campaignId);
+    await world.paused(swedish, 5);
+    await waitFor(() => !service.index.has(swedish.campaignId), { message: 'pause applied' });
+    await getAd(service, infra, '?language=sv', bearer(key)).expect(204);
+    // A stale activation (older version) does not bring it back.
+    await world.activated({ ...swedish, version: 4 });
+    const marker = activeCampaign({ language: 'sv', ownerAccountId: '5011', version: 2 });
+    await world.activated(marker); // events are applied in order: once the marker is in, the stale one was seen
+    await waitFor(() => service.index.has(marker.campaignId));
+    expect(service.index.has(swedish.campaignId)).to.equal(false);
+  });
+
+  it('refuses a request without a key with 401 missing_key', async () => {
+    const response = await getAd(service, infra, '?language=fr').expect(401);
+    expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(response.headers['www-authenticate']).to.match(/^Bearer/);
+    expect(response.body).to.include({ status: 401, code: 'missing_key' });
+  });
+
+  it('refuses a malformed, unknown or non-bearer key with 401 invalid_key', async () => {
+    const known = await world.publisher(publisherId(), '6011');
+    const unknown = `${known.slice(0, -10)}${'A'.repeat(10)}`; // right shape, wrong checksum or unknown
+    for (const authorization of ['Bearer abc', `Basic ${known}`, bearer(unknown), bearer(`${known}x`), 'Bearer ']) {
+      const response = await getAd(service, infra, '?language=fr', authorization).expect(401);
+      expect(response.body.code, authorization).to.equal('invalid_key');
+    }
+  });
+
+  it('refuses a paused or rejected publisher with 401 on its next request', async () => {
+    const id = publisherId();
+    const key = await world.publisher(id, '6012');
+    await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
+    await world.keys.writePublisher({ publisherId: id, status: 'paused', ownerAccountId: '6012', type: 'bot' }, hashApiKey(key));
+    expect((await getAd(service, infra, '?language=fr', bearer(key)).expect(401)).body.code).to.equal('invalid_key');
+    await world.keys.writePublisher({ publisherId: id, status: 'rejected', ownerAccountId: '6012', type: 'bot' }, hashApiKey(key));
+    await getAd(service, infra, '?language=fr', bearer(key)).expect(401);
+  });
+
+  it('refuses a key whose publisher record is not approved even if a key entry lingers (publisher_not_approved)', async () => {
+    const id = publisherId();
+    const key = await world.publisher(id, '6013');
+    // Only the publisher record changes: the status is checked on every request as well.
+    await world.redis.hset(`${infra.redisPrefix}publisher:${id}`, 'status', 'paused');
+    expect((await getAd(service, infra, '?language=fr', bearer(key)).expect(401)).body.code).to.equal('publisher_not_approved');
+  });
+
+  it('refuses a rotated key on the next request and accepts the new one', async () => {
+    const id = publisherId();
+    const oldKey = await world.publisher(id, '6014');
+    await getAd(service, infra, '?language=fr', bearer(oldKey)).expect(200);
+    const newKey = generateApiKey();
+    await world.keys.writePublisher({ publisherId: id, status: 'approved', ownerAccountId: '6014', type: 'bot' }, hashApiKey(newKey), [hashApiKey(oldKey)]);
+    expect((await getAd(service, infra, '?language=fr', bearer(oldKey)).expect(401)).body.code).to.equal('invalid_key');
+    await getAd(service, infra, '?language=fr', bearer(newKey)).expect(200);
+  });
+
+  it('answers the 61st request of a publisher within a minute with 429, Retry-After and rate-limit headers', async () => {
+    const key = await world.publisher(publisherId(), '6015');
+    for (let i = 1; i <= 60; i += 1) {
+      const response = await getAd(service, infra, '?language=ja', bearer(key)).expect(204);
+      expect(response.headers['ratelimit-limit']).to.equal('60');
+      expect(response.headers['ratelimit-remaining']).to.equal(String(60 - i));
+      expect(response.headers['ratelimit-policy']).to.equal('60;w=60');
+    }
+    const refused = await getAd(service, infra, '?language=ja', bearer(key)).expect(429);
+    expect(refused.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(refused.body).to.include({ status: 429, code: 'rate_limited' });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).to.be.within(1, 60);
+    expect(refused.headers['ratelimit-remaining']).to.equal('0');
+    expect(Number(refused.headers['ratelimit-reset'])).to.equal(retryAfter);
+    // Another publisher is not affected.
+    const other = await world.publisher(publisherId(), '6015');
+    await getAd(service, infra, '?language=ja', bearer(other)).expect(204);
+  });
+
+  it('answers HEAD and other methods with 405 and Allow: GET, allocating nothing', async () => {
+    const id = publisherId();
+    const key = await world.publisher(id, '6018');
+    const path = '/api/network/ad?language=fr';
+    const head = await request(service.url).head(path).set(signedHeaders(infra.internalSecret, { method: 'HEAD', url: path })).set('Authorization', bearer(key));
+    expect(head.status).to.equal(405);
+    expect(head.headers.allow).to.equal('GET');
+    const post = await request(service.url).post(path).set(signedHeaders(infra.internalSecret, { method: 'POST', url: path })).set('Authorization', bearer(key));
+    expect(post.status).to.equal(405);
+    expect(post.body.code).to.equal('method_not_allowed');
+    await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
+    await waitFor(() => world.allocationsOf(id).length >= 1);
+    expect(world.allocationsOf(id)).to.have.length(1);
+  });
+
+  it('refuses a call that did not come through the gateway', async () => {
+    const key = await world.publisher(publisherId(), '6016');
+    const response = await request(service.url).get('/api/network/ad').set('Authorization', bearer(key)).expect(401);
+    expect(response.body.code).to.equal('internal_signature_invalid');
+  });
+
+  it('reports ready when Redis, RabbitMQ and the campaign snapshot are in place', async () => {
+    const response = await request(service.url).get('/readyz').expect(200);
+    expect(response.body.checks).to.deep.equal({ redis: 'ok', rabbitmq: 'ok', campaignSnapshot: 'ok' });
+  });
+});
+
+describe('GET /api/network/openapi.json', function () {
+  this.timeout(30_000);
+  const infra = testInfra();
+  let snapshot: CampaignSnapshot;
+  let service: RunningAllocation;
+
+  before(async () => {
+    snapshot = await campaignSnapshot(infra, []);
+    service = await startAllocation(infra, snapshot.url);
+  });
+
+  after(async () => {
+    await service?.stop();
+    await snapshot?.close();
+  });
+
+  type Doc = {
+    openapi: string;
+    info: Record<string, unknown>;
+    paths: Record<string, Record<string, { responses?: Record<string, unknown>; security?: unknown[] }>>;
+    components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+  };
+
+  async function document(): Promise<Doc> {
+    const path = '/api/network/openapi.json';
+    const response = await request(service.url).get(path).set(signedHeaders(infra.internalSecret, { method: 'GET', url: path })).expect(200);
+    expect(response.headers['content-type']).to.match(/^application\/json/);
+    return response.body as Doc;
+  }
+
+  it('describes the network API as OpenAPI 3.1, version 0.1.0, labelled pilot', async () => {
+    const doc = await document();
+    expect(doc.openapi).to.match(/^3\.1\.\d+$/);
+    expect(doc.info.version).to.equal('0.1.0');
+    expect(doc.info['x-label']).to.equal('pilot');
+    expect(String(doc.info.title).toLowerCase()).to.contain('pilot');
+    expect(doc.components.securitySchemes.publisherKey).to.include({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('validates against the official OpenAPI 3.1 schema, and its component schemas compile under the strict request validator', async () => {
+    const doc = await document();
+    // The validator package is ESM-only; the tests run as CommonJS.
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
+    expect(result.valid, JSON.stringify(result.errors)).to.equal(true);
+    const schemas = (doc as unknown as { components: { schemas: Record<string, object> } }).components.schemas;
+    for (const [name, schema] of Object.entries(schemas)) expect(() => compile(schema), name).to.not.throw();
+  });
+
+  it('lists the three network endpoints with every status code they answer', async () => {
+    const doc = await document();
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
+    expect(statuses('/api/network/ad', 'get')).to.deep.equal(['200', '204', '400', '401', '429', '503']);
+    expect(statuses('/api/network/delivery', 'post')).to.deep.equal(['200', '400', '401', '404', '413', '503']);
+    expect(statuses('/api/network/click/{token}', 'get')).to.deep.equal(['302', '404', '410', '503']);
+    expect(doc.paths['/api/network/click/{token}']?.get?.security).to.deep.equal([]);
+  });
+
+  it('resolves every $ref it contains', async () => {
+    const doc = await document();
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [name, value] of Object.entries(node)) {
+          if (name === '$ref' && typeof value === 'string') refs.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(doc);
+    expect(refs.length).to.be.above(10);
+    for (const ref of refs) {
+      const target = ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], doc);
+      expect(target, ref).to.not.equal(undefined);
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { buildAd, clickUrlOf } from '../src/domain/ad';
+import { parseLanguage } from '../src/domain/language';
+import { rateLimitHeaders } from '../src/domain/rate-limit';
+
+describe('ad request language', () => {
+  it('defaults to en when absent', () => {
+    expect(parseLanguage(undefined)).to.equal('en');
+  });
+
+  it('accepts lowercase ISO 639-1 codes and lowercases uppercase ones', () => {
+    expect(parseLanguage('tr')).to.equal('tr');
+    expect(parseLanguage('RU')).to.equal('ru');
+    expect(parseLanguage('Zh')).to.equal('zh');
+  });
+
+  it('refuses all, unknown codes, other lengths, empty and repeated values', () => {
+    for (const value of ['all', 'ALL', 'xx', 'eng', 'e', '', 'en-US', 'e1', ' en', ['en', 'tr'], { a: 'b' }]) {
+      expect(parseLanguage(value), JSON.stringify(value)).to.equal(null);
+    }
+  });
+});
+
+describe('ad object', () => {
+  it('carries every field of SPEC.md with its constant', () => {
+    const ad = buildAd(
+      {
+        campaignId: 12,
+        ownerAccountId: '5',
+        status: 'active',
+        format: 'bot',
+        language: 'en',
+        title: 'T',
+        text: 'Body',
+        buttonText: 'Go',
+        imageUrl: null,
+        destinationUrl: 'https://example.org',
+        version: 3,
+      },
+      { clickUrl: clickUrlOf('https://pilot.example/', 'abc.def'), deliveryToken: 'tok' },
+    );
+    expect(ad).to.deep.equal({
+      campaign_id: 12,
+      title: 'T',
+      text: 'Body',
+      button_text: 'Go',
+      image_url: null,
+      click_url: 'https://pilot.example/api/network/click/abc.def',
+      delivery_token: 'tok',
+      expires_in: 3600,
+      sponsored: true,
+      billing: 'pilot_non_billable',
+    });
+  });
+});
+
+describe('rate-limit headers', () => {
+  it('publish the limit, what is left, the seconds to reset and the policy', () => {
+    expect(rateLimitHeaders({ remaining: 59, msBeforeReset: 59_001 })).to.deep.equal({
+      'RateLimit-Limit': '60',
+      'RateLimit-Remaining': '59',
+      'RateLimit-Reset': '60',
+      'RateLimit-Policy': '60;w=60',
+    });
+    expect(rateLimitHeaders({ remaining: 0, msBeforeReset: 0 })['RateLimit-Reset']).to.equal('1');
+  });
+});
