@@ -1,0 +1,18 @@
+import { busSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings } from '@pilot/config';
+
+/** Every setting of the placement service, declared once; a missing or invalid one stops the process naming it. */
+export const configSpec = {
+  ...httpSettings,
+  ...mongoSettings,
+  ...busSettings,
+  ...redisSettings,
+  IMPRESSION_LIMIT_POINTS: num({ default: 60, desc: 'impression reports one client address may send per window' }),
+  IMPRESSION_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'length of the impression limit window, in seconds' }),
+  ...outboxSettings,
+};
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv) {
+  return load(configSpec, env);
+}

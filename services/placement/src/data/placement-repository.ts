@@ -1,0 +1,82 @@
+/**
+ * Slots and their placements, as a VersionedStore keyed by slot (docs/decisions/0002): each PUT inserts
+ * history entry `<slot>:<version>` holding the new placement, the audit facts and the placement.changed
+ * event in ONE insert; the outbox relay publishes the event afterwards. The `slots` collection is the
+ * current projection that public reads use.
+ */
+import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
+import type { KnownEvent } from '@pilot/contracts';
+import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { Placement } from '../domain/placement';
+import type { Slot } from '../domain/slots';
+
+export const PLACEMENT_ENTITY = 'placement';
+
+export interface SlotState {
+  /** The administrator who set the current placement (placements are administrator-owned). */
+  ownerAccountId: string;
+  placement: Placement;
+}
+
+export type SlotRecord = Current<SlotState>;
+
+const MAX_ATTEMPTS = 8;
+const AUDIT_LIMIT = 500;
+
+export class PlacementRepository {
+  private readonly store: VersionedStore<SlotState>;
+  private readonly leases: Collection;
+
+  constructor(db: Db) {
+    this.store = new VersionedStore<SlotState>(db, PLACEMENT_ENTITY, 'slots', 'placement_history');
+    this.leases = db.collection('placement_outbox_leases');
+  }
+
+  /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
+  outboxLeases(): Collection {
+    return this.leases;
+  }
+
+  /** The collections whose documents carry outbox events (for the relay). */
+  outboxCollections(): Collection[] {
+    return [this.store.history];
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.store.ensureIndexes();
+    await this.store.history.createIndex({ 'state.placement.placementId': 1 });
+  }
+
+  async currentOf(slot: Slot): Promise<SlotRecord | null> {
+    return this.store.load(slot);
+  }
+
+  /**
+   * Makes `placement` the slot's current one. A PUT is a replacement, so a concurrent change is not an
+   * error: the loser reloads and writes on top (the unique history `_id` keeps versions exclusive).
+   */
+  async replace(slot: Slot, placement: Placement, facts: Omit<ChangeFacts, 'from' | 'to'>, eventsFor: (version: number) => KnownEvent[]): Promise<SlotRecord> {
+    const next: SlotState = { ownerAccountId: facts.actorAccountId, placement };
+    for (let attempt = 1; ; attempt += 1) {
+      const record = await this.store.load(slot);
+      const change: ChangeFacts = { ...facts, from: record?.placement.status ?? null, to: placement.status };
+      try {
+        if (!record) return await this.store.create(slot, next, change, eventsFor(1));
+        return await this.store.change(record, next, change, eventsFor(VersionedStore.nextVersion(record)));
+      } catch (error) {
+        if (!(error instanceof ConcurrentChangeError) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** History entries newest first, optionally of one slot or one placementId. */
+  async history(entityId?: string): Promise<HistoryEntry<SlotState>[]> {
+    const filter: Filter<Document> = { entity: PLACEMENT_ENTITY };
+    if (entityId !== undefined) filter.$or = [{ entityId }, { 'state.placement.placementId': entityId }];
+    return (await this.store.history
+      .find(filter, { projection: { outbox: 0 } })
+      .sort({ at: -1, version: -1 })
+      .limit(AUDIT_LIMIT)
+      .toArray()) as unknown as HistoryEntry<SlotState>[];
+  }
+}

@@ -1,0 +1,5 @@
+import { runService } from '@pilot/http-kit';
+import { loadConfig } from './config';
+import { start } from './start';
+
+void runService('placement', loadConfig, start);

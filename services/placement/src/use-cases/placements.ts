@@ -1,0 +1,99 @@
+/**
+ * What the placement service does, without HTTP: set a slot's placement (administrators), list the slots
+ * with impression counts, answer the public read, count an impression, read the audit.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '@pilot/config';
+import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
+import { auditItemOf, type AuditItem } from '@pilot/http-kit';
+import { adminViewOf, isShowable, publicViewOf, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
+import { SLOTS, type Slot } from '../domain/slots';
+import type { PlacementInput } from '../domain/validation';
+import type { ImpressionRepository } from '../data/impression-repository';
+import type { PlacementRepository } from '../data/placement-repository';
+
+export interface SlotItem {
+  slot: Slot;
+  placement: AdminPlacementView | null;
+  impressions: number;
+}
+
+export type PlacementAuditItem = AuditItem & { placementId: string };
+
+export interface Caller {
+  accountId: string;
+  admin: boolean;
+}
+
+export type ImpressionOutcome = 'counted' | 'not_showable';
+
+/** The audit action of every PUT: the slot got a new current placement. */
+export const SET_ACTION = 'set';
+
+export class PlacementService {
+  constructor(
+    private readonly placements: PlacementRepository,
+    private readonly impressions: ImpressionRepository,
+    private readonly clock: Clock,
+    /** Called after a write so the outbox relay publishes without waiting for its next tick. */
+    private readonly afterWrite: () => void = () => undefined,
+  ) {}
+
+  async listSlots(): Promise<SlotItem[]> {
+    return Promise.all(SLOTS.map(async (slot) => this.itemOf(slot, (await this.placements.currentOf(slot))?.placement ?? null)));
+  }
+
+  async setPlacement(slot: Slot, input: PlacementInput, actor: Caller): Promise<SlotItem> {
+    const now = this.clock.now();
+    const placement: Placement = { placementId: randomUUID(), slot, ...input, createdAt: now, createdBy: actor.accountId };
+    const eventsFor = (version: number): PlacementChanged[] => [
+      createEnvelope(
+        PLACEMENT_CHANGED,
+        slot,
+        version,
+        {
+          slot,
+          placementId: placement.placementId,
+          status: placement.status,
+          startsAt: placement.startsAt?.toISOString() ?? null,
+          endsAt: placement.endsAt?.toISOString() ?? null,
+        },
+        now,
+      ),
+    ];
+    await this.placements.replace(slot, placement, { at: now, actorAccountId: actor.accountId, action: SET_ACTION }, eventsFor);
+    this.afterWrite();
+    return { slot, placement: adminViewOf(placement), impressions: 0 };
+  }
+
+  /** The slot's placement when it is showable now; null otherwise (answered 204). */
+  async publicPlacement(slot: Slot): Promise<PublicPlacement | null> {
+    const placement = (await this.placements.currentOf(slot))?.placement;
+    return isShowable(placement, this.clock.now()) ? publicViewOf(placement) : null;
+  }
+
+  /** Counts an impression only for the slot's current placement while it is showable. */
+  async recordImpression(slot: Slot, placementId: string): Promise<ImpressionOutcome> {
+    const placement = (await this.placements.currentOf(slot))?.placement;
+    const now = this.clock.now();
+    if (!isShowable(placement, now) || placement.placementId !== placementId) return 'not_showable';
+    await this.impressions.record(placementId, slot, now);
+    return 'counted';
+  }
+
+  /** Placements are administrator-owned: an administrator sees every entry, anyone else none. */
+  async audit(caller: Caller, entity: string | undefined, entityId: string | undefined): Promise<PlacementAuditItem[]> {
+    if (!caller.admin) return [];
+    if (entity !== undefined && entity !== 'placement') return [];
+    const entries = await this.placements.history(entityId);
+    return entries.map((entry) => ({ ...auditItemOf(entry.entity, entry), placementId: entry.state.placement.placementId }));
+  }
+
+  private async itemOf(slot: Slot, placement: Placement | null): Promise<SlotItem> {
+    return {
+      slot,
+      placement: placement ? adminViewOf(placement) : null,
+      impressions: placement ? await this.impressions.countFor(placement.placementId) : 0,
+    };
+  }
+}

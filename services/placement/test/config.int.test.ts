@@ -1,0 +1,33 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ConfigError } from '@pilot/config';
+import { expect } from 'chai';
+import { loadConfig } from '../src/config';
+
+describe('placement configuration', () => {
+  it('refuses to start naming a missing required setting', () => {
+    const result = spawnSync(process.execPath, ['-r', 'tsx/cjs', join(__dirname, '..', 'src', 'main.ts')], {
+      cwd: join(__dirname, '..'),
+      env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.contain('MONGO_DB is required but missing');
+  });
+
+  it('names every missing setting and requires infrastructure URLs in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError).with.property('variables').that.has.all.keys(
+      'PORT',
+      'MONGO_DB',
+      'MONGO_URL',
+      'AMQP_URL',
+      'REDIS_URL',
+      'INTERNAL_SECRET',
+    );
+  });
+
+  it('refuses an impression limit that is not a number', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', PORT: '0', MONGO_DB: 'x', IMPRESSION_LIMIT_POINTS: 'many' })).to.throw(/IMPRESSION_LIMIT_POINTS/);
+  });
+});

@@ -1,0 +1,60 @@
+import { Bus } from '@pilot/bus';
+import type { KnownEvent } from '@pilot/contracts';
+import { signedHeaders } from '@pilot/http-kit';
+import { createLogger } from '@pilot/logging';
+import { infraEnv, ManualClock, testInfra, type TestInfra } from '@pilot/testkit';
+import request from 'supertest';
+import { loadConfig } from '../src/config';
+import { start, type RunningPlacement } from '../src/start';
+
+export const ADMIN = { accountId: '1001', admin: true };
+export const MEMBER = { accountId: '2002', admin: false };
+
+export type Who = { accountId: string; admin: boolean } | null;
+
+export interface Harness {
+  infra: TestInfra;
+  clock: ManualClock;
+  service: RunningPlacement;
+  /** Events seen on the bus by an observer queue bound to every event type. */
+  events: KnownEvent[];
+  call(method: 'get' | 'put' | 'post', path: string, who: Who, clientIp?: string): request.Test;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(extra: Record<string, string> = {}): Promise<Harness> {
+  const infra = testInfra();
+  const clock = new ManualClock(new Date('2026-06-01T12:00:00.000Z').getTime());
+  const logger = createLogger({ service: 'placement-test', level: 'silent' });
+  const events: KnownEvent[] = [];
+  const observer = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger });
+  await observer.ready();
+  await observer.subscribeDurable({
+    name: 'observer',
+    eventTypes: ['placement.changed', 'allocation.created', 'campaign.activated', 'publisher.approved'],
+    handler: async (event) => {
+      events.push(event);
+    },
+  });
+  const service = await start(loadConfig({ ...infraEnv(infra, 'placement'), ...extra }), logger, { clock });
+  return {
+    infra,
+    clock,
+    service,
+    events,
+    call(method, path, who, clientIp) {
+      const headers = signedHeaders(infra.internalSecret, {
+        method,
+        url: path,
+        accountId: who?.accountId ?? null,
+        admin: who?.admin ?? false,
+        clientIp: clientIp ?? null,
+      });
+      return request(service.url)[method](path).set(headers);
+    },
+    async stop() {
+      await service.stop();
+      await observer.close();
+    },
+  };
+}

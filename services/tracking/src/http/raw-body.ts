@@ -1,0 +1,36 @@
+import type { Request } from 'express';
+
+export type RawBody = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' };
+
+/**
+ * Reads a request body as UTF-8 text without parsing it, refusing early (without reading the rest) once
+ * it exceeds `maxBytes`. The character limit is then checked on the text by the caller.
+ */
+export function readRawBody(req: Request, maxBytes: number): Promise<RawBody> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ ok: false, reason: 'too_large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (result: RawBody) => {
+      if (settled) return;
+      settled = true;
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('error', onError);
+      if (!result.ok) req.resume(); // drain the rest so the connection stays usable
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) finish({ ok: false, reason: 'too_large' });
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+    const onError = () => finish({ ok: false, reason: 'unreadable' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Tracking's HTTP side, thin: parse, call a use case, map its result.
+ *   POST /api/network/delivery            publisher key; confirms a delivery (SPEC.md, API.md)
+ *   GET|HEAD /api/network/click/:token    redirects to the campaign destination; GET counts once
+ *   GET /api/workspace/stats              the three totals and their days, over visible records
+ */
+import { problems, requirePrincipal } from '@pilot/http-kit';
+import { bearerKeyOf } from '@pilot/key-read-model';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody } from '../domain/delivery';
+import { parseStatsQuery } from '../domain/stats';
+import { confirmDelivery, openClickLink, readStats, type TrackingDeps } from '../use-cases';
+import { readRawBody } from './raw-body';
+
+type AsyncHandler = (req: Request, res: Response) => Promise<void>;
+
+function handle(work: AsyncHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    work(req, res).catch(next);
+  };
+}
+
+const DETAIL: Record<string, string> = {
+  token_not_found: 'No current allocation of this publisher has this token',
+  token_expired: 'The token expired (one hour after allocation)',
+  link_expired: 'The link expired (one hour after allocation)',
+  campaign_inactive: 'The campaign of this link is no longer active',
+  publisher_inactive: 'The publisher of this link is no longer active',
+};
+
+export function mountRoutes(app: Express, deps: TrackingDeps): void {
+  app.post(
+    '/api/network/delivery',
+    handle(async (req, res) => {
+      const key = bearerKeyOf(req.headers.authorization);
+      const owner = key ? await deps.publishers.findKeyOwner(key) : null;
+      if (!owner) throw problems.unauthorized('invalid_key', 'A current key of an approved publisher is required');
+
+      const raw = await readRawBody(req, DELIVERY_BODY_MAX_BYTES);
+      if (!raw.ok && raw.reason === 'unreadable') throw problems.badRequest('invalid_body', 'The body could not be read');
+      if (!raw.ok || characterCount(raw.text) > DELIVERY_BODY_LIMIT) {
+        throw problems.payloadTooLarge(`The body must not exceed ${DELIVERY_BODY_LIMIT} characters`);
+      }
+      const body = parseDeliveryBody(raw.text);
+      if (!body.ok) throw problems.badRequest(body.code, body.detail);
+
+      const result = await confirmDelivery(deps, owner.publisherId, body.token);
+      if (!result.ok) throw problems.notFound(result.code, DETAIL[result.code]);
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(200).json({ status: 'confirmed', first_confirmation: result.firstConfirmation });
+    }),
+  );
+
+  // Express answers HEAD with the GET route; the use case tells them apart and never counts a HEAD.
+  app.get(
+    '/api/network/click/:token',
+    handle(async (req, res) => {
+      const token = req.params.token;
+      const result = await openClickLink(deps, typeof token === 'string' ? token : '', req.method, req.headers['user-agent']);
+      if (!result.ok) {
+        throw result.status === 404 ? problems.notFound(result.code, 'No such link') : problems.gone(result.code, DETAIL[result.code] ?? 'Gone');
+      }
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      res.redirect(302, result.destination);
+    }),
+  );
+
+  app.get(
+    '/api/workspace/stats',
+    handle(async (req, res) => {
+      const principal = requirePrincipal(req);
+      const parsed = parseStatsQuery(req.query as Record<string, unknown>);
+      if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
+      const answer = await readStats(deps, { ...parsed.filter, visibleTo: principal.admin ? undefined : principal.accountId });
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(answer);
+    }),
+  );
+}

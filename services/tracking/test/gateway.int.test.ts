@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { freePort, ManualClock, testInfra, waitFor } from '@pilot/testkit';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { RunningTracking } from '../src/start';
+import { activeCampaign, allocate, campaignSnapshot, startTracking, TestWorld, type CampaignSnapshot } from './support';
+
+/**
+ * The network API and the stats as clients reach them: through the real gateway (run as its own process,
+ * since services never import each other), which signs forwarded calls and resolves sessions with a
+ * stand-in for publisher-identity.
+ */
+describe('tracking through the gateway', () => {
+  const infra = testInfra();
+  const clock = new ManualClock();
+  const world = new TestWorld(infra);
+  const ids = { campaignId: 91, publisherId: 92, campaignOwner: '9301', publisherOwner: '9302' };
+  let snapshot: CampaignSnapshot;
+  let tracking: RunningTracking;
+  let identity: Server;
+  let gateway: ChildProcess;
+  let gatewayUrl: string;
+  let key: string;
+
+  before(async function () {
+    this.timeout(60_000);
+    await world.ready();
+    snapshot = await campaignSnapshot([activeCampaign(ids.campaignId, ids.campaignOwner)]);
+    tracking = await startTracking(infra, snapshot.url, { clock });
+    key = await world.approvedPublisher(ids.publisherId, ids.publisherOwner);
+    identity = createServer((req, res) => {
+      const session = req.headers['x-pilot-session'];
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/internal/sessions/resolve' && session === 'owner-session-0123456789') {
+        res.end(JSON.stringify({ accountId: ids.campaignOwner, displayName: 'owner', admin: false }));
+      } else if (req.url === '/internal/sessions/resolve' && session === 'stranger-session-0123456789') {
+        res.end(JSON.stringify({ accountId: '9399', displayName: 'stranger', admin: false }));
+      } else if (req.url === '/livez' || req.url === '/readyz') {
+        res.end('{}');
+      } else {
+        res.statusCode = 401;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((done) => identity.listen(0, '127.0.0.1', done));
+    const port = await freePort();
+    gatewayUrl = `http://127.0.0.1:${port}`;
+    const unused = 'http://127.0.0.1:1';
+    gateway = spawn(process.execPath, ['-r', 'tsx/cjs', 'services/gateway/src/main.ts'], {
+      cwd: resolve(__dirname, '../../..'),
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        GATEWAY_PORT: String(port),
+        INTERNAL_SECRET: infra.internalSecret,
+        PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+        IDENTITY_URLS: `http://127.0.0.1:${(identity.address() as AddressInfo).port}`,
+        CAMPAIGN_URLS: unused,
+        ALLOCATION_URLS: unused,
+        TRACKING_URLS: tracking.url,
+        PLACEMENT_URLS: unused,
+        WEB_URLS: unused,
+      },
+      stdio: 'ignore',
+    });
+    await waitFor(async () => (await fetch(`${gatewayUrl}/livez`)).ok, { timeoutMs: 45_000, message: 'gateway did not start' });
+  });
+
+  after(async () => {
+    if (gateway && gateway.exitCode === null) {
+      const exited = new Promise((done) => gateway.once('exit', done));
+      gateway.kill('SIGTERM');
+      await exited;
+    }
+    await tracking?.stop();
+    await snapshot?.close();
+    await new Promise<void>((done) => (identity ? identity.close(() => done()) : done()));
+    await world.close();
+  });
+
+  it('confirms a delivery, redirects GET and HEAD, and shows the totals to the owner only', async () => {
+    const a = allocate(infra, clock, ids);
+    await world.publishAllocation(a.claims);
+
+    const tooLarge = await request(gatewayUrl)
+      .post('/api/network/delivery')
+      .set('authorization', `Bearer ${key}`)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ token: a.deliveryToken }).padEnd(201, ' '));
+    expect(tooLarge.status).to.equal(413);
+    const confirmed = await request(gatewayUrl)
+      .post('/api/network/delivery')
+      .set('authorization', `Bearer ${key}`)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ token: a.deliveryToken }).padEnd(200, ' '));
+    expect(confirmed.status).to.equal(200);
+    expect(confirmed.body).to.deep.equal({ status: 'confirmed', first_confirmation: true });
+    const noKey = await request(gatewayUrl).post('/api/network/delivery').send({ token: a.deliveryToken });
+    expect(noKey.status).to.equal(401);
+
+    const head = await request(gatewayUrl).head(a.clickPath).redirects(0);
+    expect(head.status).to.equal(302);
+    const preview = await request(gatewayUrl).get(a.clickPath).set('user-agent', 'TelegramBot (like TwitterBot)').redirects(0);
+    expect(preview.status).to.equal(302);
+    const clicked = await request(gatewayUrl).get(a.clickPath).set('user-agent', 'Mozilla/5.0 Firefox/128.0').redirects(0);
+    expect(clicked.status).to.equal(302);
+    expect(clicked.headers.location).to.equal(`https://advertiser.example/c/${ids.campaignId}`);
+    expect((await request(gatewayUrl).get('/api/network/click/not-a-token').redirects(0)).status).to.equal(404);
+
+    let last = '';
+    const owner = await waitFor(
+      async () => {
+        const answer = await request(gatewayUrl).get(`/api/workspace/stats?campaignId=${ids.campaignId}`).set('cookie', 'pilot_session=owner-session-0123456789');
+        last = `${answer.status} ${JSON.stringify(answer.body)}`;
+        return answer.status === 200 && answer.body.adRequests === 1 ? answer : null;
+      },
+      { message: "owner's stats never showed the allocation" },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; last answer: ${last}`);
+    });
+    expect(owner.body).to.include({ adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1 });
+    const stranger = await request(gatewayUrl).get('/api/workspace/stats').set('cookie', 'pilot_session=stranger-session-0123456789').expect(200);
+    expect(stranger.body).to.include({ adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
+    const anonymous = await request(gatewayUrl).get('/api/workspace/stats');
+    expect(anonymous.status).to.equal(401);
+  });
+});

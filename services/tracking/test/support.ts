@@ -1,0 +1,204 @@
+import { createServer, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { Bus } from '@pilot/bus';
+import type { CachedCampaign } from '@pilot/campaign-cache';
+import { ALLOCATION_CREATED, CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type AllocationCreated, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
+import { signedHeaders } from '@pilot/http-kit';
+import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/key-read-model';
+import { createLogger } from '@pilot/logging';
+import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { infraEnv, type ManualClock, type TestInfra } from '@pilot/testkit';
+import { issueToken, newAllocationId, type AllocationClaims } from '@pilot/tokens';
+import { loadConfig } from '../src/config';
+import { start, type RunningTracking, type StartOptions } from '../src/start';
+
+export const logger = createLogger({ service: 'tracking-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** Stands in for the campaign service's snapshot of active campaigns; tests change `items`. */
+export interface CampaignSnapshot {
+  url: string;
+  items: CachedCampaign[];
+  /** While true the stand-in answers 503, as a campaign service that is still starting. */
+  failing: boolean;
+  close(): Promise<void>;
+}
+
+export async function campaignSnapshot(items: CachedCampaign[], failing = false): Promise<CampaignSnapshot> {
+  const snapshot = { items, failing } as CampaignSnapshot;
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/internal/campaigns/active' && !snapshot.failing) {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ items: snapshot.items }));
+      return;
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  snapshot.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  snapshot.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return snapshot;
+}
+
+export function activeCampaign(campaignId: number, ownerAccountId: string, destinationUrl = `https://advertiser.example/c/${campaignId}`): CachedCampaign {
+  return {
+    campaignId,
+    ownerAccountId,
+    status: 'active',
+    format: 'bot',
+    language: 'en',
+    title: `Campaign ${campaignId}`,
+    text: 'Body',
+    buttonText: 'Open',
+    imageUrl: null,
+    destinationUrl,
+    version: 4,
+  };
+}
+
+export async function startTracking(infra: TestInfra, campaignUrl: string, options: StartOptions = {}, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningTracking> {
+  const config = loadConfig({ ...infraEnv(infra, 'tracking'), CAMPAIGN_URL: campaignUrl, ...extraEnv });
+  return start(config, logger, options);
+}
+
+/** The test's own connections: a bus to publish events on and the key read model writer. */
+export class TestWorld {
+  readonly bus: Bus;
+  readonly redis: Redis;
+  readonly keys: KeyReadModel;
+
+  constructor(readonly infra: TestInfra) {
+    this.bus = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger });
+    this.redis = createRedis(infra.redisUrl, 'tracking-test');
+    this.keys = new KeyReadModel(this.redis, infra.redisPrefix);
+  }
+
+  async ready(): Promise<void> {
+    await this.bus.ready();
+    await waitForRedis(this.redis);
+  }
+
+  async close(): Promise<void> {
+    await this.bus.close();
+    this.redis.disconnect();
+  }
+
+  /** Writes an approved publisher with a current key, as publisher-identity does; returns the key. */
+  async approvedPublisher(publisherId: number, ownerAccountId: string): Promise<string> {
+    const key = generateApiKey();
+    await this.keys.writePublisher({ publisherId, status: 'approved', ownerAccountId, type: 'bot' }, hashApiKey(key));
+    return key;
+  }
+
+  async pausePublisher(publisherId: number, ownerAccountId: string, key: string): Promise<void> {
+    await this.keys.writePublisher({ publisherId, status: 'paused', ownerAccountId, type: 'bot' }, hashApiKey(key));
+  }
+
+  async publishAllocation(claims: AllocationClaims): Promise<AllocationCreated> {
+    const event: AllocationCreated = createEnvelope(ALLOCATION_CREATED, claims.allocationId, 1, {
+      allocationId: claims.allocationId,
+      campaignId: claims.campaignId,
+      campaignOwnerAccountId: claims.campaignOwnerAccountId,
+      publisherId: claims.publisherId,
+      publisherOwnerAccountId: claims.publisherOwnerAccountId,
+      format: 'bot',
+      language: 'en',
+      allocatedAt: claims.issuedAt.toISOString(),
+    });
+    await this.bus.publish(event);
+    return event;
+  }
+
+  async publishCampaignActivated(campaign: CachedCampaign): Promise<void> {
+    const { version, ...state } = campaign;
+    const event: CampaignActivated = createEnvelope(CAMPAIGN_ACTIVATED, String(campaign.campaignId), version, state);
+    await this.bus.publish(event);
+  }
+
+  async publishCampaignPaused(campaign: CachedCampaign): Promise<void> {
+    const { version, ...state } = campaign;
+    const event: CampaignPaused = createEnvelope(CAMPAIGN_PAUSED, String(campaign.campaignId), version + 1, { ...state, status: 'paused' });
+    await this.bus.publish(event);
+  }
+}
+
+export interface Allocation {
+  claims: AllocationClaims;
+  deliveryToken: string;
+  clickToken: string;
+  clickPath: string;
+}
+
+export function allocate(
+  infra: TestInfra,
+  at: Date | ManualClock,
+  ids: { campaignId: number; publisherId: number; campaignOwner: string; publisherOwner: string },
+): Allocation {
+  const claims: AllocationClaims = {
+    allocationId: newAllocationId(),
+    campaignId: ids.campaignId,
+    publisherId: ids.publisherId,
+    campaignOwnerAccountId: ids.campaignOwner,
+    publisherOwnerAccountId: ids.publisherOwner,
+    issuedAt: new Date(Math.floor((at instanceof Date ? at : at.now()).getTime() / 1000) * 1000),
+  };
+  const clickToken = issueToken(infra.tokenSecret, 'click', claims);
+  return { claims, deliveryToken: issueToken(infra.tokenSecret, 'delivery', claims), clickToken, clickPath: `/api/network/click/${clickToken}` };
+}
+
+/** Headers the gateway adds when it forwards a call (no account: the network API and click links). */
+export function gatewaySigned(infra: TestInfra, method: string, url: string, account?: { accountId: string; admin?: boolean }): Record<string, string> {
+  return signedHeaders(infra.internalSecret, { method, url, accountId: account?.accountId ?? null, admin: account?.admin ?? false });
+}
+
+/**
+ * A TCP relay in front of Redis or MongoDB that a test can cut and restore, to see what the service does
+ * while a dependency is unreachable and that it recovers by itself.
+ */
+export class CuttableLink {
+  private server: TcpServer | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async open(): Promise<void> {
+    const server = createTcpServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      this.sockets.add(client);
+      this.sockets.add(upstream);
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+        this.sockets.delete(client);
+        this.sockets.delete(upstream);
+      };
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
