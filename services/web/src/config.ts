@@ -3,7 +3,7 @@ import { httpSettings, listenPort, loadConfig as load, str } from '@pilot/config
 export const configSpec = {
   ...httpSettings,
   PORT: listenPort({ devDefault: 8106 }),
-  WEB_ROOT: str({ default: '', desc: 'folder of the built site; empty: the package public/ folder' }),
+  WEB_ROOT: str({ default: '', desc: 'folder of the built site (vite build); empty: dist/site of this package' }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,12 +1,13 @@
 /**
- * Serves the workspace frontend and the public site pages (static files) behind the gateway.
- * Unknown paths under the workspace fall back to the single-page app's index.
+ * Serves the workspace frontend and the public site pages (the Vite build, static files) behind the
+ * gateway. Config -> app (probes, logs, signature check) -> static site -> listen; stop() closes the server.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { createServiceApp, listen } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
-import express from 'express';
 import type { Config } from './config';
+import { staticSite } from './http/static-site';
 
 export interface RunningWeb {
   url: string;
@@ -14,19 +15,25 @@ export interface RunningWeb {
   stop(): Promise<void>;
 }
 
+/** The Vite build output: dist/site of this package (the same from src/ under tsx and from dist/). */
+export const DEFAULT_SITE_ROOT = path.resolve(__dirname, '..', 'dist', 'site');
+
 export async function start(config: Config, logger: Logger): Promise<RunningWeb> {
-  const root = config.WEB_ROOT || path.resolve(__dirname, '..', 'public');
-  const { app, finish } = createServiceApp({ service: 'web', logger, internalSecret: config.INTERNAL_SECRET, readiness: {} });
-  app.use(express.static(root, { index: 'index.html', maxAge: '5m', fallthrough: true }));
-  app.get('/{*page}', (req, res, next) => {
-    if (req.path.startsWith('/api/') || path.extname(req.path)) {
-      next();
-      return;
-    }
-    res.sendFile(path.join(root, 'index.html'));
+  const root = config.WEB_ROOT || DEFAULT_SITE_ROOT;
+  const indexFile = path.join(root, 'index.html');
+  const { app, finish } = createServiceApp({
+    service: 'web',
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    readiness: {
+      site: async () => {
+        await fs.promises.access(indexFile, fs.constants.R_OK);
+      },
+    },
   });
+  app.use(staticSite(root));
   finish();
   const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'web listening');
+  logger.info({ url: server.url, root }, 'web listening');
   return { url: server.url, port: server.port, stop: () => server.close() };
 }

@@ -1,0 +1,47 @@
+import { useId, type ReactNode } from 'react';
+import type { FieldError } from '../api';
+
+interface FieldProps {
+  label: string;
+  /** hint shown while typing (client-side mirror of the server's limits) */
+  hint?: string | null;
+  /** counter such as "12 / 100" */
+  counter?: string;
+  /** the server's 422 errors for this field */
+  serverErrors?: FieldError[];
+  help?: string;
+  children: (props: { id: string; 'aria-describedby': string; 'aria-invalid': boolean }) => ReactNode;
+}
+
+/** A labelled form control with its counter, typing hint and the server's verdict next to it. */
+export function Field({ label, hint, counter, serverErrors = [], help, children }: FieldProps) {
+  const id = useId();
+  const describedBy = `${id}-help ${id}-hint ${id}-server`;
+  const invalid = Boolean(hint) || serverErrors.length > 0;
+  return (
+    <div className={`field${invalid ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, 'aria-describedby': describedBy, 'aria-invalid': invalid })}
+      <div className="field-notes">
+        <span id={`${id}-help`} className="help">
+          {help}
+        </span>
+        {counter ? (
+          <span className="counter" aria-live="polite">
+            {counter}
+          </span>
+        ) : null}
+      </div>
+      <p id={`${id}-hint`} className="hint">
+        {hint}
+      </p>
+      <div id={`${id}-server`} className="server-errors" data-testid="server-errors">
+        {serverErrors.map((error) => (
+          <p key={`${error.field}:${error.code}`} className="error" role="alert">
+            {error.message}
+          </p>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * Key generation: the key is shown once, only in this component's memory (never in browser storage or a
+ * URL), with a copy button and a warning that it belongs on the publisher's server. Rotating an existing
+ * key asks for confirmation first because the previous key stops working at once.
+ */
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiBody } from '../api';
+import { ErrorMessage } from './ErrorMessage';
+import type { Publisher } from '../types';
+
+interface NewKey {
+  key: string;
+  keyCreatedAt: string;
+}
+
+export function KeyPanel({ publisher }: { publisher: Publisher }) {
+  const client = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  const generate = useMutation({
+    mutationFn: () => apiBody<NewKey>(`/api/workspace/publishers/${publisher.id}/keys`, { method: 'POST', body: {} }),
+    onSuccess: (result) => {
+      setConfirming(false);
+      setCopied('no');
+      client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, keyCreatedAt: result.keyCreatedAt } : old));
+      void client.invalidateQueries({ queryKey: ['publishers'] });
+    },
+    gcTime: 0,
+  });
+  const rotating = Boolean(publisher.keyCreatedAt);
+  const key = generate.data?.key;
+
+  const copy = async () => {
+    if (!key) return;
+    try {
+      await navigator.clipboard.writeText(key);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <div className="key-panel">
+      <h2>Server API key</h2>
+      {key ? (
+        <div className="new-key" role="status">
+          <p className="warning">
+            Copy this key now: it is shown only once and cannot be shown again. Keep it on your server only; never put it in browser code,
+            links, public logs or screenshots.
+          </p>
+          <label>
+            Your new key
+            <input className="key" readOnly value={key} data-testid="new-key" onFocus={(event) => event.target.select()} />
+          </label>
+          <button type="button" className="button" onClick={() => void copy()}>
+            Copy key
+          </button>
+          <span aria-live="polite">{copied === 'yes' ? ' Copied.' : copied === 'failed' ? ' Copy failed: select the key and copy it by hand.' : ''}</span>
+          <p>
+            <button type="button" className="link-button" onClick={() => generate.reset()}>
+              I have stored the key; hide it
+            </button>
+          </p>
+        </div>
+      ) : (
+        <>
+          <p>
+            {rotating
+              ? `A key exists since ${new Date(publisher.keyCreatedAt as string).toLocaleString()}. Generating a new one stops the current key at once.`
+              : 'Generate the key your server sends with every ad request.'}
+          </p>
+          {rotating && !confirming ? (
+            <button type="button" className="button" onClick={() => setConfirming(true)}>
+              Rotate key…
+            </button>
+          ) : null}
+          {rotating && confirming ? (
+            <div className="confirm" role="group" aria-label="Confirm rotation">
+              <p className="warning">The current key will stop working immediately. Continue?</p>
+              <button type="button" className="button button-danger" onClick={() => generate.mutate()} disabled={generate.isPending}>
+                Yes, rotate the key
+              </button>
+              <button type="button" className="link-button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </div>
+          ) : null}
+          {!rotating ? (
+            <button type="button" className="button" onClick={() => generate.mutate()} disabled={generate.isPending}>
+              Generate key
+            </button>
+          ) : null}
+        </>
+      )}
+      <ErrorMessage error={generate.error} />
+    </div>
+  );
+}

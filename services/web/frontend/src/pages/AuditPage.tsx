@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { apiBody, query } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { useAccount } from '../session';
+import type { AuditEntry } from '../types';
+
+export function AuditPage() {
+  const account = useAccount();
+  const [entity, setEntity] = useState('');
+  const [entityId, setEntityId] = useState('');
+  const audit = useQuery({
+    queryKey: ['audit', entity, entityId],
+    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity, entityId })}`, { signal }),
+  });
+  return (
+    <section>
+      <h1>Audit record</h1>
+      <p className="help">{account.admin ? 'Every change of state and key rotation in the network, newest first.' : 'Changes of state and key rotations of your records, newest first.'}</p>
+      <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Record type
+          <select value={entity} onChange={(event) => setEntity(event.target.value)}>
+            <option value="">All</option>
+            <option value="campaign">Campaigns</option>
+            <option value="publisher">Platforms</option>
+            <option value="placement">Placements</option>
+          </select>
+        </label>
+        <label>
+          Record id
+          <input inputMode="numeric" value={entityId} onChange={(event) => setEntityId(event.target.value.trim())} />
+        </label>
+      </form>
+      <ErrorMessage error={audit.error} />
+      {audit.data ? (
+        audit.data.items.length === 0 ? (
+          <p>No entries.</p>
+        ) : (
+          <div className="table-wrap">
+            <table data-testid="audit-table">
+              <thead>
+                <tr>
+                  <th scope="col">When (UTC)</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Record</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">From → to</th>
+                  <th scope="col">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {audit.data.items.map((item, index) => (
+                  <tr key={`${item.at}-${item.entity}-${item.entityId}-${index}`}>
+                    <td>{item.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}</td>
+                    <td>{item.actorAccountId ?? 'system'}</td>
+                    <td>
+                      {item.entity} #{String(item.entityId)}
+                    </td>
+                    <td>{item.action}</td>
+                    <td>
+                      {item.from ?? '—'} → {item.to ?? '—'}
+                    </td>
+                    <td>{item.reason ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * The create form: SPEC.md's limits checked while typing (counters and hints), a live preview rendered the
+ * way a publisher must, and the server's 422 field errors shown next to their fields.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError, apiBody, type FieldError } from '../api';
+import { CreativePreview } from '../components/CreativePreview';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { LANGUAGES, LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
+import type { Campaign, Format } from '../types';
+
+interface Draft {
+  name: string;
+  format: Format;
+  title: string;
+  text: string;
+  destinationUrl: string;
+  buttonText: string;
+  imageUrl: string;
+  language: string;
+}
+
+const EMPTY: Draft = { name: '', format: 'bot', title: '', text: '', destinationUrl: '', buttonText: '', imageUrl: '', language: 'en' };
+const FIELDS = new Set(Object.keys(EMPTY));
+
+function hintsOf(draft: Draft): Partial<Record<keyof Draft, string | null>> {
+  return {
+    name: lengthHint(draft.name, LIMITS.name),
+    title: lengthHint(draft.title, LIMITS.title),
+    text: lengthHint(draft.text, LIMITS.text),
+    buttonText: lengthHint(draft.buttonText, LIMITS.buttonText),
+    destinationUrl: httpsUrlHint(draft.destinationUrl, true),
+    imageUrl: httpsUrlHint(draft.imageUrl, false),
+  };
+}
+
+export function CampaignCreatePage() {
+  const [params] = useSearchParams();
+  const replaces = params.get('replaces');
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const original = useQuery({
+    queryKey: ['campaign', replaces],
+    enabled: Boolean(replaces),
+    queryFn: () => apiBody<Campaign>(`/api/workspace/campaigns/${replaces}`),
+  });
+  useEffect(() => {
+    const source = original.data;
+    if (!source) return;
+    setDraft({
+      name: source.name,
+      format: source.format,
+      title: source.title,
+      text: source.text,
+      destinationUrl: source.destinationUrl,
+      buttonText: source.buttonText,
+      imageUrl: source.imageUrl ?? '',
+      language: source.language,
+    });
+  }, [original.data]);
+
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) => apiBody<Campaign>('/api/workspace/campaigns', { method: 'POST', body }),
+    onSuccess: (campaign) => {
+      void client.invalidateQueries({ queryKey: ['campaigns'] });
+      navigate(`/workspace/campaigns/${campaign.id}`);
+    },
+  });
+  const serverErrors: FieldError[] = create.error instanceof ApiError ? create.error.errors : [];
+  const errorsFor = (field: string) => serverErrors.filter((error) => error.field === field);
+  const otherErrors = serverErrors.filter((error) => !FIELDS.has(error.field));
+  const hints = hintsOf(draft);
+  const hintFor = (field: keyof Draft) => (touched.has(field) ? (hints[field] ?? null) : null);
+  const blocking = Object.values(hints).some(Boolean);
+
+  const change = (field: keyof Draft) => (event: { target: { value: string } }) => {
+    setDraft({ ...draft, [field]: event.target.value });
+    setTouched(new Set(touched).add(field));
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(new Set(Object.keys(EMPTY)));
+    if (blocking) return;
+    const body: Record<string, unknown> = { ...draft };
+    if (!draft.imageUrl) delete body.imageUrl;
+    if (replaces) body.replaces = Number(replaces);
+    create.mutate(body);
+  };
+  const counter = (value: string, max: number) => `${lengthOf(value)} / ${max}`;
+
+  return (
+    <section>
+      <h1>{replaces ? `Replacement draft for campaign #${replaces}` : 'New campaign'}</h1>
+      <p className="help">
+        Creatives cannot be edited after saving. To change one, create a replacement draft and submit it for review.
+      </p>
+      <ErrorMessage error={original.error} />
+      <div className="editor">
+        <form onSubmit={submit} noValidate aria-label="Campaign">
+          <Field label="Internal name" hint={hintFor('name')} counter={counter(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
+            {(props) => <input {...props} name="name" value={draft.name} onChange={change('name')} />}
+          </Field>
+          <Field label="Format" serverErrors={errorsFor('format')} help="Where the creative is sent: a bot's chats or a channel.">
+            {(props) => (
+              <select {...props} name="format" value={draft.format} onChange={change('format')}>
+                <option value="bot">Bot</option>
+                <option value="channel">Channel</option>
+              </select>
+            )}
+          </Field>
+          <Field label="Language" serverErrors={errorsFor('language')}>
+            {(props) => (
+              <select {...props} name="language" value={draft.language} onChange={change('language')}>
+                {LANGUAGES.map((language) => (
+                  <option key={language.code} value={language.code}>
+                    {language.label} ({language.code})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Title" hint={hintFor('title')} counter={counter(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>
+            {(props) => <input {...props} name="title" value={draft.title} onChange={change('title')} />}
+          </Field>
+          <Field
+            label="Message"
+            hint={hintFor('text')}
+            counter={counter(draft.text, LIMITS.text.max)}
+            serverErrors={errorsFor('text')}
+            help="Plain text; it is never treated as markup."
+          >
+            {(props) => <textarea {...props} name="text" rows={6} value={draft.text} onChange={change('text')} />}
+          </Field>
+          <Field
+            label="Button label"
+            hint={hintFor('buttonText')}
+            counter={counter(draft.buttonText, LIMITS.buttonText.max)}
+            serverErrors={errorsFor('buttonText')}
+          >
+            {(props) => <input {...props} name="buttonText" value={draft.buttonText} onChange={change('buttonText')} />}
+          </Field>
+          <Field
+            label="Destination (https)"
+            hint={hintFor('destinationUrl')}
+            serverErrors={errorsFor('destinationUrl')}
+            help="Where the button leads; https, without a user name or password."
+          >
+            {(props) => (
+              <input {...props} name="destinationUrl" type="url" inputMode="url" value={draft.destinationUrl} onChange={change('destinationUrl')} />
+            )}
+          </Field>
+          <Field label="Image address (optional, https)" hint={hintFor('imageUrl')} serverErrors={errorsFor('imageUrl')} help="Stored as a link; never uploaded.">
+            {(props) => <input {...props} name="imageUrl" type="url" inputMode="url" value={draft.imageUrl} onChange={change('imageUrl')} />}
+          </Field>
+          {otherErrors.map((error) => (
+            <p key={`${error.field}:${error.code}`} className="error" role="alert">
+              {error.field === '(body)' ? error.message : `${error.field}: ${error.message}`}
+            </p>
+          ))}
+          {create.error && !(create.error instanceof ApiError && create.error.status === 422) ? <ErrorMessage error={create.error} /> : null}
+          {create.error instanceof ApiError && create.error.status === 422 ? (
+            <p className="error" role="alert">
+              Some fields need changes; see the messages next to them.
+            </p>
+          ) : null}
+          {blocking && touched.size === FIELDS.size ? (
+            <p className="error" role="alert">
+              Please fix the highlighted fields.
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={create.isPending}>
+            Save draft
+          </button>
+        </form>
+        <div className="preview">
+          <h2>Preview</h2>
+          <CreativePreview {...draft} />
+        </div>
+      </div>
+    </section>
+  );
+}

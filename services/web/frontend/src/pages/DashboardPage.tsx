@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { apiBody, query } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import type { Campaign, Publisher, Stats } from '../types';
+
+export function DashboardPage() {
+  const [filters, setFilters] = useState({ campaignId: '', publisherId: '', from: '', to: '' });
+  const stats = useQuery({
+    queryKey: ['stats', filters],
+    queryFn: ({ signal }) => apiBody<Stats>(`/api/workspace/stats${query(filters)}`, { signal }),
+  });
+  const campaigns = useQuery({ queryKey: ['campaigns', ''], queryFn: () => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns') });
+  const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
+  const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
+
+  return (
+    <section>
+      <h1>Dashboard</h1>
+      <p className="notice">
+        These totals count pilot events: successful ad requests, deliveries the publishers confirmed, and links opened at least once. They
+        are not billable impressions, not unique people and not conversions. Confirmations are self-reported and clicks may include
+        automated access.
+      </p>
+      <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Campaign
+          <select value={filters.campaignId} onChange={set('campaignId')}>
+            <option value="">All campaigns</option>
+            {campaigns.data?.items.map((campaign) => (
+              <option key={campaign.id} value={String(campaign.id)}>
+                #{campaign.id} {campaign.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Platform
+          <select value={filters.publisherId} onChange={set('publisherId')}>
+            <option value="">All platforms</option>
+            {publishers.data?.items.map((publisher) => (
+              <option key={publisher.id} value={String(publisher.id)}>
+                #{publisher.id} {publisher.link}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From (UTC date)
+          <input type="date" value={filters.from} onChange={set('from')} />
+        </label>
+        <label>
+          To (UTC date)
+          <input type="date" value={filters.to} onChange={set('to')} />
+        </label>
+      </form>
+      <ErrorMessage error={stats.error} />
+      {stats.data ? (
+        <>
+          <dl className="totals" data-testid="totals">
+            <div>
+              <dt>Ad requests</dt>
+              <dd data-testid="total-adRequests">{stats.data.adRequests}</dd>
+            </div>
+            <div>
+              <dt>Confirmed deliveries</dt>
+              <dd data-testid="total-confirmedDeliveries">{stats.data.confirmedDeliveries}</dd>
+            </div>
+            <div>
+              <dt>Clicked links</dt>
+              <dd data-testid="total-clickedLinks">{stats.data.clickedLinks}</dd>
+            </div>
+          </dl>
+          {stats.data.days.length > 0 ? (
+            <>
+              <div className="chart" aria-hidden="true">
+                <ResponsiveContainer width="100%" height={240}>
+                  <BarChart data={stats.data.days}>
+                    <CartesianGrid strokeDasharray="3 3" />
+                    <XAxis dataKey="date" />
+                    <YAxis allowDecimals={false} />
+                    <Tooltip />
+                    <Legend />
+                    <Bar dataKey="adRequests" name="Ad requests" fill="#3b6fd8" />
+                    <Bar dataKey="confirmedDeliveries" name="Confirmed deliveries" fill="#2a9d6b" />
+                    <Bar dataKey="clickedLinks" name="Clicked links" fill="#c2761b" />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+              <div className="table-wrap">
+                <table>
+                  <caption>Per day (UTC)</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Date</th>
+                      <th scope="col">Ad requests</th>
+                      <th scope="col">Confirmed deliveries</th>
+                      <th scope="col">Clicked links</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {stats.data.days.map((day) => (
+                      <tr key={day.date}>
+                        <th scope="row">{day.date}</th>
+                        <td>{day.adRequests}</td>
+                        <td>{day.confirmedDeliveries}</td>
+                        <td>{day.clickedLinks}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          ) : (
+            <p>No events in this period yet.</p>
+          )}
+        </>
+      ) : stats.isPending ? (
+        <p className="loading">Loading totals…</p>
+      ) : null}
+    </section>
+  );
+}

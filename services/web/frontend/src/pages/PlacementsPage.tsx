@@ -1,0 +1,114 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiBody } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { StatusBadge } from '../components/StatusBadge';
+import { httpsUrlHint, lengthHint } from '../limits';
+import { useAccount } from '../session';
+import type { Placement, SlotState } from '../types';
+
+/** datetime-local value (read as UTC) <-> ISO 8601 UTC */
+function toInput(iso: string | null | undefined): string {
+  return iso ? iso.slice(0, 16) : '';
+}
+function toIso(local: string): string | undefined {
+  return local ? `${local}:00.000Z` : undefined;
+}
+
+export function PlacementsPage() {
+  const account = useAccount();
+  const slots = useQuery({
+    queryKey: ['placements'],
+    enabled: account.admin,
+    queryFn: () => apiBody<{ items: SlotState[] }>('/api/workspace/placements'),
+  });
+  if (!account.admin) return <p className="error" role="alert">Only administrators manage website placements.</p>;
+  return (
+    <section>
+      <h1>Website placements</h1>
+      <p className="help">
+        Slots on this website. Impressions are reported by browsers when at least half of a placement is visible; they are separate from the
+        network totals.
+      </p>
+      <ErrorMessage error={slots.error} />
+      {slots.data?.items.map((item) => <SlotEditor key={item.slot} state={item} />)}
+    </section>
+  );
+}
+
+function SlotEditor({ state }: { state: SlotState }) {
+  const client = useQueryClient();
+  const current = state.placement;
+  const [form, setForm] = useState({
+    title: current?.title ?? '',
+    buttonText: current?.buttonText ?? '',
+    destinationUrl: current?.destinationUrl ?? '',
+    imageUrl: current?.imageUrl ?? '',
+    status: current?.status ?? 'draft',
+    startsAt: toInput(current?.startsAt),
+    endsAt: toInput(current?.endsAt),
+  });
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) => apiBody<Placement>(`/api/workspace/placements/${state.slot}`, { method: 'PUT', body }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['placements'] }),
+  });
+  const serverErrors = save.error instanceof ApiError ? save.error.errors : [];
+  const errorsFor = (field: string) => serverErrors.filter((error) => error.field === field);
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body: Record<string, unknown> = {
+      title: form.title,
+      buttonText: form.buttonText,
+      destinationUrl: form.destinationUrl,
+      status: form.status,
+    };
+    if (form.imageUrl) body.imageUrl = form.imageUrl;
+    const startsAt = toIso(form.startsAt);
+    const endsAt = toIso(form.endsAt);
+    if (startsAt) body.startsAt = startsAt;
+    if (endsAt) body.endsAt = endsAt;
+    save.mutate(body);
+  };
+  return (
+    <form className="slot" onSubmit={submit} noValidate aria-label={`Slot ${state.slot}`} data-slot={state.slot}>
+      <h2>
+        {state.slot} {current ? <StatusBadge status={current.status} /> : <span className="help">(empty)</span>}
+      </h2>
+      <p className="help">Impressions of the current placement: {state.impressions}</p>
+      <Field label="Title" hint={form.title ? lengthHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
+        {(props) => <input {...props} value={form.title} onChange={set('title')} />}
+      </Field>
+      <Field label="Button label" hint={form.buttonText ? lengthHint(form.buttonText, { min: 1, max: 32 }) : null} serverErrors={errorsFor('buttonText')}>
+        {(props) => <input {...props} value={form.buttonText} onChange={set('buttonText')} />}
+      </Field>
+      <Field label="Destination (https)" hint={form.destinationUrl ? httpsUrlHint(form.destinationUrl, true) : null} serverErrors={errorsFor('destinationUrl')}>
+        {(props) => <input {...props} type="url" value={form.destinationUrl} onChange={set('destinationUrl')} />}
+      </Field>
+      <Field label="Image address (optional, https)" hint={httpsUrlHint(form.imageUrl, false)} serverErrors={errorsFor('imageUrl')}>
+        {(props) => <input {...props} type="url" value={form.imageUrl} onChange={set('imageUrl')} />}
+      </Field>
+      <Field label="Status" serverErrors={errorsFor('status')}>
+        {(props) => (
+          <select {...props} value={form.status} onChange={set('status')}>
+            <option value="draft">Draft (not shown)</option>
+            <option value="active">Active</option>
+            <option value="paused">Paused (not shown)</option>
+          </select>
+        )}
+      </Field>
+      <Field label="Starts at (UTC, optional)" serverErrors={errorsFor('startsAt')}>
+        {(props) => <input {...props} type="datetime-local" value={form.startsAt} onChange={set('startsAt')} />}
+      </Field>
+      <Field label="Ends at (UTC, optional)" serverErrors={errorsFor('endsAt')}>
+        {(props) => <input {...props} type="datetime-local" value={form.endsAt} onChange={set('endsAt')} />}
+      </Field>
+      {save.error && !(save.error instanceof ApiError && save.error.status === 422) ? <ErrorMessage error={save.error} /> : null}
+      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      <button type="submit" className="button" disabled={save.isPending}>
+        Save {state.slot}
+      </button>
+    </form>
+  );
+}

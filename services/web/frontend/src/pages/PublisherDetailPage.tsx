@@ -1,0 +1,77 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { apiBody } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { KeyPanel } from '../components/KeyPanel';
+import { RejectForm } from '../components/RejectForm';
+import { StatusBadge } from '../components/StatusBadge';
+import { safeHttpsUrl } from '../limits';
+import { useAccount } from '../session';
+import type { Publisher } from '../types';
+
+type Action = 'submit' | 'approve' | 'reject' | 'pause';
+
+export function PublisherDetailPage() {
+  const { id = '' } = useParams();
+  const account = useAccount();
+  const client = useQueryClient();
+  const publisher = useQuery({ queryKey: ['publisher', id], queryFn: () => apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}`) });
+  const transition = useMutation({
+    mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
+      apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
+    onSuccess: (updated) => {
+      client.setQueryData(['publisher', id], updated);
+      void client.invalidateQueries({ queryKey: ['publishers'] });
+    },
+  });
+  if (publisher.error) return <ErrorMessage error={publisher.error} />;
+  if (!publisher.data) return <p className="loading">Loading…</p>;
+  const p = publisher.data;
+  const owner = p.ownerAccountId === account.accountId;
+  const link = safeHttpsUrl(p.link);
+  const busy = transition.isPending;
+
+  return (
+    <section>
+      <p>
+        <Link to="/workspace/publishers">← Platforms</Link>
+      </p>
+      <h1>
+        Platform #{p.id} <StatusBadge status={p.status} />
+      </h1>
+      <dl className="facts">
+        <dt>Type</dt>
+        <dd>{p.type}</dd>
+        <dt>Public link</dt>
+        <dd className="break">{link ? <a href={link} target="_blank" rel="noopener noreferrer">{p.link}</a> : p.link}</dd>
+        <dt>Owner</dt>
+        <dd>{owner ? 'You' : p.ownerAccountId}</dd>
+      </dl>
+      {p.status === 'rejected' && p.rejectionReason ? <p className="reason">Rejected: {p.rejectionReason}</p> : null}
+      {p.status === 'submitted' && owner ? <p>An administrator checks ownership and the placement before approval.</p> : null}
+      <div className="actions" aria-label="Actions">
+        {owner && (p.status === 'draft' || p.status === 'rejected') ? (
+          <button type="button" className="button" onClick={() => transition.mutate({ action: 'submit' })} disabled={busy}>
+            Submit for review
+          </button>
+        ) : null}
+        {account.admin && (p.status === 'submitted' || p.status === 'paused') ? (
+          <button type="button" className="button" onClick={() => transition.mutate({ action: 'approve' })} disabled={busy}>
+            Approve
+          </button>
+        ) : null}
+        {account.admin && p.status === 'approved' ? (
+          <button type="button" className="button" onClick={() => transition.mutate({ action: 'pause' })} disabled={busy}>
+            Pause
+          </button>
+        ) : null}
+        {account.admin && (p.status === 'submitted' || p.status === 'approved' || p.status === 'paused') ? (
+          <RejectForm pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
+        ) : null}
+      </div>
+      <ErrorMessage error={transition.error} />
+      {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
+      {owner && p.status !== 'approved' ? <p className="help">A server key can be generated once the platform is approved.</p> : null}
+    </section>
+  );
+}

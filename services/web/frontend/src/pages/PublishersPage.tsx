@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router-dom';
+import { ApiError, apiBody } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { StatusBadge } from '../components/StatusBadge';
+import { useAccount } from '../session';
+import type { Format, Publisher } from '../types';
+
+function linkHint(link: string, type: Format): string | null {
+  const value = link.trim();
+  if (!value) return 'Required.';
+  const match = /^(?:@|https:\/\/t\.me\/)([A-Za-z][A-Za-z0-9_]{3,31})$/.exec(value);
+  if (!match) return 'Enter the public link, https://t.me/<username>, or @username.';
+  if (type === 'bot' && !match[1]?.toLowerCase().endsWith('bot')) return "A bot's username ends in 'bot'.";
+  return null;
+}
+
+export function PublishersPage() {
+  const account = useAccount();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [type, setType] = useState<Format>('bot');
+  const [link, setLink] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [shown, setShown] = useState('');
+  const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
+  const create = useMutation({
+    mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: link.trim() } }),
+    onSuccess: (publisher) => {
+      void client.invalidateQueries({ queryKey: ['publishers'] });
+      navigate(`/workspace/publishers/${publisher.id}`);
+    },
+  });
+  const serverErrors = create.error instanceof ApiError ? create.error.errors : [];
+  const hint = touched ? linkHint(link, type) : null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!linkHint(link, type)) create.mutate();
+  };
+
+  return (
+    <section>
+      <h1>{account.admin ? 'Platforms of the network' : 'Your platforms'}</h1>
+      <div className="filters">
+        <label>
+          Status
+          <select value={shown} onChange={(event) => setShown(event.target.value)}>
+            <option value="">All</option>
+            <option value="submitted">{account.admin ? 'Review queue (in review)' : 'In review'}</option>
+            <option value="draft">Draft</option>
+            <option value="approved">Approved</option>
+            <option value="paused">Paused</option>
+            <option value="rejected">Rejected</option>
+          </select>
+        </label>
+      </div>
+      <ErrorMessage error={publishers.error} />
+      {publishers.data ? (
+        publishers.data.items.length === 0 ? (
+          <p>No platforms registered yet.</p>
+        ) : (
+          <ul className="cards" data-testid="publisher-list">
+            {publishers.data.items.filter((publisher) => !shown || publisher.status === shown).map((publisher) => (
+              <li key={publisher.id} className="card">
+                <Link to={`/workspace/publishers/${publisher.id}`}>
+                  #{publisher.id} {publisher.link}
+                </Link>{' '}
+                <StatusBadge status={publisher.status} />
+                <p className="help">
+                  {publisher.type}
+                  {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
+                  {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+      <h2>Register a platform</h2>
+      <form onSubmit={submit} noValidate aria-label="Register a platform" className="narrow">
+        <Field label="Type" serverErrors={serverErrors.filter((error) => error.field === 'type')}>
+          {(props) => (
+            <select {...props} name="type" value={type} onChange={(event) => setType(event.target.value as Format)}>
+              <option value="bot">Bot</option>
+              <option value="channel">Channel</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Public link"
+          hint={hint}
+          help="https://t.me/<username> or @username. We never ask for a bot token."
+          serverErrors={serverErrors.filter((error) => error.field === 'link')}
+        >
+          {(props) => (
+            <input
+              {...props}
+              name="link"
+              value={link}
+              onChange={(event) => {
+                setLink(event.target.value);
+                setTouched(true);
+              }}
+            />
+          )}
+        </Field>
+        {create.error && !(create.error instanceof ApiError && create.error.status === 422) ? <ErrorMessage error={create.error} /> : null}
+        <button type="submit" className="button" disabled={create.isPending}>
+          Register as draft
+        </button>
+      </form>
+    </section>
+  );
+}

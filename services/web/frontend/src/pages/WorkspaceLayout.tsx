@@ -1,0 +1,65 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { api } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { PlacementSlot } from '../components/PlacementSlot';
+import { SESSION_KEY, useSession } from '../session';
+
+export function WorkspaceLayout() {
+  const session = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const logout = useMutation({
+    mutationFn: () => api<void>('/api/auth/logout', { method: 'POST' }),
+    onSuccess: () => {
+      client.clear();
+      client.setQueryData(SESSION_KEY, null);
+      navigate('/signin', { replace: true });
+    },
+  });
+
+  if (session.isPending) return <p className="loading">Loading…</p>;
+  if (session.isError)
+    return (
+      <main className="page">
+        <ErrorMessage error={session.error} />
+      </main>
+    );
+  if (!session.data) return <Navigate to="/signin" replace state={{ from: location.pathname }} />;
+  const account = session.data;
+
+  return (
+    <div className="page workspace">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <NavLink to="/workspace" end className="brand">
+          Publisher pilot
+        </NavLink>
+        <div className="account" data-testid="account">
+          <span>{account.displayName || `Account ${account.accountId}`}</span>
+          {account.admin ? <span className="badge badge-admin">Administrator</span> : null}
+          <button type="button" className="link-button" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            Sign out
+          </button>
+        </div>
+        <nav aria-label="Workspace">
+          <NavLink to="/workspace" end>
+            Dashboard
+          </NavLink>
+          <NavLink to="/workspace/campaigns">Campaigns</NavLink>
+          <NavLink to="/workspace/publishers">Platforms</NavLink>
+          <NavLink to="/workspace/audit">Audit</NavLink>
+          {account.admin ? <NavLink to="/workspace/placements">Placements</NavLink> : null}
+        </nav>
+      </header>
+      <ErrorMessage error={logout.error} />
+      <PlacementSlot key={location.pathname} slot="workspace-top" />
+      <main id="main" tabIndex={-1}>
+        <Outlet context={account} />
+      </main>
+    </div>
+  );
+}

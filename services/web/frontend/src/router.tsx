@@ -1,0 +1,42 @@
+import { createBrowserRouter } from 'react-router-dom';
+import { PublicLayout } from './pages/PublicLayout';
+import { HomePage } from './pages/HomePage';
+import { TurkishPage } from './pages/TurkishPage';
+import { SignInPage } from './pages/SignInPage';
+import { WorkspaceLayout } from './pages/WorkspaceLayout';
+import { CampaignsPage } from './pages/CampaignsPage';
+import { CampaignCreatePage } from './pages/CampaignCreatePage';
+import { CampaignDetailPage } from './pages/CampaignDetailPage';
+import { PublishersPage } from './pages/PublishersPage';
+import { PublisherDetailPage } from './pages/PublisherDetailPage';
+import { AuditPage } from './pages/AuditPage';
+import { PlacementsPage } from './pages/PlacementsPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+
+export const router = createBrowserRouter([
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/tr', element: <TurkishPage /> },
+      { path: '/signin', element: <SignInPage /> },
+    ],
+  },
+  {
+    path: '/workspace',
+    element: <WorkspaceLayout />,
+    children: [
+      // The dashboard carries the chart library: loaded only when opened.
+      { index: true, lazy: () => import('./pages/DashboardPage').then((module) => ({ Component: module.DashboardPage })) },
+      { path: 'campaigns', element: <CampaignsPage /> },
+      { path: 'campaigns/new', element: <CampaignCreatePage /> },
+      { path: 'campaigns/:id', element: <CampaignDetailPage /> },
+      { path: 'publishers', element: <PublishersPage /> },
+      { path: 'publishers/:id', element: <PublisherDetailPage /> },
+      { path: 'audit', element: <AuditPage /> },
+      { path: 'placements', element: <PlacementsPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  { element: <PublicLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
+]);
