@@ -1,0 +1,84 @@
+/**
+ * Every service, started as its own process in production mode without one of its required settings,
+ * stops at once with exit code 1 and a message that names the missing setting.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** A complete production environment per service, so that exactly one setting can be taken away. */
+const COMPLETE: Record<string, Record<string, string>> = {
+  gateway: {
+    INTERNAL_SECRET: 'x'.repeat(40),
+    PUBLIC_BASE_URL: 'https://pilot.example',
+    GATEWAY_PORT: '0',
+    IDENTITY_URLS: 'http://127.0.0.1:1',
+    CAMPAIGN_URLS: 'http://127.0.0.1:1',
+    ALLOCATION_URLS: 'http://127.0.0.1:1',
+    TRACKING_URLS: 'http://127.0.0.1:1',
+    PLACEMENT_URLS: 'http://127.0.0.1:1',
+    WEB_URLS: 'http://127.0.0.1:1',
+  },
+  'publisher-identity': { MONGO_DB: 'identity', TELEGRAM_WEBHOOK_SECRET: 'w'.repeat(32) },
+  campaign: { MONGO_DB: 'campaign' },
+  allocation: { TOKEN_SECRET: 't'.repeat(40), CAMPAIGN_URL: 'http://127.0.0.1:1' },
+  tracking: { MONGO_DB: 'tracking', TOKEN_SECRET: 't'.repeat(40), CAMPAIGN_URL: 'http://127.0.0.1:1' },
+  placement: { MONGO_DB: 'placement' },
+  web: {},
+};
+
+const INFRASTRUCTURE = {
+  PORT: '0',
+  INTERNAL_SECRET: 'x'.repeat(40),
+  PUBLIC_BASE_URL: 'https://pilot.example',
+  MONGO_URL: 'mongodb://127.0.0.1:1/',
+  AMQP_URL: 'amqp://guest:guest@127.0.0.1:1',
+  REDIS_URL: 'redis://127.0.0.1:1',
+};
+
+/** The setting taken away from each service, one it cannot run without. */
+const REQUIRED: Record<string, string> = {
+  gateway: 'INTERNAL_SECRET',
+  'publisher-identity': 'TELEGRAM_WEBHOOK_SECRET',
+  campaign: 'MONGO_DB',
+  allocation: 'TOKEN_SECRET',
+  tracking: 'MONGO_DB',
+  placement: 'MONGO_DB',
+  web: 'INTERNAL_SECRET',
+};
+
+function run(service: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'services', service, 'src', 'main.ts')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${service} did not stop within 20 s without ${REQUIRED[service]}`));
+    }, 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('every service refuses to start without a required setting', function () {
+  this.timeout(60_000);
+
+  for (const service of Object.keys(REQUIRED)) {
+    it(`stops ${service} with exit code 1 and a message naming ${REQUIRED[service]}`, async () => {
+      const env: Record<string, string> = { ...INFRASTRUCTURE, ...COMPLETE[service] };
+      delete env[REQUIRED[service] as string];
+      const { code, stderr } = await run(service, env);
+      expect(code).to.equal(1);
+      expect(stderr).to.contain(REQUIRED[service]);
+    });
+  }
+});
