@@ -263,12 +263,13 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
 
     it('the outbox relay publishes events left pending by a process that died between its write and its publish', async function () {
       this.timeout(30_000);
-      const store = newStore();
+      // Its own collections: events the other tests leave pending must not be published by this relay.
+      const store = newStore('_crash');
       const received = await consumer('relay-crash');
       const campaignId = nextId++;
       const child = fork(path.join(__dirname, 'fixtures', 'dying-writer.ts'), [], {
         execArgv: ['--require', 'tsx/cjs'],
-        env: { ...process.env, MONGO_URL: infra.mongoUrl, MONGO_DB: dbName, CAMPAIGN_ID: String(campaignId) },
+        env: { ...process.env, MONGO_URL: infra.mongoUrl, MONGO_DB: dbName, CAMPAIGN_ID: String(campaignId), COLLECTION_SUFFIX: '_crash' },
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       children.push(child);
