@@ -27,7 +27,8 @@ ARG SERVICE
 RUN test -n "${SERVICE}" || { echo "build with --build-arg SERVICE=<folder under services/>" >&2; exit 1; }; \
     test -f "services/${SERVICE}/package.json" || { echo "no service named '${SERVICE}' under services/" >&2; exit 1; }
 # The service with its production dependencies only; workspace packages are copied in with their dist/.
-RUN pnpm --filter "@pilot/${SERVICE}" deploy --prod --offline /out \
+# pnpm 9 deploy resolves versions anew (not from the lockfile), so it may read the registry.
+RUN pnpm --filter "@pilot/${SERVICE}" deploy --prod --prefer-offline /out \
  && test -f /out/dist/main.js
 
 FROM ${NODE_IMAGE} AS runtime

@@ -71,7 +71,7 @@ describe('Dockerfile', function () {
     expect(build).to.contain('pnpm install --frozen-lockfile');
     expect(build).to.contain('pnpm run build');
     expect(build).to.match(/ARG SERVICE/);
-    expect(build).to.match(/pnpm --filter "@pilot\/\$\{SERVICE\}" deploy --prod( --offline)?/);
+    expect(build).to.match(/pnpm --filter "@pilot\/\$\{SERVICE\}" deploy --prod( --prefer-offline)?/);
   });
 
   it('runs the service as a non-root user with NODE_ENV=production, listening on all interfaces', function () {

@@ -1,7 +1,8 @@
 /**
  * The Dockerfile's build steps, run without Docker (none runs here): the build context as .dockerignore
  * leaves it, `pnpm install --frozen-lockfile --offline` after `pnpm fetch`, `pnpm run build`, then
- * `pnpm --filter @pilot/<svc> deploy --prod` for every service. Each deployed tree must hold
+ * `pnpm --filter @pilot/<svc> deploy --prod --prefer-offline` for every service (pnpm 9 deploy resolves
+ * versions anew, so it may read the registry). Each deployed tree must hold
  * dist/main.js and start with production dependencies only: run with no settings under
  * NODE_ENV=production it loads every module and stops on its configuration, naming a missing setting
  * (a missing runtime dependency would stop it earlier with MODULE_NOT_FOUND).
@@ -60,7 +61,7 @@ describe('the Dockerfile build steps, run without Docker', function () {
   for (const service of serviceNames()) {
     it(`deploys ${service} with production dependencies only, and it starts as far as its settings`, async function () {
       const out = path.join(work, 'out', service);
-      run('pnpm', ['--filter', `@pilot/${service}`, 'deploy', '--prod', '--offline', out], context);
+      run('pnpm', ['--filter', `@pilot/${service}`, 'deploy', '--prod', '--prefer-offline', out], context);
       expect(fs.existsSync(path.join(out, 'dist', 'main.js')), 'dist/main.js').to.equal(true);
       const started = spawnSync('node', ['dist/main.js'], {
         cwd: out,
