@@ -6,6 +6,9 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
+/** The driver's types, for browser tests outside this package (tests/browser) that cannot resolve playwright-core themselves. */
+export type { Browser, BrowserContext, Dialog, Page, Route } from 'playwright-core';
+
 export const CHROMIUM = '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
