@@ -11,12 +11,16 @@ import { REPO_ROOT } from './machine';
 export class ChildService {
   private child: ChildProcess | null = null;
   private exited: Promise<number | null> = Promise.resolve(null);
+  /** The last 20,000 characters the process wrote (for error messages). */
   output = '';
+  /** Everything the process wrote, across restarts (for checks on its logs). */
+  log = '';
 
   constructor(
     readonly service: ServiceName,
     readonly port: number,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly logLevel = process.env.TEST_LOG_LEVEL ?? 'warn',
   ) {}
 
   get url(): string {
@@ -31,12 +35,13 @@ export class ChildService {
   async start(): Promise<void> {
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', resolve(REPO_ROOT, 'services', this.service, 'src/main.ts')], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', ...this.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+      env: { PATH: process.env.PATH ?? '', ...this.env, LOG_LEVEL: this.logLevel },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-20_000);
+      if (this.log.length < 20_000_000) this.log += chunk.toString();
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
