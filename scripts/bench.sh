@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The benchmark of the hot paths (docs/performance.md): builds, starts a FerretDB of its own
+# (.data/ferretdb-bench, port BENCH_FERRET_PORT or 27029), runs tests/bench/run.ts, which starts every
+# service as its own process behind the gateway under names of its own, creates 200 approved publishers
+# and the campaigns it needs through the API, drives load with autocannon and prints the figures with
+# their targets. About 5 minutes. Not part of the test command. Needs RabbitMQ and Redis like start.sh.
+# Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_TRIALS (see tests/bench/run.ts).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-tools.sh"
+cd "$REPO_ROOT"
+ensure_tools
+
+log "building"
+pnpm run -s build
+
+port="${BENCH_FERRET_PORT:-27029}"
+MONGO_URL="$(bash scripts/infra.sh up ferretdb-bench "$port")"
+export MONGO_URL
+cleanup() { bash scripts/infra.sh down ferretdb-bench; }
+trap cleanup EXIT
+
+BENCH_FERRETDB_PID="$(cat .data/ferretdb-bench/ferretdb.pid 2>/dev/null || true)" node --import tsx tests/bench/run.ts

@@ -1,0 +1,58 @@
+/**
+ * Removes what one benchmark run created: its databases, its Redis keys, and its RabbitMQ queues and
+ * exchanges (durable quorum queues outlive the processes). Only names of this run are touched.
+ */
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { connectMongo } from '../../packages/mongo/src';
+import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { ROOT, type BenchSystem, type ServiceName } from './system';
+
+const SERVICES: ServiceName[] = ['publisher-identity', 'campaign', 'allocation', 'tracking', 'placement', 'web'];
+
+interface AmqpChannel {
+  deleteQueue(name: string): Promise<unknown>;
+  deleteExchange(name: string): Promise<unknown>;
+}
+interface AmqpConnection {
+  createChannel(): Promise<AmqpChannel>;
+  close(): Promise<void>;
+}
+
+function brokerNames(kind: 'queues' | 'exchanges', prefix: string): string[] {
+  try {
+    return execFileSync('rabbitmqctl', [`list_${kind}`, '-q', '--no-table-headers', 'name'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((name) => name.startsWith(prefix));
+  } catch {
+    return [];
+  }
+}
+
+export async function cleanUp(system: BenchSystem): Promise<void> {
+  for (const service of SERVICES) {
+    const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf(service) });
+    await connection.db?.dropDatabase();
+    await connection.close();
+  }
+
+  const redis = createRedis(system.redisUrl, 'bench-cleanup');
+  await waitForRedis(redis);
+  for await (const keys of redis.scanStream({ match: `${system.redisPrefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+    if (keys.length > 0) await redis.unlink(...keys);
+  }
+  redis.disconnect();
+
+  const queues = brokerNames('queues', system.exchange);
+  const exchanges = brokerNames('exchanges', system.exchange);
+  if (queues.length + exchanges.length === 0) return;
+  const load = createRequire(path.join(ROOT, 'packages', 'bus', 'package.json'));
+  const amqplib = load('amqplib') as { connect(url: string): Promise<AmqpConnection> };
+  const connection = await amqplib.connect(system.amqpUrl);
+  const channel = await connection.createChannel();
+  for (const queue of queues) await channel.deleteQueue(queue);
+  for (const exchange of exchanges) await channel.deleteExchange(exchange);
+  await connection.close();
+}

@@ -1,0 +1,96 @@
+/**
+ * Load through the gateway with autocannon (keep-alive connections, no pipelining), and what is printed
+ * about it. Every phase builds each request in `setupRequest` (the baseline too), so the load generator,
+ * which shares the machine, costs the same in every phase.
+ */
+import autocannon from 'autocannon';
+import { cpuPerRequest, sampleCpu } from './cpu';
+
+export interface LoadSettings {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+export interface PhaseRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface PhaseResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  total: number;
+  statuses: Record<string, number>;
+  /** Connection errors, timeouts and any status outside `expected` (429 included). */
+  errors: number;
+  rateLimited: number;
+  /** CPU milliseconds per request, by process. */
+  cpu: Record<string, number>;
+}
+
+export interface Phase {
+  name: string;
+  url: string;
+  expected: number[];
+  next(): PhaseRequest;
+  onResponse?(status: number, body: string): void;
+}
+
+async function run(phase: Phase, durationSeconds: number, connections: number, capture: boolean): Promise<autocannon.Result> {
+  const template: autocannon.Request = {
+    method: 'GET',
+    path: '/',
+    setupRequest: (request) => {
+      const next = phase.next();
+      return { ...request, method: next.method, path: next.path, headers: next.headers, body: next.body };
+    },
+  };
+  if (capture && phase.onResponse) {
+    const onResponse = phase.onResponse.bind(phase);
+    template.onResponse = (status, body) => onResponse(status, body);
+  }
+  return autocannon({
+    url: phase.url,
+    connections,
+    pipelining: 1,
+    duration: durationSeconds,
+    timeout: 10,
+    requests: [template],
+  });
+}
+
+export async function measure(phase: Phase, settings: LoadSettings, pids: () => Record<string, number>): Promise<PhaseResult> {
+  if (settings.warmupSeconds > 0) await run(phase, settings.warmupSeconds, settings.connections, true);
+  const watched = pids();
+  const before = sampleCpu(watched);
+  const result = await run(phase, settings.durationSeconds, settings.connections, true);
+  const after = sampleCpu(watched);
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
+  let unexpected = 0;
+  for (const [code, count] of Object.entries(statuses)) if (!phase.expected.includes(Number(code))) unexpected += count;
+  const total = Object.values(statuses).reduce((sum, count) => sum + count, 0);
+  return {
+    name: phase.name,
+    requestsPerSecond: total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total,
+    statuses,
+    errors: unexpected + result.errors,
+    rateLimited: statuses['429'] ?? 0,
+    cpu: cpuPerRequest(before, after, total),
+  };
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}

@@ -1,0 +1,204 @@
+/**
+ * The benchmarked system: every service as its own process (as scripts/run-system.mjs starts them, with
+ * the built dist/main.js), behind a real gateway, on real RabbitMQ, Redis and FerretDB, under names of
+ * its own (databases `<service>_<run>`, exchange `pilot.<run>`, Redis prefix `<run>:`) and on free
+ * ports, so it collides neither with `scripts/start.sh` nor with test runs. Plus, for the baseline, a
+ * second gateway process whose site upstream is a trivial HTTP server.
+ * Every process logs as configured (LOG_LEVEL info, like a deployment) into .data/bench/<run>/<name>.log.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '@pilot/testkit';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export type ServiceName = 'publisher-identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'web';
+
+const SERVICES: { name: ServiceName; gatewayVar: string }[] = [
+  { name: 'publisher-identity', gatewayVar: 'IDENTITY_URLS' },
+  { name: 'campaign', gatewayVar: 'CAMPAIGN_URLS' },
+  { name: 'placement', gatewayVar: 'PLACEMENT_URLS' },
+  { name: 'allocation', gatewayVar: 'ALLOCATION_URLS' },
+  { name: 'tracking', gatewayVar: 'TRACKING_URLS' },
+  { name: 'web', gatewayVar: 'WEB_URLS' },
+];
+
+export const ADMIN_ID = '1000';
+
+export interface BenchProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  env: NodeJS.ProcessEnv;
+  entry: string;
+}
+
+export interface BenchSystem {
+  runId: string;
+  baseUrl: string;
+  origin: string;
+  /** The gateway whose site upstream is the trivial server (baseline). */
+  baselineUrl: string;
+  webhookSecret: string;
+  mongoUrl: string;
+  redisUrl: string;
+  amqpUrl: string;
+  redisPrefix: string;
+  exchange: string;
+  dbOf(service: ServiceName): string;
+  process(name: string): BenchProcess;
+  /** Resident set size of a process, in bytes (from /proc). */
+  rssOf(name: string): number;
+  /** Process ids of the system's own processes, by name. */
+  pids(): Record<string, number>;
+  restart(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function waitReady(url: string, timeoutMs: number, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}); see its log`);
+    try {
+      const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+      last = await response.text();
+      if (response.ok) return;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs} ms: ${last}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function startBenchSystem(options: { mongoUrl: string }): Promise<BenchSystem> {
+  const runId = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const logDir = path.join(ROOT, '.data', 'bench', runId);
+  mkdirSync(logDir, { recursive: true });
+  const gatewayPort = await freePort();
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const webhookSecret = randomBytes(24).toString('base64url');
+  const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisPrefix = `${runId}:`;
+  const exchange = `pilot.${runId}`;
+  const dbOf = (service: ServiceName) => `${service.replace(/-/g, '_')}_${runId}`;
+  const shared: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    PUBLIC_BASE_URL: baseUrl,
+    ADMIN_ACCOUNT_IDS: ADMIN_ID,
+    MONGO_URL: options.mongoUrl,
+    AMQP_URL: amqpUrl,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: redisPrefix,
+    BUS_EXCHANGE: exchange,
+    INTERNAL_SECRET: randomBytes(32).toString('base64url'),
+    TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    TELEGRAM_WEBHOOK_SECRET: webhookSecret,
+    // The set-up signs in a dozen accounts from one address.
+    LOGIN_LIMIT_POINTS: '1000',
+  };
+
+  const processes = new Map<string, BenchProcess>();
+  let stopping = false;
+
+  const launch = (name: string, entry: string, env: NodeJS.ProcessEnv, url: string): BenchProcess => {
+    const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+    const child = spawn(process.execPath, [entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    child.on('exit', (code, signal) => {
+      if (!stopping && processes.get(name)?.child === child) process.stderr.write(`[bench] ${name} exited (${signal ?? code}); see ${logDir}/${name}.log\n`);
+    });
+    const running = { name, url, child, env, entry };
+    processes.set(name, running);
+    return running;
+  };
+
+  const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), UPSTREAM_TIMEOUT_MS: '10000' };
+  try {
+    let campaignUrl = '';
+    for (const service of SERVICES) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const env = { ...shared, PORT: String(port), MONGO_DB: dbOf(service.name), CAMPAIGN_URL: campaignUrl || url };
+      const running = launch(service.name, path.join(ROOT, 'services', service.name, 'dist', 'main.js'), env, url);
+      gatewayEnv[service.gatewayVar] = url;
+      // Allocation and tracking load campaign's snapshot at start: campaign must be up first.
+      if (service.name === 'campaign') {
+        campaignUrl = url;
+        await waitReady(url, 60_000, running.child, service.name);
+      }
+    }
+    for (const running of processes.values()) await waitReady(running.url, 90_000, running.child, running.name);
+    const gateway = launch('gateway', path.join(ROOT, 'services', 'gateway', 'dist', 'main.js'), gatewayEnv, baseUrl);
+    await waitReady(baseUrl, 60_000, gateway.child, 'gateway');
+
+    // Baseline: the same gateway code, its site upstream a trivial server (GET anything: a small JSON).
+    const trivialPort = await freePort();
+    const trivial = launch('trivial-upstream', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(trivialPort) }, `http://127.0.0.1:${trivialPort}`);
+    await waitReady(trivial.url, 10_000, trivial.child, 'trivial-upstream');
+    const baselinePort = await freePort();
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    const baseline = launch('gateway-baseline', path.join(ROOT, 'services', 'gateway', 'dist', 'main.js'), { ...gatewayEnv, GATEWAY_PORT: String(baselinePort), WEB_URLS: trivial.url }, baselineUrl);
+    await waitReady(baselineUrl, 60_000, baseline.child, 'gateway-baseline');
+
+    return {
+      runId,
+      baseUrl,
+      origin: new URL(baseUrl).origin,
+      baselineUrl,
+      webhookSecret,
+      mongoUrl: options.mongoUrl,
+      redisUrl,
+      amqpUrl,
+      redisPrefix,
+      exchange,
+      dbOf,
+      process(name) {
+        const running = processes.get(name);
+        if (!running) throw new Error(`no process ${name}`);
+        return running;
+      },
+      rssOf(name) {
+        const pid = processes.get(name)?.child.pid;
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+        return Number(kb) * 1024;
+      },
+      pids() {
+        return Object.fromEntries([...processes.values()].map((running) => [running.name, running.child.pid ?? 0]));
+      },
+      async restart(name) {
+        const old = processes.get(name);
+        if (!old) throw new Error(`no process ${name}`);
+        processes.delete(name);
+        await stopChild(old.child);
+        const running = launch(name, old.entry, old.env, old.url);
+        await waitReady(running.url, 90_000, running.child, name);
+      },
+      async stop() {
+        stopping = true;
+        await Promise.all([...processes.values()].reverse().map((running) => stopChild(running.child)));
+      },
+    };
+  } catch (error) {
+    stopping = true;
+    await Promise.all([...processes.values()].map((running) => stopChild(running.child)));
+    throw error;
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
