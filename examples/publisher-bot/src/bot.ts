@@ -12,6 +12,12 @@
 import { type Ad, type DeliveryConfirmed, type NetworkClient } from '@pilot/network-client';
 import { Bot, GrammyError, type Api, type BotConfig, type Context } from 'grammy';
 import type { Message } from 'grammy/types';
+
+export type { Bot } from 'grammy';
+export type { Update } from 'grammy/types';
+
+/** What the bot needs of the network client (a NetworkClient, or anything with these two calls). */
+export type AdNetwork = Pick<NetworkClient, 'requestAd' | 'confirmDelivery'>;
 import { CAPTION_LIMIT, MESSAGE_TEXT_LIMIT, probeImage, renderAd } from './render';
 
 export type AdOutcome =
@@ -43,7 +49,7 @@ export function languageOf(code: string | undefined): string | null {
 export async function serveAd(
   api: Api,
   chatId: number | string,
-  client: NetworkClient,
+  client: AdNetwork,
   options: ServeOptions & { language?: string } = {},
 ): Promise<AdOutcome> {
   const report = (outcome: AdOutcome): AdOutcome => {
@@ -101,7 +107,7 @@ async function sendablePhoto(ad: Ad, caption: string, options: ServeOptions): Pr
 export interface PublisherBotOptions extends ServeOptions {
   /** The bot token from @BotFather. */
   token: string;
-  client: NetworkClient;
+  client: AdNetwork;
   /** grammY settings, e.g. `{ client: { apiRoot } }` for a local Bot API server. */
   botConfig?: BotConfig<Context>;
 }
