@@ -62,3 +62,16 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, dependency: 
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs a call to a dependency with a deadline; any failure of it is a fault of infrastructure (503), never
+ * a 500. For calls whose every error is the dependency's (a Redis read, say), not bad input.
+ */
+export async function asInfrastructureFault<T>(work: () => Promise<T>, ms: number, dependency: string, what: string): Promise<T> {
+  try {
+    return await withDeadline(work(), ms, dependency);
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) throw error;
+    throw new ServiceUnavailableError(dependency, `${what}: ${(error as Error).message}`);
+  }
+}

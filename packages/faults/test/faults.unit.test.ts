@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isInfrastructureError, ServiceUnavailableError, withDeadline } from '../src';
+import { asInfrastructureFault, isInfrastructureError, ServiceUnavailableError, withDeadline } from '../src';
 
 function named(name: string, message = 'failed'): Error {
   const error = new Error(message);
@@ -87,5 +87,23 @@ describe('faults: withDeadline', () => {
     expect((failure as ServiceUnavailableError).message).to.equal('campaign did not answer within 50 ms');
     expect(isInfrastructureError(failure)).to.equal(true);
     expect(Date.now() - started).to.be.below(500);
+  });
+});
+
+describe('faults: asInfrastructureFault', () => {
+  it('returns the result of a call that answers in time', async () => {
+    expect(await asInfrastructureFault(async () => 'value', 100, 'redis', 'read')).to.equal('value');
+  });
+
+  it('turns any failure of the call into ServiceUnavailableError naming the dependency and what was done', async () => {
+    const failure = await asInfrastructureFault(() => Promise.reject(new Error('socket closed')), 100, 'redis', 'key read model').catch((error: unknown) => error);
+    expect(failure).to.be.instanceOf(ServiceUnavailableError);
+    expect((failure as ServiceUnavailableError).message).to.equal('key read model: socket closed');
+  });
+
+  it('gives up on a call that hangs at the deadline', async () => {
+    const failure = await asInfrastructureFault(() => new Promise(() => undefined), 20, 'redis', 'read').catch((error: unknown) => error);
+    expect(failure).to.be.instanceOf(ServiceUnavailableError);
+    expect((failure as Error).message).to.contain('20 ms');
   });
 });

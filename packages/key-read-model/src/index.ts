@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
 
 export type PlatformType = 'bot' | 'channel';
@@ -193,5 +194,35 @@ export class KeyReadModel {
       currentKeyHash ?? '',
     );
     return applied === 1;
+  }
+}
+
+/**
+ * The read side for the services that check keys (allocation, tracking): every read has a deadline, and
+ * any Redis failure is a fault of infrastructure (503), never "unknown key".
+ */
+export class KeyReader {
+  private readonly model: KeyReadModel;
+
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.model = new KeyReadModel(redis, prefix);
+  }
+
+  /** The approved publisher that owns this key, or null (unknown, revoked). */
+  findKeyOwner(key: string): Promise<KeyOwner | null> {
+    return asInfrastructureFault(() => this.model.findKeyOwner(key), this.timeoutMs, 'redis', 'key read model');
+  }
+
+  /** The publisher's current status as publisher-identity last wrote it, or null. */
+  publisherStatus(publisherId: number): Promise<string | null> {
+    return asInfrastructureFault(() => this.model.publisherStatus(publisherId), this.timeoutMs, 'redis', 'key read model');
+  }
+
+  async isApproved(publisherId: number): Promise<boolean> {
+    return (await this.publisherStatus(publisherId)) === 'approved';
   }
 }

@@ -9,13 +9,13 @@ import { Bus } from '@pilot/bus';
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { createServiceApp, listen } from '@pilot/http-kit';
+import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { createRedis, pingRedis } from '@pilot/redis';
 import { subscribeCampaignCache } from './bus/subscriptions';
 import type { Config } from './config';
 import { AdRequestLimiter } from './data/ad-request-limiter';
 import { campaignSnapshotLoader } from './data/campaign-snapshot';
-import { PublisherKeys } from './data/publishers';
 import { CampaignIndex, type Random } from './domain/selection';
 import { mountRoutes } from './http/routes';
 
@@ -38,7 +38,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const clock = options.clock ?? systemClock;
 
   const redis = createRedis(config.REDIS_URL, 'allocation');
-  const publishers = new PublisherKeys(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+  const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
   const limiter = new AdRequestLimiter(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
 
   const bus = new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS });

@@ -6,12 +6,12 @@ import { Bus } from '@pilot/bus';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { createServiceApp, internalGet, listen } from '@pilot/http-kit';
+import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe, type SubscriptionHooks } from './bus/subscriptions';
 import type { Config } from './config';
-import { PublisherDirectory } from './data/publishers';
 import { TrackingRecords } from './data/records';
 import { mountRoutes } from './http/routes';
 
@@ -42,7 +42,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
   const records = new TrackingRecords(mongo, config.DEPENDENCY_TIMEOUT_MS);
   await records.ensureIndexes();
-  const publishers = new PublisherDirectory(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+  const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
   const campaigns = new ActiveCampaignCache({
     bus,
     logger,

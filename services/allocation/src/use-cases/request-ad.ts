@@ -16,14 +16,14 @@ import { HttpError, problems } from '@pilot/http-kit';
 import { bearerKeyOf } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import type { AdRequestLimiter } from '../data/ad-request-limiter';
-import type { PublisherKeys } from '../data/publishers';
+import type { KeyReader } from '@pilot/key-read-model';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';
 import { rateLimitHeaders, secondsUntilReset } from '../domain/rate-limit';
 import type { CampaignIndex } from '../domain/selection';
 
 export interface AdRequestDependencies {
-  publishers: PublisherKeys;
+  publishers: KeyReader;
   limiter: AdRequestLimiter;
   index: CampaignIndex;
   /** True once the campaign cache holds a snapshot; before that the service cannot tell 204 from 200. */
@@ -62,7 +62,7 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
   if (!key) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
   const owner = await deps.publishers.findKeyOwner(key);
   if (!owner) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
-  if ((await deps.publishers.statusOf(owner.publisherId)) !== 'approved') {
+  if ((await deps.publishers.publisherStatus(owner.publisherId)) !== 'approved') {
     throw unauthorized(ERROR_CODES.notApproved, 'The publisher is not approved');
   }
 

@@ -11,12 +11,12 @@ import { readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
 import { foldStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
-import type { PublisherDirectory } from '../data/publishers';
+import type { KeyReader } from '@pilot/key-read-model';
 import { factsOfClaims, type TrackingRecords } from '../data/records';
 
 export interface TrackingDeps {
   records: TrackingRecords;
-  publishers: PublisherDirectory;
+  publishers: KeyReader;
   campaigns: ActiveCampaignCache;
   tokenSecret: string;
   clock: Clock;
