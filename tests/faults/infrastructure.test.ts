@@ -7,7 +7,9 @@
  */
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
+import { sendRaw } from '../e2e/support/raw-http';
 import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
 import { amqpAnswers, OwnFerret, rabbitStartApp, rabbitStopApp } from './support/machine';
@@ -134,6 +136,52 @@ describe('faults of the infrastructure under the running system', function () {
     const uncertain = outage.length + attempts;
     expect(answered).to.be.at.most(60).and.at.least(60 - uncertain);
     expect((await server.ad('nl')).status).to.equal(429);
+  });
+
+  it('malformed requests while Redis is cut off: 4xx or 503, never another 5xx, never a hang, all up afterwards', async () => {
+    if (!system) throw new Error('no system');
+    const port = Number(new URL(system.baseUrl).port);
+    const { servers } = await publishersOf('9505', 1);
+    const key = (servers[0] as PublisherServer).key;
+    const segment = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '%', '%zz', '..', '$ne', 'a.b', 'home-feature', '1'));
+    const request = fc.record({
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'),
+      path: fc.tuple(
+        fc.constantFrom('/api/network/ad?language={x}', '/api/network/delivery', '/api/network/click/{x}', '/api/auth/login', '/api/auth/session', '/api/site/placements/{x}/impressions', '/api/workspace/campaigns/{x}', '/api/workspace/publishers', '/api/workspace/stats?from={x}'),
+        segment,
+      ).map(([template, value]) => template.replace('{x}', encodeURIComponent(value).slice(0, 500))),
+      auth: fc.constantFrom(`Bearer ${key}`, 'Bearer pilot_pk_x', 'Basic x', ''),
+      session: fc.boolean(),
+      body: fc.option(fc.oneof(fc.json().map((text) => Buffer.from(text)), fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes)), fc.constant(Buffer.from('{"token":{"$ne":null}}')))),
+    });
+    const statuses = new Map<number, number>();
+    await redisRelay.cut();
+    try {
+      await fc.assert(
+        fc.asyncProperty(request, async (input) => {
+          const headers: [string, string][] = [['Origin', system?.origin ?? ''], ['Content-Type', 'application/json']];
+          if (input.auth) headers.push(['Authorization', input.auth]);
+          if (input.session) headers.push(['Cookie', advertiser.cookieHeader()]);
+          const answer = await sendRaw(port, { method: input.method, path: input.path, headers, body: input.body ?? undefined }, 10_000);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          if (answer.status === 0 || (answer.status >= 500 && answer.status !== 503)) {
+            throw new Error(`${input.method} ${input.path.slice(0, 100)} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+          }
+        }),
+        { numRuns: Number(process.env.FAULT_FUZZ_RUNS ?? 300) },
+      );
+    } finally {
+      await redisRelay.open();
+    }
+    observe('malformed requests while Redis is cut: statuses', Object.fromEntries(statuses));
+    expect(statuses.get(503) ?? 0, 'requests that needed Redis were refused with 503').to.be.greaterThan(0);
+    for (const replica of system.replicas) {
+      await waitFor(async () => (await fetch(`${replica.running?.url}/readyz`)).status === 200, {
+        timeoutMs: 10_000,
+        message: `${replica.service} ready again after the cut`,
+      });
+    }
+    expect((await (servers[0] as PublisherServer).ad('nl')).status).to.equal(200);
   });
 
   it('FerretDB killed and restarted: workspace and confirmations 503, ads served from the cache, nothing lost or doubled', async () => {
