@@ -59,6 +59,8 @@ describe('the product in a browser, against the whole system', function () {
   let publisherOwner: Person;
   let campaignId = 0;
   let publisherId = 0;
+  let hostileId = 0;
+  let server: PublisherServer;
 
   before(async function () {
     this.timeout(240_000);
@@ -123,7 +125,8 @@ describe('the product in a browser, against the whole system', function () {
     await ownerPage.getByRole('button', { name: 'Submit for review' }).click();
     await ownerPage.locator('h1 .badge', { hasText: 'In review' }).waitFor();
 
-    await adminPage.getByRole('link', { name: 'Platforms', exact: true }).click();
+    // A fresh load: the administrator's list from before the registration may still be in the page's cache.
+    await adminPage.goto('/workspace/publishers');
     await adminPage.getByLabel('Status').selectOption('submitted');
     await adminPage.getByRole('link', { name: `#${publisherId} https://t.me/browser_journey_bot` }).click();
     await adminPage.getByRole('button', { name: 'Approve' }).click();
@@ -143,7 +146,7 @@ describe('the product in a browser, against the whole system', function () {
     expect(stored).to.not.contain(key);
 
     // The publisher's server fetches that campaign from the ad endpoint through the gateway with the key.
-    const server = new PublisherServer(stack.system, key);
+    server = new PublisherServer(stack.system, key);
     const ad = await waitFor(
       async () => {
         const answer = await server.ad('en');
@@ -204,7 +207,7 @@ describe('the product in a browser, against the whole system', function () {
     expect(await page.getByTestId('preview-title').textContent()).to.equal(hostile);
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.waitForURL(/\/workspace\/campaigns\/\d+$/);
-    const hostileId = Number(/(\d+)$/.exec(page.url())?.[1]);
+    hostileId = Number(/(\d+)$/.exec(page.url())?.[1]);
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.locator('h1 .badge', { hasText: 'In review' }).waitFor();
     expect(await page.getByTestId('preview-title').textContent()).to.equal(hostile);
@@ -284,6 +287,86 @@ describe('the product in a browser, against the whole system', function () {
     // The editor shows the count.
     await adminPage.reload();
     await adminPage.locator('form[data-slot="home-feature"]').getByText('Impressions of the current placement: 1').waitFor();
+  });
+
+  it('rotates the key only after a confirmation step; the old key stops at once and the new one is served', async () => {
+    const { page } = publisherOwner;
+    await page.goto(`/workspace/publishers/${publisherId}`);
+    await page.getByRole('button', { name: 'Rotate key…' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm rotation' });
+    expect(await confirm.locator('.warning').textContent()).to.contain('will stop working immediately');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect((await server.ad('en')).status, 'cancelling keeps the key').to.equal(200);
+    await page.getByRole('button', { name: 'Rotate key…' }).click();
+    await stack.screenshot(page, 'key-rotation-confirm');
+    await page.getByRole('button', { name: 'Yes, rotate the key' }).click();
+    const fresh = await page.getByTestId('new-key').inputValue();
+    expect(fresh).to.not.equal(server.key);
+    expect((await server.ad('en')).status, 'the old key').to.equal(401);
+    server.key = fresh;
+    expect((await server.ad('en')).status, 'the new key').to.equal(200);
+    await page.getByRole('button', { name: 'I have stored the key; hide it' }).click();
+    expect(await page.getByTestId('new-key').count()).to.equal(0);
+    await page.goto('/workspace/audit');
+    await page.getByLabel('Record type').selectOption('publisher');
+    await page.getByTestId('audit-table').getByRole('cell', { name: 'key_rotated' }).waitFor();
+  });
+
+  it('counts characters as the campaign service does and shows its refusals next to the fields', async () => {
+    const { page } = advertiser;
+    await page.goto('/workspace/campaigns/new');
+    const title = '👨‍👩‍👧'.repeat(100);
+    await page.getByLabel('Internal name').fill('Families');
+    await page.getByLabel('Title').fill(title);
+    const titleField = page.locator('.field', { has: page.getByLabel('Title') });
+    expect(await titleField.locator('.counter').textContent()).to.equal('100 / 100');
+    expect(await titleField.locator('.hint').textContent()).to.equal('');
+    await page.getByLabel('Message').fill('For the whole family.');
+    await page.getByLabel('Button label').fill('Look');
+    // A backslash: browsers read it as a slash, so only the service can refuse it.
+    await page.getByLabel('Destination (https)').fill('https://advertiser.example\\families');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    const destination = page.locator('.field', { has: page.getByLabel('Destination (https)') });
+    await destination.getByTestId('server-errors').getByRole('alert').waitFor();
+    expect(await destination.getByTestId('server-errors').textContent()).to.contain('backslashes');
+    expect(await page.getByLabel('Destination (https)').getAttribute('aria-invalid')).to.equal('true');
+    expect(await page.getByText('Some fields need changes; see the messages next to them.').isVisible()).to.equal(true);
+    await stack.screenshot(page, 'campaign-refused-field');
+    await page.getByLabel('Destination (https)').fill('https://advertiser.example/families');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(/\/workspace\/campaigns\/\d+$/);
+    expect(await page.getByTestId('preview-title').textContent()).to.equal(title);
+  });
+
+  it('lets the administrator reject with a reason the owner reads, and the owner create a replacement draft', async () => {
+    const adminPage = admin.page;
+    await adminPage.goto(`/workspace/campaigns/${hostileId}`);
+    await adminPage.getByRole('button', { name: 'Reject…' }).click();
+    await adminPage.getByLabel('Reason for the owner').fill('Markup is not allowed in the title; use plain words.');
+    await adminPage.getByRole('form', { name: 'Reject' }).getByRole('button', { name: 'Reject', exact: true }).click();
+    await adminPage.locator('h1 .badge', { hasText: 'Rejected' }).waitFor();
+
+    const { page } = advertiser;
+    await page.goto('/workspace/campaigns?status=rejected');
+    const card = page.locator('.card', { has: page.getByRole('link', { name: `#${hostileId} ` }) });
+    expect(await card.locator('.reason').textContent()).to.equal('Rejected: Markup is not allowed in the title; use plain words.');
+    await card.getByRole('link').click();
+    await page.getByRole('button', { name: 'Create a replacement draft' }).click();
+    await page.getByRole('heading', { name: `Replacement draft for campaign #${hostileId}` }).waitFor();
+    await waitFor(async () => (await page.getByLabel('Title').inputValue()) === '<img src=x onerror=alert(1)>', { message: 'the form filled from the original' });
+    await page.getByLabel('Title').fill('A plain title');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(/\/workspace\/campaigns\/\d+$/);
+    await page.locator('.facts').getByRole('link', { name: `#${hostileId}` }).waitFor();
+
+    await page.goto('/workspace/audit');
+    await page.getByLabel('Record type').selectOption('campaign');
+    await page.getByLabel('Record id').fill(String(hostileId));
+    const table = page.getByTestId('audit-table');
+    await table.getByRole('cell', { name: 'Markup is not allowed in the title; use plain words.' }).waitFor();
+    const actions = await table.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(actions).to.include.members(['created', 'submitted', 'rejected']);
+    await stack.screenshot(page, 'audit-rejected');
   });
 
   it('lays out every page within 375 px without sideways scrolling (screenshots in test-artifacts/browser)', async () => {

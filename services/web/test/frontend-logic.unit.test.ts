@@ -4,8 +4,10 @@ import { LIMITS, httpsUrlHint, lengthHint, lengthOf, safeHttpsUrl } from '../fro
 import { isSpaRoute } from '../src/http/static-site';
 
 describe('creative limit hints (mirror of SPEC.md, the server decides)', () => {
-  it('counts characters as code points, so an emoji is one character', () => {
+  it('counts characters as the campaign service does (what a person sees as one), so an emoji is one character', () => {
     expect(lengthOf('😀a')).to.equal(2);
+    expect(lengthOf('👨‍👩‍👧 family')).to.equal(8);
+    expect(lengthOf('e\u0301')).to.equal(1);
   });
 
   it('asks for a value below the minimum and names the maximum above it', () => {

@@ -28,9 +28,14 @@ export const LANGUAGES: Array<{ code: string; label: string }> = [
   { code: 'hi', label: 'Hindi' },
 ];
 
-/** Characters as the server counts them (code points). */
+const graphemes = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+
+/** Characters as the campaign service counts them: what a person sees as one character (grapheme clusters). */
 export function lengthOf(value: string): number {
-  return Array.from(value).length;
+  if (!graphemes) return Array.from(value).length;
+  let count = 0;
+  for (const _segment of graphemes.segment(value)) count += 1;
+  return count;
 }
 
 export function lengthHint(value: string, limit: { min: number; max: number }): string | null {
