@@ -223,6 +223,7 @@ describe('faults of the infrastructure under the running system', function () {
     } finally {
       await ferret.up();
     }
+    const restartedAt = Date.now();
 
     await waitFor(async () => (await advertiser.get('/api/workspace/campaigns')).status === 200, {
       timeoutMs: 30_000,
@@ -234,6 +235,7 @@ describe('faults of the infrastructure under the running system', function () {
       intervalMs: 250,
       message: 'confirmations to recover after FerretDB came back',
     });
+    observe('FerretDB: ms from restart to workspace and confirmations answering', Date.now() - restartedAt);
     // Every allocation of the outage confirmed now, and the ones before confirmed a second time.
     for (const ad of ads) expect((await server.confirm(ad.delivery_token)).status).to.equal(200);
     expect((await fetch(ads[1]?.click_url ?? '', { redirect: 'manual' })).status).to.equal(302);

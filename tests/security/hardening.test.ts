@@ -199,10 +199,9 @@ describe('security hardening through the gateway', function () {
     }
     const real = await openLink(ad.click_url);
     expect(real.status).to.equal(302);
-    const campaign = (await advertiser.get<{ items: { id: number; destinationUrl: string }[] }>('/api/workspace/campaigns')).body.items.find(
-      (item) => item.id === ad.campaign_id,
-    );
-    expect(real.headers.get('location')).to.equal(campaign?.destinationUrl ?? 'the campaign of the ad');
+    const campaign = await admin.get<{ destinationUrl: string }>(`/api/workspace/campaigns/${ad.campaign_id}`);
+    expect(campaign.status).to.equal(200);
+    expect(real.headers.get('location')).to.equal(campaign.body.destinationUrl);
     // The click token does not confirm a delivery either.
     const confirmedWithClick = await server.confirm(token);
     expect(confirmedWithClick.status).to.be.oneOf([400, 404, 422]);
