@@ -53,7 +53,7 @@ describe('faults of the infrastructure under the running system', function () {
     if (!redisRelay.isOpen) await redisRelay.open();
     await system?.stop();
     await redisRelay.cut();
-    await ferret.down();
+    await ferret.remove();
   });
 
   /** An owner with `count` approved bot publishers, each with its own key (and its own rate limit). */

@@ -4,7 +4,7 @@
  * Every helper waits on a signal (the AMQP handshake, the port) with a deadline.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -71,6 +71,12 @@ export class OwnFerret {
 
   async down(): Promise<void> {
     await run('bash', ['scripts/infra.sh', 'down', this.name], { cwd: REPO_ROOT, timeout: 60_000 });
+  }
+
+  /** Stops it and removes its data, so runs do not pile up databases. */
+  async remove(): Promise<void> {
+    await this.down();
+    rmSync(resolve(REPO_ROOT, '.data', this.name), { recursive: true, force: true });
   }
 
   pid(): number {
