@@ -41,6 +41,11 @@ async function scrollWidth(page: Page): Promise<number> {
   return page.evaluate<number>('document.scrollingElement.scrollWidth');
 }
 
+/** How far the widest scrolling table box on the page is wider than the box itself (0: every table fits). */
+async function hiddenTableWidth(page: Page): Promise<number> {
+  return page.evaluate<number>('Math.max(0, ...Array.from(document.querySelectorAll(".table-wrap"), (box) => box.scrollWidth - box.clientWidth))');
+}
+
 /** Website placements as the administrator's session reads them from the API. */
 async function slotImpressions(admin: BrowserContext, slot: string): Promise<number> {
   const answer = await admin.request.get('/api/workspace/placements');
@@ -421,6 +426,9 @@ describe('the product in a browser, against the whole system', function () {
       if (entry.path.startsWith('/workspace')) await entry.who.locator('aside[data-slot="workspace-top"]').waitFor();
       const width = await scrollWidth(entry.who);
       if (width > 375) overflowing.push(`${entry.name} (${entry.path}): ${width} px`);
+      // Nor a table that hides columns behind its own sideways scrolling.
+      const hidden = await hiddenTableWidth(entry.who);
+      if (hidden > 0) overflowing.push(`${entry.name} (${entry.path}): a table ${hidden} px wider than its box`);
       await stack.screenshot(entry.who, `375-${entry.name}`);
     }
     expect(overflowing, 'pages wider than 375 px').to.deep.equal([]);

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { lengthOf } from '../limits';
 
 /** Rejecting needs a reason (1 to 500 characters) that the owner will read. */
 export function RejectForm({ onReject, pending }: { onReject: (reason: string) => void; pending: boolean }) {
@@ -11,7 +12,7 @@ export function RejectForm({ onReject, pending }: { onReject: (reason: string) =
         Reject…
       </button>
     );
-  const length = Array.from(reason.trim()).length;
+  const length = lengthOf(reason.trim());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (length >= 1 && length <= 500) onReject(reason.trim());

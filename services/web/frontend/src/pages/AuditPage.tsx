@@ -38,7 +38,7 @@ export function AuditPage() {
           <p>No entries.</p>
         ) : (
           <div className="table-wrap">
-            <table data-testid="audit-table">
+            <table data-testid="audit-table" className="stacked">
               <thead>
                 <tr>
                   <th scope="col">When (UTC)</th>
@@ -52,16 +52,16 @@ export function AuditPage() {
               <tbody>
                 {audit.data.items.map((item, index) => (
                   <tr key={`${item.at}-${item.entity}-${item.entityId}-${index}`}>
-                    <td>{item.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}</td>
-                    <td>{item.actorAccountId ?? 'system'}</td>
-                    <td>
+                    <td data-label="When (UTC)">{item.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}</td>
+                    <td data-label="Who">{item.actorAccountId ?? 'system'}</td>
+                    <td data-label="Record">
                       {item.entity} #{String(item.entityId)}
                     </td>
-                    <td>{item.action}</td>
-                    <td>
+                    <td data-label="Action">{item.action}</td>
+                    <td data-label="From → to">
                       {item.from ?? '—'} → {item.to ?? '—'}
                     </td>
-                    <td>{item.reason ?? ''}</td>
+                    <td data-label="Reason">{item.reason ?? ''}</td>
                   </tr>
                 ))}
               </tbody>

@@ -89,7 +89,7 @@ export function DashboardPage() {
                 </ResponsiveContainer>
               </div>
               <div className="table-wrap">
-                <table>
+                <table className="stacked">
                   <caption>Per day (UTC)</caption>
                   <thead>
                     <tr>
@@ -103,9 +103,9 @@ export function DashboardPage() {
                     {stats.data.days.map((day) => (
                       <tr key={day.date}>
                         <th scope="row">{day.date}</th>
-                        <td>{day.adRequests}</td>
-                        <td>{day.confirmedDeliveries}</td>
-                        <td>{day.clickedLinks}</td>
+                        <td data-label="Ad requests">{day.adRequests}</td>
+                        <td data-label="Confirmed deliveries">{day.confirmedDeliveries}</td>
+                        <td data-label="Clicked links">{day.clickedLinks}</td>
                       </tr>
                     ))}
                   </tbody>
