@@ -2,13 +2,14 @@
  * Benchmark (prints figures, asserts nothing): how long after a campaign service publishes
  * `campaign.activated` / `campaign.paused` does a running allocation replica select / stop selecting the
  * campaign? Measured from the moment the event is handed to the broker until the replica's selection
- * index reflects it, against real RabbitMQ and Redis. The target is p99 < 100 ms for a pause.
+ * index reflects it, against real RabbitMQ and Redis, in one process. The bus-to-index part of the
+ * propagation that tests/bench/run.ts (scripts/bench.sh) measures end to end through the API.
  *
- *   node --require tsx/cjs services/allocation/bench/propagation.bench.ts [rounds=300]
+ *   node --import tsx tests/bench/propagation-index.bench.ts [rounds=300]
  */
 import { performance } from 'node:perf_hooks';
 import { testInfra } from '@pilot/testkit';
-import { activeCampaign, campaignSnapshot, startAllocation, TestWorld, untilReady } from '../test/support';
+import { activeCampaign, campaignSnapshot, startAllocation, TestWorld, untilReady } from '../../services/allocation/test/support';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
