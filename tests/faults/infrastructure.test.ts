@@ -8,7 +8,7 @@
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
+import { Browser, signedIn, type PublisherServer } from '../e2e/support/clients';
 import { sendRaw } from '../e2e/support/raw-http';
 import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
@@ -100,6 +100,13 @@ describe('faults of the infrastructure under the running system', function () {
         outage.push(sent.ms);
       }
       expectCleanProblem(await timed(() => server.confirm(ad.delivery_token)), 503, 'confirmation while Redis is cut off');
+      // Sign-in and the site's impressions keep their limits in Redis: refused the same way.
+      expectCleanProblem(await timed(() => new Browser(system as System).post('/api/auth/login')), 503, 'sign-in start while Redis is cut off');
+      expectCleanProblem(
+        await timed(() => new Browser(system as System).post('/api/site/placements/home-feature/impressions', {})),
+        503,
+        'site impression while Redis is cut off',
+      );
     } finally {
       await redisRelay.open();
     }
@@ -206,6 +213,13 @@ describe('faults of the infrastructure under the running system', function () {
       expectCleanProblem(await timed(() => advertiser.get('/api/workspace/campaigns')), 503, 'campaign list while FerretDB is down');
       expectCleanProblem(await timed(() => owner.get('/api/workspace/stats')), 503, 'stats while FerretDB is down');
       expectCleanProblem(await timed(() => server.confirm(ads[2]?.delivery_token ?? '')), 503, 'confirmation while FerretDB is down');
+      expectCleanProblem(await timed(() => owner.get('/api/workspace/publishers')), 503, 'publisher list while FerretDB is down');
+      expectCleanProblem(await timed(() => new Browser(system as System).post('/api/auth/login')), 503, 'sign-in start while FerretDB is down');
+      expectCleanProblem(
+        await timed(() => advertiser.post('/api/workspace/campaigns', { name: 'x' })),
+        503,
+        'a workspace write while FerretDB is down',
+      );
       expectCleanProblem(
         await timed(async () => {
           const response = await fetch(ads[1]?.click_url ?? '', { redirect: 'manual' });
