@@ -232,4 +232,41 @@ describe('service processes stopped under load', function () {
     expect(settled).to.be.at.least(counted).and.at.most(counted + failed.length);
     expect(totals.adRequests).to.be.at.most(settled);
   });
+  it('one of two allocation replicas sent SIGTERM under load: not one request fails', async () => {
+    if (!system) throw new Error('no system');
+    await activeCampaign(advertiser, admin, { language: 'is' });
+    const { owner, servers } = await publishersOf('9604', 4);
+    let counted = 1 + (await adsOf(servers[0] as PublisherServer, 'is', 1)).length;
+    if (!allocation.running) await allocation.start();
+    // The child replica takes its share before it is stopped.
+    await waitFor(
+      async () => {
+        expect((await (servers[1] as PublisherServer).ad('is')).status).to.equal(200);
+        counted += 1;
+        return (await adAnswersOf(allocation.url, 200)) > 0;
+      },
+      { timeoutMs: 15_000, intervalMs: 100, message: 'the child replica to take traffic' },
+    );
+
+    const loads = [new AdTraffic(servers.slice(0, 2), 'is', 60), new AdTraffic(servers.slice(2), 'is', 60)];
+    for (const load of loads) load.start();
+    let exitCode: number | null = -1;
+    let stoppedAt = 0;
+    try {
+      await loads[0]?.next(200, Date.now(), 10_000, 'load running');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      exitCode = await allocation.signal('SIGTERM');
+      stoppedAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    } finally {
+      for (const load of loads) await load.stop();
+    }
+    const sent = loads.flatMap((load) => load.sent);
+    observe('SIGTERM replica: statuses', Object.fromEntries(loads.map((load, index) => [index, load.statuses()])));
+    expect(exitCode).to.equal(0);
+    expect(sent.filter((one) => one.at >= stoppedAt).length).to.be.greaterThan(5);
+    for (const one of sent) expect(one.status, one.text.slice(0, 200)).to.equal(200);
+    counted += sent.length;
+    await expectTotalsSettle(owner, { adRequests: counted }, 20_000);
+  });
 });
