@@ -239,7 +239,8 @@ export class FakeApi {
     // sign-in
     app.post('/api/auth/login', (_req, res) => {
       const requestId = randomBytes(12).toString('hex');
-      const code = String(100000 + Math.floor(Math.random() * 900000));
+      // Like publisher-identity: an unguessable base64url value (43 characters), not a short number.
+      const code = randomBytes(32).toString('base64url');
       const binding = randomBytes(16).toString('base64url');
       this.logins.set(requestId, { requestId, code, binding, status: 'pending', consumed: false });
       res.setHeader('Set-Cookie', `${LOGIN_COOKIE}=${binding}; Path=/api/auth; HttpOnly; SameSite=Lax`);
