@@ -3,7 +3,7 @@
 # (.data/ferretdb-bench, port BENCH_FERRET_PORT or 27029), runs tests/bench/run.ts, which starts every
 # service as its own process behind the gateway under names of its own, creates 200 approved publishers
 # and the campaigns it needs through the API, drives load with autocannon and prints the figures with
-# their targets. About 5 minutes. Not part of the test command. Needs RabbitMQ and Redis like start.sh.
+# their targets. 5 to 7 minutes. Not part of the test command. Needs RabbitMQ and Redis like start.sh.
 # Settings: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_TRIALS (see tests/bench/run.ts).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-tools.sh"
