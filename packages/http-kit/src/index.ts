@@ -7,3 +7,4 @@ export * from './app';
 export * from './server';
 export * from './run';
 export * from './audit';
+export * from './resources';

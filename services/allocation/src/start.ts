@@ -8,7 +8,7 @@
 import { Bus } from '@pilot/bus';
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen } from '@pilot/http-kit';
+import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { createRedis, pingRedis } from '@pilot/redis';
@@ -37,62 +37,64 @@ export interface RunningAllocation {
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningAllocation> {
   const clock = options.clock ?? systemClock;
 
-  const redis = createRedis(config.REDIS_URL, 'allocation');
-  const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
-  const limiter = new AdRequestLimiter(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+  const resources = new Resources();
+  return resources.openOrClose(async () => {
+    const redis = resources.add(createRedis(config.REDIS_URL, 'allocation'), (opened) => opened.disconnect());
+    const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const limiter = new AdRequestLimiter(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
 
-  const bus = new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS });
+    const bus = resources.add(
+      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
+      (opened) => opened.close(),
+    );
 
-  const index = new CampaignIndex(options.random);
-  const cache = subscribeCampaignCache({
-    bus,
-    index,
-    logger,
-    loadSnapshot: campaignSnapshotLoader({
-      secret: config.INTERNAL_SECRET,
-      campaignUrl: config.CAMPAIGN_URL,
-      timeoutMs: config.SNAPSHOT_TIMEOUT_MS,
+    const index = new CampaignIndex(options.random);
+    const cache = subscribeCampaignCache({
+      bus,
+      index,
       logger,
-    }),
-  });
+      loadSnapshot: campaignSnapshotLoader({
+        secret: config.INTERNAL_SECRET,
+        campaignUrl: config.CAMPAIGN_URL,
+        timeoutMs: config.SNAPSHOT_TIMEOUT_MS,
+        logger,
+      }),
+    });
 
-  const { app, finish } = createServiceApp({
-    service: 'allocation',
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    readiness: {
-      redis: () => pingRedis(redis),
-      rabbitmq: () => bus.ping(),
-      campaignSnapshot: async () => {
-        if (!cache.isReady()) throw new Error('campaign snapshot not loaded');
+    const { app, finish } = createServiceApp({
+      service: 'allocation',
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      readiness: {
+        redis: () => pingRedis(redis),
+        rabbitmq: () => bus.ping(),
+        campaignSnapshot: async () => {
+          if (!cache.isReady()) throw new Error('campaign snapshot not loaded');
+        },
       },
-    },
-  });
-  mountRoutes(app, {
-    publishers,
-    limiter,
-    index,
-    indexReady: () => cache.isReady(),
-    bus,
-    clock,
-    tokenSecret: config.TOKEN_SECRET,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-  });
-  finish();
+    });
+    mountRoutes(app, {
+      publishers,
+      limiter,
+      index,
+      indexReady: () => cache.isReady(),
+      bus,
+      clock,
+      tokenSecret: config.TOKEN_SECRET,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    });
+    finish();
 
-  const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'allocation listening');
+    const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
+    logger.info({ url: server.url }, 'allocation listening');
 
-  return {
-    url: server.url,
-    port: server.port,
-    index,
-    cache,
-    bus,
-    async stop() {
-      await server.close();
-      await bus.close();
-      redis.disconnect();
-    },
-  };
+    return {
+      url: server.url,
+      port: server.port,
+      index,
+      cache,
+      bus,
+      stop: () => resources.closeAll(),
+    };
+  });
 }

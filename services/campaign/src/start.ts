@@ -3,7 +3,7 @@
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
 import { systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen } from '@pilot/http-kit';
+import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import { Bus } from '@pilot/bus';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
@@ -28,52 +28,48 @@ export interface RunningCampaignService {
 
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningCampaignService> {
   const clock = options.clock ?? systemClock;
-  const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
-  const bus = new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS });
-  try {
+  const resources = new Resources();
+  return resources.openOrClose(async () => {
+    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
+    const bus = resources.add(
+      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
+      (opened) => opened.close(),
+    );
     await bus.ready();
-  } catch (error) {
-    await bus.close();
-    await mongo.close();
-    throw error;
-  }
 
-  const repository = new CampaignRepository(mongo);
-  await repository.ensureIndexes();
-  const repaired = await repository.repairProjections();
-  if (repaired.length > 0) logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history at start');
-  const relay = new OutboxRelay({
-    bus,
-    collections: () => repository.outboxCollections(),
-    leases: repository.outboxLeases(),
-    leaseMs: config.OUTBOX_LEASE_MS,
-    logger,
-    intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+    const repository = new CampaignRepository(mongo);
+    await repository.ensureIndexes();
+    const repaired = await repository.repairProjections();
+    if (repaired.length > 0) logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history at start');
+    const relay = new OutboxRelay({
+      bus,
+      collections: () => repository.outboxCollections(),
+      leases: repository.outboxLeases(),
+      leaseMs: config.OUTBOX_LEASE_MS,
+      logger,
+      intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+    });
+    resources.add(relay, (opened) => opened.stop());
+    const campaigns = new CampaignUseCases({ repository, clock, logger, eventsPending: () => relay.kick() });
+
+    const { app, finish } = createServiceApp({
+      service: 'campaign',
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      readiness: { mongodb: () => pingMongo(mongo), rabbitmq: () => bus.ping() },
+    });
+    mountRoutes(app, campaigns);
+    finish();
+
+    if (options.relay !== false) relay.start();
+    const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
+    logger.info({ url: server.url }, 'campaign listening');
+
+    return {
+      url: server.url,
+      port: server.port,
+      relay,
+      stop: () => resources.closeAll(),
+    };
   });
-  const campaigns = new CampaignUseCases({ repository, clock, logger, eventsPending: () => relay.kick() });
-
-  const { app, finish } = createServiceApp({
-    service: 'campaign',
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    readiness: { mongodb: () => pingMongo(mongo), rabbitmq: () => bus.ping() },
-  });
-  mountRoutes(app, campaigns);
-  finish();
-
-  if (options.relay !== false) relay.start();
-  const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'campaign listening');
-
-  return {
-    url: server.url,
-    port: server.port,
-    relay,
-    async stop() {
-      await server.close();
-      await relay.stop();
-      await bus.close();
-      await mongo.close();
-    },
-  };
 }

@@ -4,7 +4,7 @@
  */
 import { Bus } from '@pilot/bus';
 import { systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen } from '@pilot/http-kit';
+import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
@@ -33,67 +33,61 @@ export interface RunningPlacement {
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningPlacement> {
   const clock = options.clock ?? systemClock;
 
-  const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
-  const redis = createRedis(config.REDIS_URL, 'placement');
-  const bus = new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS });
-  try {
+  const resources = new Resources();
+  return resources.openOrClose(async () => {
+    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
+    const redis = resources.add(createRedis(config.REDIS_URL, 'placement'), (opened) => opened.disconnect());
+    const bus = resources.add(
+      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
+      (opened) => opened.close(),
+    );
     await waitForRedis(redis);
     await bus.ready();
-  } catch (error) {
-    await bus.close().catch(() => undefined);
-    redis.disconnect();
-    await mongo.close().catch(() => undefined);
-    throw error;
-  }
 
-  const db = mongo.db as unknown as Db;
-  const placements = new PlacementRepository(db);
-  const impressions = new ImpressionRepository(db);
-  await placements.ensureIndexes();
-  await impressions.ensureIndexes();
-  const relay = new OutboxRelay({
-    bus,
-    collections: () => placements.outboxCollections(),
-    leases: placements.outboxLeases(),
-    leaseMs: config.OUTBOX_LEASE_MS,
-    logger,
-    intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+    const db = mongo.db as unknown as Db;
+    const placements = new PlacementRepository(db);
+    const impressions = new ImpressionRepository(db);
+    await placements.ensureIndexes();
+    await impressions.ensureIndexes();
+    const relay = new OutboxRelay({
+      bus,
+      collections: () => placements.outboxCollections(),
+      leases: placements.outboxLeases(),
+      leaseMs: config.OUTBOX_LEASE_MS,
+      logger,
+      intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+    });
+    resources.add(relay, (opened) => opened.stop());
+    const service = new PlacementService(placements, impressions, clock, () => relay.kick());
+    const limiter = new RedisLimiter(redis, {
+      keyPrefix: `${config.REDIS_KEY_PREFIX}placement:impressions`,
+      points: config.IMPRESSION_LIMIT_POINTS,
+      windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
+    });
+
+    const { app, finish } = createServiceApp({
+      service: 'placement',
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      readiness: {
+        mongodb: () => pingMongo(mongo),
+        rabbitmq: () => bus.ping(),
+        redis: () => pingRedis(redis),
+      },
+    });
+    mountRoutes(app, { service, limiter });
+    finish();
+
+    await subscribe(bus);
+    relay.start();
+    const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
+    logger.info({ url: server.url }, 'placement listening');
+
+    return {
+      url: server.url,
+      port: server.port,
+      relay,
+      stop: () => resources.closeAll(),
+    };
   });
-  const service = new PlacementService(placements, impressions, clock, () => relay.kick());
-  const limiter = new RedisLimiter(redis, {
-    keyPrefix: `${config.REDIS_KEY_PREFIX}placement:impressions`,
-    points: config.IMPRESSION_LIMIT_POINTS,
-    windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
-  });
-
-  const { app, finish } = createServiceApp({
-    service: 'placement',
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    readiness: {
-      mongodb: () => pingMongo(mongo),
-      rabbitmq: () => bus.ping(),
-      redis: () => pingRedis(redis),
-    },
-  });
-  mountRoutes(app, { service, limiter });
-  finish();
-
-  await subscribe(bus);
-  relay.start();
-  const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'placement listening');
-
-  return {
-    url: server.url,
-    port: server.port,
-    relay,
-    async stop() {
-      await server.close();
-      await relay.stop();
-      await bus.close();
-      redis.disconnect();
-      await mongo.close();
-    },
-  };
 }

@@ -4,7 +4,7 @@
  */
 import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen } from '@pilot/http-kit';
+import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
@@ -40,101 +40,94 @@ export interface RunningIdentity {
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningIdentity> {
   const clock = options.clock ?? systemClock;
 
-  const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
-  const redis = createRedis(config.REDIS_URL, 'publisher-identity');
-  const bus = new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS });
-  try {
+  const resources = new Resources();
+  return resources.openOrClose(async () => {
+    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
+    const redis = resources.add(createRedis(config.REDIS_URL, 'publisher-identity'), (opened) => opened.disconnect());
+    const bus = resources.add(
+      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
+      (opened) => opened.close(),
+    );
     await waitForRedis(redis);
     await bus.ready();
-  } catch (error) {
-    await bus.close().catch(() => undefined);
-    redis.disconnect();
-    await mongo.close().catch(() => undefined);
-    throw error;
-  }
 
-  const db = mongo.db as unknown as Db;
-  const logins = new LoginRepository(db);
-  const sessions = new SessionRepository(db);
-  const accounts = new AccountRepository(db);
-  const publisherRecords = new PublisherRepository(mongo, db);
-  await logins.ensureIndexes();
-  await sessions.ensureIndexes();
-  await accounts.ensureIndexes();
-  await publisherRecords.ensureIndexes();
+    const db = mongo.db as unknown as Db;
+    const logins = new LoginRepository(db);
+    const sessions = new SessionRepository(db);
+    const accounts = new AccountRepository(db);
+    const publisherRecords = new PublisherRepository(mongo, db);
+    await logins.ensureIndexes();
+    await sessions.ensureIndexes();
+    await accounts.ensureIndexes();
+    await publisherRecords.ensureIndexes();
 
-  const relay = new OutboxRelay({
-    bus,
-    collections: () => publisherRecords.outboxCollections(),
-    leases: publisherRecords.outboxLeases(),
-    leaseMs: config.OUTBOX_LEASE_MS,
-    logger,
-    intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+    const relay = new OutboxRelay({
+      bus,
+      collections: () => publisherRecords.outboxCollections(),
+      leases: publisherRecords.outboxLeases(),
+      leaseMs: config.OUTBOX_LEASE_MS,
+      logger,
+      intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
+    });
+    resources.add(relay, (opened) => opened.stop());
+    const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX);
+    const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);
+    const signIn = new SignIn(
+      logins,
+      sessions,
+      accounts,
+      clock,
+      { botUsername: config.TELEGRAM_BOT_USERNAME, adminAccountIds: parseIdList(config.ADMIN_ACCOUNT_IDS), sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000 },
+      logger,
+    );
+    const audit = new Audit(publisherRecords, accounts);
+
+    // Redis keeps nothing on disk here: the read model is rebuilt from the database before serving.
+    const rebuilt = await publishers.rebuildReadModel();
+    logger.info({ publishers: rebuilt }, 'key read model rebuilt');
+
+    const { app, finish } = createServiceApp({
+      service: 'publisher-identity',
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      readiness: {
+        mongodb: () => pingMongo(mongo),
+        rabbitmq: () => bus.ping(),
+        redis: () => pingRedis(redis),
+      },
+    });
+    mountAuthRoutes(app, {
+      signIn,
+      limiter: new RedisLimiter(redis, {
+        keyPrefix: `${config.REDIS_KEY_PREFIX}identity:login`,
+        points: config.LOGIN_LIMIT_POINTS,
+        windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
+      }),
+      webhookSecret: config.TELEGRAM_WEBHOOK_SECRET,
+      sessionCookie: config.SESSION_COOKIE,
+      sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
+      secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
+    });
+    mountPublisherRoutes(app, { publishers, audit });
+    finish();
+
+    relay.start();
+    if (config.READ_MODEL_REPAIR_INTERVAL_MS > 0) {
+      const repairTimer = setInterval(() => {
+        publishers.rebuildReadModel().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'key read model repair failed; will retry'));
+      }, config.READ_MODEL_REPAIR_INTERVAL_MS);
+      repairTimer.unref();
+      resources.add(repairTimer, (timer) => clearInterval(timer));
+    }
+    const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
+    logger.info({ url: server.url }, 'publisher-identity listening');
+
+    return {
+      url: server.url,
+      port: server.port,
+      relay,
+      rebuildReadModel: () => publishers.rebuildReadModel(),
+      stop: () => resources.closeAll(),
+    };
   });
-  const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX);
-  const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);
-  const signIn = new SignIn(
-    logins,
-    sessions,
-    accounts,
-    clock,
-    { botUsername: config.TELEGRAM_BOT_USERNAME, adminAccountIds: parseIdList(config.ADMIN_ACCOUNT_IDS), sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000 },
-    logger,
-  );
-  const audit = new Audit(publisherRecords, accounts);
-
-  // Redis keeps nothing on disk here: the read model is rebuilt from the database before serving.
-  const rebuilt = await publishers.rebuildReadModel();
-  logger.info({ publishers: rebuilt }, 'key read model rebuilt');
-
-  const { app, finish } = createServiceApp({
-    service: 'publisher-identity',
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    readiness: {
-      mongodb: () => pingMongo(mongo),
-      rabbitmq: () => bus.ping(),
-      redis: () => pingRedis(redis),
-    },
-  });
-  mountAuthRoutes(app, {
-    signIn,
-    limiter: new RedisLimiter(redis, {
-      keyPrefix: `${config.REDIS_KEY_PREFIX}identity:login`,
-      points: config.LOGIN_LIMIT_POINTS,
-      windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
-    }),
-    webhookSecret: config.TELEGRAM_WEBHOOK_SECRET,
-    sessionCookie: config.SESSION_COOKIE,
-    sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
-    secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
-  });
-  mountPublisherRoutes(app, { publishers, audit });
-  finish();
-
-  relay.start();
-  let repairTimer: NodeJS.Timeout | undefined;
-  if (config.READ_MODEL_REPAIR_INTERVAL_MS > 0) {
-    repairTimer = setInterval(() => {
-      publishers.rebuildReadModel().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'key read model repair failed; will retry'));
-    }, config.READ_MODEL_REPAIR_INTERVAL_MS);
-    repairTimer.unref();
-  }
-  const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'publisher-identity listening');
-
-  return {
-    url: server.url,
-    port: server.port,
-    relay,
-    rebuildReadModel: () => publishers.rebuildReadModel(),
-    async stop() {
-      await server.close();
-      if (repairTimer) clearInterval(repairTimer);
-      await relay.stop();
-      await bus.close();
-      redis.disconnect();
-      await mongo.close();
-    },
-  };
 }

@@ -5,7 +5,7 @@
 import { Bus } from '@pilot/bus';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, internalGet, listen } from '@pilot/http-kit';
+import { createServiceApp, internalGet, listen, Resources } from '@pilot/http-kit';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
@@ -29,55 +29,51 @@ export interface RunningTracking {
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningTracking> {
   const clock = options.clock ?? systemClock;
 
-  const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB });
-  const redis = createRedis(config.REDIS_URL, 'tracking');
-  await waitForRedis(redis);
-  const bus = new Bus({
-    url: config.AMQP_URL,
-    exchange: config.BUS_EXCHANGE,
-    logger,
-    publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS,
-  });
-  await bus.ready();
+  const resources = new Resources();
+  return resources.openOrClose(async () => {
+    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
+    const redis = resources.add(createRedis(config.REDIS_URL, 'tracking'), (opened) => opened.disconnect());
+    const bus = resources.add(
+      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
+      (opened) => opened.close(),
+    );
+    await waitForRedis(redis);
+    await bus.ready();
 
-  const records = new TrackingRecords(mongo, config.DEPENDENCY_TIMEOUT_MS);
-  await records.ensureIndexes();
-  const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
-  const campaigns = new ActiveCampaignCache({
-    bus,
-    logger,
-    loadSnapshot: async () =>
-      (await internalGet<{ items: CachedCampaign[] }>(config.INTERNAL_SECRET, config.CAMPAIGN_URL, '/internal/campaigns/active')).items,
-  });
+    const records = new TrackingRecords(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    await records.ensureIndexes();
+    const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const campaigns = new ActiveCampaignCache({
+      bus,
+      logger,
+      loadSnapshot: async () =>
+        (await internalGet<{ items: CachedCampaign[] }>(config.INTERNAL_SECRET, config.CAMPAIGN_URL, '/internal/campaigns/active')).items,
+    });
 
-  const { app, finish } = createServiceApp({
-    service: 'tracking',
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    readiness: {
-      mongodb: () => pingMongo(mongo),
-      redis: () => pingRedis(redis),
-      rabbitmq: () => bus.ping(),
-      campaigns: async () => {
-        if (!campaigns.isReady()) throw new Error('active campaigns not loaded');
+    const { app, finish } = createServiceApp({
+      service: 'tracking',
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      readiness: {
+        mongodb: () => pingMongo(mongo),
+        redis: () => pingRedis(redis),
+        rabbitmq: () => bus.ping(),
+        campaigns: async () => {
+          if (!campaigns.isReady()) throw new Error('active campaigns not loaded');
+        },
       },
-    },
+    });
+    mountRoutes(app, { records, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger });
+    finish();
+
+    await subscribe(bus, { records, campaigns, logger }, options.hooks);
+    const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
+    logger.info({ url: server.url }, 'tracking listening');
+
+    return {
+      url: server.url,
+      port: server.port,
+      stop: () => resources.closeAll(),
+    };
   });
-  mountRoutes(app, { records, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger });
-  finish();
-
-  await subscribe(bus, { records, campaigns, logger }, options.hooks);
-  const server = await listen(app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'tracking listening');
-
-  return {
-    url: server.url,
-    port: server.port,
-    async stop() {
-      await server.close();
-      await bus.close();
-      redis.disconnect();
-      await mongo.close();
-    },
-  };
 }
