@@ -5,7 +5,7 @@
  * - RabbitMQ's application stopped and started with rabbitmqctl (briefly: others share the broker).
  * Each fault is undone in a finally block and again in the after hook, whatever happened.
  */
-import { waitFor } from '@pilot/testkit';
+import { TcpRelay, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Browser, signedIn, type PublisherServer } from '../e2e/support/clients';
@@ -13,7 +13,6 @@ import { sendRaw } from '../e2e/support/raw-http';
 import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
 import { amqpAnswers, OwnFerret, rabbitStartApp, rabbitStopApp } from './support/machine';
-import { Relay } from './support/relay';
 import { AdTraffic, expectCleanProblem, expectTotalsSettle, observe, timed, totalsOf, type AdAnswer } from './support/traffic';
 
 const FERRET_PORT = 27035;
@@ -22,7 +21,7 @@ describe('faults of the infrastructure under the running system', function () {
   this.timeout(180_000);
   const ferret = new OwnFerret('ferretdb-faults', FERRET_PORT);
   const sharedRedis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  const redisRelay = new Relay(sharedRedis.hostname, Number(sharedRedis.port || 6379));
+  const redisRelay = new TcpRelay(sharedRedis.toString());
   let system: System | undefined;
   let admin: Browser;
   let advertiser: Browser;
@@ -31,7 +30,7 @@ describe('faults of the infrastructure under the running system', function () {
     this.timeout(120_000);
     const mongoUrl = await ferret.up();
     await redisRelay.open();
-    const through = { MONGO_URL: mongoUrl, REDIS_URL: redisRelay.urlFor(sharedRedis.toString()) };
+    const through = { MONGO_URL: mongoUrl, REDIS_URL: redisRelay.url };
     system = await startSystem({
       settings: {
         'publisher-identity': through,

@@ -1,46 +1,8 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { isInfrastructureError } from '@pilot/faults';
-import { freePort, testInfra } from '@pilot/testkit';
+import { freePort, TcpRelay, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { createRedis, pingRedis, waitForRedis, type Redis } from '../src';
 
-/** A TCP proxy in front of the real Redis that the test can take down and bring back. */
-async function outageProxy(target: URL): Promise<{ url: string; down(): Promise<void>; up(): Promise<void>; freeze(): void }> {
-  const port = await freePort();
-  const sockets = new Set<Socket>();
-  let frozen = false;
-  let server: Server | undefined;
-  const up = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(Number(target.port || 6379), target.hostname);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('error', () => undefined);
-          socket.on('close', () => sockets.delete(socket));
-        }
-        client.on('data', (chunk) => frozen || upstream.write(chunk));
-        upstream.on('data', (chunk) => frozen || client.write(chunk));
-      });
-      server.listen(port, '127.0.0.1', resolve);
-    });
-  const down = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      if (server) server.close(() => resolve());
-      else resolve();
-    });
-  await up();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    down: async () => {
-      frozen = false;
-      await down();
-    },
-    up,
-    freeze: () => void (frozen = true),
-  };
-}
 
 describe('redis (real Redis)', () => {
   const infra = testInfra();
@@ -84,30 +46,32 @@ describe('redis (real Redis)', () => {
 
   it('fails calls fast while Redis is unreachable and reconnects by itself when it is back', async function () {
     this.timeout(20_000);
-    const proxy = await outageProxy(new URL(infra.redisUrl));
+    const proxy = new TcpRelay(infra.redisUrl);
+    await proxy.open();
     try {
       const redis = client(proxy.url);
       await waitForRedis(redis, 5000);
       await pingRedis(redis);
 
-      await proxy.down();
+      await proxy.cut();
       const started = Date.now();
       let failure: unknown;
       await pingRedis(redis).catch((error: unknown) => (failure = error));
       expect(isInfrastructureError(failure), String(failure)).to.equal(true);
       expect(Date.now() - started).to.be.below(1500);
 
-      await proxy.up();
+      await proxy.open();
       await waitForRedis(redis, 10_000);
       await pingRedis(redis);
     } finally {
-      await proxy.down();
+      await proxy.cut();
     }
   });
 
   it('times out a command that gets no answer (a hung Redis) within its deadline, as an infrastructure fault', async function () {
     this.timeout(20_000);
-    const proxy = await outageProxy(new URL(infra.redisUrl));
+    const proxy = new TcpRelay(infra.redisUrl);
+    await proxy.open();
     try {
       const redis = client(proxy.url);
       await waitForRedis(redis, 5000);
@@ -118,7 +82,7 @@ describe('redis (real Redis)', () => {
       expect(Date.now() - started).to.be.below(2000);
       expect(isInfrastructureError(failure), String(failure)).to.equal(true);
     } finally {
-      await proxy.down();
+      await proxy.cut();
     }
   });
 });

@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 
+export { TcpRelay } from './tcp-relay';
+
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 }

@@ -1,7 +1,7 @@
-import { testInfra, waitFor } from '@pilot/testkit';
+import { TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
-import { ADMIN, client, CREATIVE, listen, OWNER, startCampaign, tcpProxy } from './support';
+import { ADMIN, client, CREATIVE, listen, OWNER, startCampaign } from './support';
 
 describe('campaign service: infrastructure faults', () => {
   const cleanup: Array<() => Promise<void>> = [];
@@ -11,8 +11,9 @@ describe('campaign service: infrastructure faults', () => {
 
   it('answers 503 with Retry-After while MongoDB is unreachable and recovers by itself', async () => {
     const infra = testInfra();
-    const proxy = await tcpProxy(infra.mongoUrl);
-    cleanup.push(proxy.close);
+    const proxy = new TcpRelay(infra.mongoUrl);
+    await proxy.open();
+    cleanup.push(() => proxy.cut());
     const service = await startCampaign(infra, {}, { MONGO_URL: proxy.url });
     cleanup.push(() => service.stop());
     const api = client(infra, service.url);
@@ -26,7 +27,7 @@ describe('campaign service: infrastructure faults', () => {
     expect(JSON.stringify(down.body)).to.not.match(/127\.0\.0\.1|Mongo/);
     expect((await request(service.url).get('/readyz')).status).to.equal(503);
 
-    await proxy.restore();
+    await proxy.open();
     await waitFor(async () => (await api.get('/api/workspace/campaigns', OWNER)).status === 200, { timeoutMs: 20_000, intervalMs: 250 });
     expect((await request(service.url).get('/readyz')).status).to.equal(200);
   });
@@ -35,8 +36,9 @@ describe('campaign service: infrastructure faults', () => {
     const infra = testInfra();
     const { events, bus } = await listen(infra);
     cleanup.push(() => bus.close());
-    const proxy = await tcpProxy(infra.amqpUrl);
-    cleanup.push(proxy.close);
+    const proxy = new TcpRelay(infra.amqpUrl);
+    await proxy.open();
+    cleanup.push(() => proxy.cut());
     const service = await startCampaign(infra, {}, { AMQP_URL: proxy.url });
     cleanup.push(() => service.stop());
     const api = client(infra, service.url);
@@ -48,7 +50,7 @@ describe('campaign service: infrastructure faults', () => {
     expect(submitted.status).to.equal(200);
     expect(submitted.body.status).to.equal('submitted');
 
-    await proxy.restore();
+    await proxy.open();
     await waitFor(() => events.length === 1, { timeoutMs: 20_000, message: 'the event left in the outbox is published' });
     expect(events[0]).to.include({ type: 'campaign.submitted', aggregateId: String(body.id), aggregateVersion: 2 });
     // The next transition is the marker: a duplicate of the first would arrive before it.

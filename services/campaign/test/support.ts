@@ -1,4 +1,3 @@
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Bus } from '@pilot/bus';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_APPROVED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/http-kit';
@@ -56,40 +55,4 @@ export async function listen(infra: TestInfra): Promise<{ events: KnownEvent[]; 
   const events: KnownEvent[] = [];
   await bus.subscribeBroadcast({ eventTypes: CAMPAIGN_EVENTS, handler: async (event) => void events.push(event) });
   return { events, bus };
-}
-
-/** A TCP proxy in front of a piece of infrastructure, so a test can cut it off and bring it back. */
-export async function tcpProxy(targetUrl: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
-  const target = new URL(targetUrl);
-  const targetPort = Number(target.port);
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  let port = 0;
-  const open = async () => {
-    server = createServer((client) => {
-      const upstream = connect(targetPort, target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => {
-          sockets.delete(socket);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server!.address() as AddressInfo).port;
-  };
-  const cut = async () => {
-    const closing = server;
-    server = null;
-    for (const socket of sockets) socket.destroy();
-    if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
-  };
-  await open();
-  const url = new URL(targetUrl);
-  url.port = String(port);
-  return { url: url.toString(), cut, restore: open, close: cut };
 }

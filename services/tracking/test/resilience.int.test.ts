@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ConfigError } from '@pilot/config';
-import { infraEnv, ManualClock, testInfra, waitFor } from '@pilot/testkit';
+import { infraEnv, ManualClock, TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, CuttableLink, gatewaySigned, startTracking, TestWorld } from './support';
+import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld } from './support';
 
 describe('tracking: restarts, faults and configuration', () => {
   describe('a consumer killed before acking', () => {
@@ -69,9 +69,8 @@ describe('tracking: restarts, faults and configuration', () => {
   describe('unreachable dependencies', () => {
     const infra = testInfra();
     const world = new TestWorld(infra);
-    const redisLink = new CuttableLink('127.0.0.1', Number(new URL(infra.redisUrl).port || 6379));
-    const mongoTarget = new URL(infra.mongoUrl);
-    const mongoLink = new CuttableLink(mongoTarget.hostname, Number(mongoTarget.port || 27017));
+    const redisLink = new TcpRelay(infra.redisUrl);
+    const mongoLink = new TcpRelay(infra.mongoUrl);
     let tracking: RunningTracking;
     let key: string;
     const clock = new ManualClock();
@@ -86,8 +85,8 @@ describe('tracking: restarts, faults and configuration', () => {
       snapshotClose = snapshot.close;
       key = await world.approvedPublisher(ids.publisherId, ids.publisherOwner);
       tracking = await startTracking(infra, snapshot.url, { clock }, {
-        REDIS_URL: `redis://127.0.0.1:${redisLink.port}`,
-        MONGO_URL: `mongodb://127.0.0.1:${mongoLink.port}/`,
+        REDIS_URL: redisLink.url,
+        MONGO_URL: mongoLink.url,
         DEPENDENCY_TIMEOUT_MS: '500',
       });
     });

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Bus } from '@pilot/bus';
 import type { CachedCampaign } from '@pilot/campaign-cache';
@@ -154,51 +153,4 @@ export function allocate(
 /** Headers the gateway adds when it forwards a call (no account: the network API and click links). */
 export function gatewaySigned(infra: TestInfra, method: string, url: string, account?: { accountId: string; admin?: boolean }): Record<string, string> {
   return signedHeaders(infra.internalSecret, { method, url, accountId: account?.accountId ?? null, admin: account?.admin ?? false });
-}
-
-/**
- * A TCP relay in front of Redis or MongoDB that a test can cut and restore, to see what the service does
- * while a dependency is unreachable and that it recovers by itself.
- */
-export class CuttableLink {
-  private server: TcpServer | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async open(): Promise<void> {
-    const server = createTcpServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      this.sockets.add(client);
-      this.sockets.add(upstream);
-      const drop = () => {
-        client.destroy();
-        upstream.destroy();
-        this.sockets.delete(client);
-        this.sockets.delete(upstream);
-      };
-      client.on('error', drop).on('close', drop);
-      upstream.on('error', drop).on('close', drop);
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
 }
