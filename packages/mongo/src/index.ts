@@ -3,6 +3,7 @@
  * MongoDB outage fails calls quickly (503) instead of queueing them; the driver reconnects by itself.
  */
 import mongoose, { type Connection } from 'mongoose';
+import { isDuplicateKeyError } from './errors';
 
 export { mongoose };
 export type { Connection };
@@ -35,9 +36,8 @@ export async function pingMongo(connection: Connection): Promise<void> {
   await connection.db.admin().command({ ping: 1 });
 }
 
-export function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
-}
+export { isDuplicateKeyError } from './errors';
+export * from './grouped-inserts';
 
 /**
  * FerretDB (our local and test database) has no atomic read-modify-write: concurrent conditional updates

@@ -82,15 +82,24 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
   }
 }
 
+/**
+ * A port nothing listens on, for a process started next. Chosen below the kernel's ephemeral range
+ * (32768 and up on Linux): a port from that range can be taken by any outgoing connection (to Redis,
+ * RabbitMQ, the database) between this check and the process binding it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(candidate)) return candidate;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * Every subscription of tracking, in one place.
- * - allocation.created -> durable quorum queue "tracking": one ad request record per allocation; the bus
- *   acks only after the insert, and a redelivered event finds its record (idempotent by allocation id).
+ * - allocation.created -> durable quorum queue "tracking": one ad request record per allocation (grouped
+ *   into one insert with the others in flight); the bus acks each event only after its insert, and a
+ *   redelivered event finds its record (idempotent by allocation id).
  * - campaign.* -> the replica's own broadcast queue, through ActiveCampaignCache (click destinations and
  *   whether a campaign is still active).
  * Publisher activity is read from the key read model in Redis rather than from publisher.* events: that
@@ -28,6 +29,8 @@ export async function subscribe(
   await bus.subscribeDurable({
     name: 'tracking',
     eventTypes: [ALLOCATION_CREATED],
+    // Up to this many events are handled at once, so their records reach the database in one insert.
+    prefetch: 100,
     handler: async (event) => {
       if (event.type !== ALLOCATION_CREATED) return;
       const created = await recordAllocation(deps, event as AllocationCreated);

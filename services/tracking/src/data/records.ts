@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { isDuplicateKeyError, type Connection } from '@pilot/mongo';
+import { GroupedInserts, type Connection } from '@pilot/mongo';
 import type { AllocationClaims } from '@pilot/tokens';
 import type { Collection, Document, Filter } from 'mongodb';
 import { dayOf, type DayKindCount, type RecordKind, type StatsFilter } from '../domain/stats';
@@ -63,6 +63,7 @@ export function factsOfClaims(claims: AllocationClaims): AllocationFacts {
 
 export class TrackingRecords {
   private readonly records: Collection<RecordDocument>;
+  private readonly recordInserts: GroupedInserts<RecordDocument>;
   private readonly filtered: Collection<FilteredClickDocument>;
 
   constructor(
@@ -71,6 +72,8 @@ export class TrackingRecords {
   ) {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.records = connection.db.collection<RecordDocument>('records');
+    // Every ad request, confirmation and click is one record: grouped, they cost the database far less.
+    this.recordInserts = new GroupedInserts(this.records, { timeoutMs });
     this.filtered = connection.db.collection<FilteredClickDocument>('filtered_clicks');
   }
 
@@ -103,15 +106,7 @@ export class TrackingRecords {
       day: dayOf(facts.allocatedAt),
       at,
     };
-    return this.guarded(`insert of ${kind}`, async () => {
-      try {
-        await this.records.insertOne(document);
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
-    });
+    return this.recordInserts.insert(document);
   }
 
   recordAllocation(facts: AllocationFacts): Promise<boolean> {
