@@ -99,7 +99,8 @@ export class GroupedInserts<D extends Document> {
 /** Maps an unordered insertMany's write errors back to its documents: a duplicate `_id` is an answer, not a fault. */
 function settleFailedBatch<D>(batch: Waiting<D>[], error: unknown): void {
   const writeErrors = writeErrorsOf(error);
-  if (!writeErrors) {
+  // A failure of the whole call (network, timeout) may come as a bulk write error with no write errors.
+  if (!writeErrors || writeErrors.length === 0) {
     const message = (error as Error).message;
     for (const waiting of batch) waiting.settle({ error: new ServiceUnavailableError('mongodb', `insert failed: ${message}`) });
     return;

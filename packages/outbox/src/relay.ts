@@ -4,6 +4,10 @@
  * that dies in between leaves the flag set and the next pass (any replica) publishes them again:
  * at-least-once, so consumers are idempotent and drop versions they already have.
  *
+ * The writer normally publishes its document's events itself with publishNow(), right after the write
+ * and before it answers, so a change is on the bus when the caller hears it was made; the periodic pass
+ * publishes whatever that left pending (broker down, process died).
+ *
  * With `leases` (opt-in), several replicas publish each document once in the normal case: before publishing
  * a document a relay inserts the lease `<collection>:<document id>#<n>` (a unique `_id`, the one primitive
  * that is exclusive on FerretDB); a relay that finds the lease taken skips the document, unless the lease is
@@ -42,7 +46,9 @@ export class OutboxRelay {
   private again = false;
   private stopped = true;
   /** Identifies this relay's leases, so it may retry a document it holds after a failed publish. */
-  private readonly holder = randomUUID();
+  private readonly holder: string = randomUUID();
+  /** Documents this process is publishing right now (a pass or publishNow), which the other must leave alone. */
+  private readonly inHand = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -71,6 +77,48 @@ export class OutboxRelay {
       });
   }
 
+  /**
+   * Publishes the events of one document just written (under a lease, like a pass) and clears its flag.
+   * Resolves either way: what could not be published stays pending for the next pass. Does nothing while
+   * the relay is not started.
+   */
+  async publishNow(collection: Collection, documentId: unknown, events: KnownEvent[]): Promise<void> {
+    const key = inHandKey(collection, documentId);
+    if (this.stopped || events.length === 0) return;
+    const pass = this.inHand.get(key);
+    if (pass) {
+      await pass.catch(() => undefined); // a pass of this relay is publishing it already
+      return;
+    }
+    // A holder of its own: a pass of this relay that listed the document before it was cleared must see
+    // the lease as somebody else's, not re-enter it as it would to retry its own failed publish.
+    const holder = `${this.holder}/now`;
+    let leased: string | null = null;
+    await this.holding(key, async () => {
+      try {
+        leased = await this.lease(collection, { _id: documentId }, holder);
+        if (!leased) return;
+        for (const event of events) await this.options.bus.publish(event);
+        await collection.updateOne({ _id: documentId } as never, { $set: { outboxPending: false } });
+      } catch (error) {
+        this.options.logger.warn({ err: (error as Error).message }, 'events left pending for the outbox relay');
+        // Let the next pass take the document at once rather than after the lease expires.
+        if (leased) await this.options.leases?.deleteOne({ _id: leased as never, holder }).catch(() => undefined);
+      }
+    });
+  }
+
+  /** Runs `work` on one document, marked as in hand for its duration. */
+  private async holding<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const running = work();
+    this.inHand.set(key, running);
+    try {
+      return await running;
+    } finally {
+      this.inHand.delete(key);
+    }
+  }
+
   /** One full pass; resolves when nothing that was pending is left (tests, shutdown). */
   async flush(): Promise<void> {
     if (this.running) await this.running;
@@ -83,25 +131,29 @@ export class OutboxRelay {
     if (this.running) await this.running;
   }
 
-  /** true when this relay may publish the document now (always, without a lease collection). */
-  private async lease(collection: Collection, document: PendingDocument): Promise<boolean> {
-    const leases = this.options.leases;
-    if (!leases) return true;
-    const leaseMs = this.options.leaseMs ?? 30_000;
+  /**
+   * The lease's `_id` when `holder` may publish the document now (always, without a lease collection: then
+   * the document's own key), null when another holder has it.
+   */
+  private async lease(collection: Collection, document: PendingDocument, holder = this.holder): Promise<string | null> {
     const base = `${collection.collectionName}:${String(document._id)}`;
+    const leases = this.options.leases;
+    if (!leases) return base;
+    const leaseMs = this.options.leaseMs ?? 30_000;
     for (let generation = 1; generation <= MAX_LEASE_GENERATIONS; generation += 1) {
+      const id = `${base}#${generation}`;
       try {
-        await leases.insertOne({ _id: `${base}#${generation}` as never, at: new Date(), holder: this.holder });
-        return true;
+        await leases.insertOne({ _id: id as never, at: new Date(), holder });
+        return id;
       } catch (error) {
         if ((error as { code?: unknown }).code !== 11000) throw error;
       }
-      const held = await leases.findOne({ _id: `${base}#${generation}` as never });
-      if (held?.holder === this.holder) return true;
+      const held = await leases.findOne({ _id: id as never });
+      if (held?.holder === holder) return id;
       const at = held?.at instanceof Date ? held.at.getTime() : 0;
-      if (Date.now() - at < leaseMs) return false;
+      if (Date.now() - at < leaseMs) return null;
     }
-    return false;
+    return null;
   }
 
   private async drain(): Promise<void> {
@@ -115,14 +167,23 @@ export class OutboxRelay {
           .toArray()) as unknown as PendingDocument[];
         let published = 0;
         for (const document of pending) {
-          if (!(await this.lease(collection, document))) continue;
-          for (const event of document.outbox ?? []) await this.options.bus.publish(event);
-          await collection.updateOne({ _id: document._id } as never, { $set: { outboxPending: false } });
-          published += 1;
+          const key = inHandKey(collection, document._id);
+          if (this.inHand.has(key)) continue;
+          const done = await this.holding(key, async () => {
+            if (!(await this.lease(collection, document))) return false;
+            for (const event of document.outbox ?? []) await this.options.bus.publish(event);
+            await collection.updateOne({ _id: document._id } as never, { $set: { outboxPending: false } });
+            return true;
+          });
+          if (done) published += 1;
         }
         // A full batch held by other relays: leave the rest to them and to the next pass.
         if (pending.length < batchSize || published === 0) break;
       }
     }
   }
+}
+
+function inHandKey(collection: Collection, documentId: unknown): string {
+  return `${collection.collectionName}:${String(documentId)}`;
 }

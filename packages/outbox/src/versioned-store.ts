@@ -62,7 +62,8 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     await this.history.createIndex({ at: -1 });
   }
 
-  private entryId(id: string | number, version: number): string {
+  /** The `_id` of the history entry that holds version `version` of record `id` (and its events). */
+  static entryId(id: string | number, version: number): string {
     return `${id}:${version}`;
   }
 
@@ -120,7 +121,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
 
   private async insertEntry(id: string | number, version: number, state: S, facts: ChangeFacts, events: KnownEvent[]): Promise<void> {
     const entry: HistoryEntry<S> = {
-      _id: this.entryId(id, version),
+      _id: VersionedStore.entryId(id, version),
       entity: this.entity,
       entityId: id,
       version,

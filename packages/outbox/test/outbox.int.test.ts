@@ -228,6 +228,49 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       expect(received[0]?.id).to.equal(event.id);
     });
 
+    it('publishNow() puts a just-written change on the bus before it resolves, once, while passes run beside it', async () => {
+      const store = newStore('_now');
+      const received = await consumer('relay-now');
+      const relay = new OutboxRelay({ bus: await newBus(), collections: () => [store.history], logger, intervalMs: 1, leases: db.collection('leases_now') });
+      relays.push(relay);
+      relay.start();
+      const published: string[] = [];
+      for (let n = 0; n < 20; n += 1) {
+        const state = campaign(nextId++);
+        const event = campaignEvent(state, 1);
+        await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
+        await relay.publishNow(store.history, VersionedStore.entryId(state.campaignId, 1), [event]);
+        expect(await store.history.findOne({ _id: VersionedStore.entryId(state.campaignId, 1) as never })).to.include({ outboxPending: false });
+        published.push(event.id);
+      }
+      await waitFor(() => received.length >= 20);
+      await relay.flush();
+      await settle();
+      expect(received.map((event) => event.id)).to.deep.equal(published);
+    });
+
+    it('publishNow() leaves the events pending for a pass when the broker is unreachable, and does nothing before start()', async () => {
+      const store = newStore('_now_down');
+      const received = await consumer('relay-now-down');
+      const state = campaign(nextId++);
+      const event = campaignEvent(state, 1);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
+      const entryId = VersionedStore.entryId(state.campaignId, 1);
+
+      const notStarted = newRelay(await newBus(), store);
+      await notStarted.publishNow(store.history, entryId, [event]);
+      const downRelay = newRelay(await newBus('amqp://guest:guest@127.0.0.1:1'), store);
+      downRelay.start();
+      await downRelay.publishNow(store.history, entryId, [event]);
+      await settle();
+      expect(received).to.deep.equal([]);
+      expect(await store.history.findOne({ _id: entryId as never })).to.include({ outboxPending: true });
+
+      await newRelay(await newBus(), store).flush();
+      await waitFor(() => received.length === 1);
+      expect(received[0]?.id).to.equal(event.id);
+    });
+
     it('keeps events pending while the broker is unreachable and publishes them once it is reachable', async () => {
       const store = newStore('_down');
       const received = await consumer('relay-down');

@@ -14,6 +14,8 @@ export function createRedis(url: string, connectionName: string): Redis {
     connectTimeout: 2000,
     commandTimeout: 1000,
     lazyConnect: false,
+    // Commands issued in the same event loop turn (concurrent requests) share one write to Redis.
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2000),
   });
   // Errors are reported through readiness and the failing calls; an unhandled 'error' event would crash.

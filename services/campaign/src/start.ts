@@ -7,7 +7,7 @@ import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import { Bus } from '@pilot/bus';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
+import { OutboxRelay, VersionedStore } from '@pilot/outbox';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
 import { mountRoutes } from './http/routes';
@@ -50,7 +50,13 @@ export async function start(config: Config, logger: Logger, options: StartOption
       intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
     });
     resources.add(relay, (opened) => opened.stop());
-    const campaigns = new CampaignUseCases({ repository, clock, logger, eventsPending: () => relay.kick() });
+    const campaigns = new CampaignUseCases({
+      repository,
+      clock,
+      logger,
+      publishChange: (campaignId, version, events) =>
+        relay.publishNow(repository.historyCollection(), VersionedStore.entryId(campaignId, version), events),
+    });
 
     const { app, finish } = createServiceApp({
       service: 'campaign',

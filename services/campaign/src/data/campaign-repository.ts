@@ -46,8 +46,12 @@ export class CampaignRepository {
   }
 
   /** The history collection, whose documents carry the pending events the relay publishes. */
+  historyCollection(): Collection {
+    return this.store.history as unknown as Collection;
+  }
+
   outboxCollections(): Collection[] {
-    return [this.store.history as unknown as Collection];
+    return [this.historyCollection()];
   }
 
   /**

@@ -71,8 +71,11 @@ export interface CampaignUseCasesOptions {
   repository: CampaignRepository;
   clock: Clock;
   logger: Logger;
-  /** Called after every write that left events pending, so they leave without waiting for the next tick. */
-  eventsPending: () => void;
+  /**
+   * Publishes the events of a change just written (version `version` of the campaign), before the caller
+   * is answered; resolves even when they could not leave now (the outbox relay publishes them later).
+   */
+  publishChange: (campaignId: number, version: number, events: CampaignEvent[]) => Promise<void>;
 }
 
 export class CampaignUseCases {
@@ -161,7 +164,7 @@ export class CampaignUseCases {
           to: decision.to,
           reason,
         }, [event]);
-        this.options.eventsPending();
+        await this.options.publishChange(changed.campaignId, changed.version, [event]);
         return viewOf(changed);
       } catch (error) {
         // Someone moved it first: decide again on what it is now.
