@@ -16,8 +16,8 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     while (cleanup.length > 0) await cleanup.pop()?.();
   });
 
-  async function running(infra: ReturnType<typeof testInfra>, options: Parameters<typeof startCampaign>[1] = {}) {
-    const service = await startCampaign(infra, options);
+  async function running(infra: ReturnType<typeof testInfra>, options: Parameters<typeof startCampaign>[1] = {}, env: Record<string, string> = {}) {
+    const service = await startCampaign(infra, options, env);
     let stopped = false;
     const stop = async () => {
       if (stopped) return;
@@ -68,6 +68,34 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const ids = responses.map((response) => response.body.id as number);
     expect(new Set(ids).size).to.equal(20);
     for (const id of ids) expect(Number.isSafeInteger(id) && id > 0).to.equal(true);
+  });
+
+  it('answers a transition only after its event is on the bus, without waiting for a relay pass', async () => {
+    const infra = testInfra();
+    const { events, bus } = await listen(infra);
+    cleanup.push(() => bus.close());
+    const owner: Who = { accountId: '6101' };
+    // A pass once at start, then not for an hour: whatever is published meanwhile, the writer published.
+    const { service } = await running(infra, {}, { OUTBOX_RELAY_INTERVAL_MS: '3600000' });
+    await service.relay.flush();
+    const api = client(infra, service.url);
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+    cleanup.push(() => mongo.close());
+    const history = mongo.db!.collection('campaign_history');
+
+    const id = (await api.post('/api/workspace/campaigns', owner, CREATIVE)).body.id as number;
+    const moves: Array<[string, Who]> = [['submit', owner], ['approve', ADMIN], ['activate', ADMIN], ['pause', owner]];
+    for (const [index, [action, who]] of moves.entries()) {
+      expect((await api.post(`/api/workspace/campaigns/${id}/${action}`, who)).status).to.equal(200);
+      expect(await history.findOne({ _id: `${id}:${index + 2}` as never })).to.include({ outboxPending: false });
+    }
+    await waitFor(() => events.length >= moves.length, { message: 'events of every transition' });
+    expect(events.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
+      ['campaign.submitted', 2],
+      ['campaign.approved', 3],
+      ['campaign.activated', 4],
+      ['campaign.paused', 5],
+    ]);
   });
 
   it('publishes events left pending by a process that died before publishing, once each', async () => {
