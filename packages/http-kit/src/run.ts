@@ -3,7 +3,7 @@
  * start, and on SIGTERM/SIGINT stop in reverse order and exit 0.
  */
 import type { Logger } from '@pilot/logging';
-import { createLogger } from '@pilot/logging';
+import { asyncStdout, createLogger } from '@pilot/logging';
 
 export interface Stoppable {
   stop(): Promise<void>;
@@ -21,7 +21,7 @@ export async function runService<C>(
     process.stderr.write(`${service}: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const logger = createLogger({ service, level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = createLogger({ service, level: process.env.LOG_LEVEL ?? 'info', destination: asyncStdout() });
   let running: Stoppable;
   try {
     running = await start(config, logger);

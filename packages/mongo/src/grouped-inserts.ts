@@ -17,6 +17,12 @@ export interface GroupedInsertsOptions {
   timeoutMs: number;
   /** Most documents in one insertMany (default 200). */
   maxBatch?: number;
+  /**
+   * How long the first document of a batch waits for company (default 0: one turn of the event loop).
+   * For writers nobody waits on interactively, such as an event consumer, where larger batches are worth
+   * a few milliseconds.
+   */
+  lingerMs?: number;
 }
 
 interface Waiting<D> {
@@ -70,11 +76,13 @@ export class GroupedInserts<D extends Document> {
   private scheduleFlush(): void {
     if (this.writing || this.flushScheduled) return;
     this.flushScheduled = true;
-    // One turn of the event loop: the documents of requests read in the same I/O pass travel together.
-    setImmediate(() => {
+    const run = () => {
       this.flushScheduled = false;
       void this.flush();
-    });
+    };
+    // At least one turn of the event loop: the documents of requests read in the same I/O pass travel together.
+    if (this.options.lingerMs) setTimeout(run, this.options.lingerMs);
+    else setImmediate(run);
   }
 
   private async flush(): Promise<void> {

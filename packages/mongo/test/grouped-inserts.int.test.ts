@@ -55,6 +55,19 @@ describe('GroupedInserts (real MongoDB-compatible server, MONGO_URL)', () => {
     expect(Math.max(...seen.calls)).to.be.at.most(50);
   });
 
+  it('with lingerMs, gathers documents inserted over several turns of the event loop into one write', async () => {
+    const collection = collectionNamed('lingering');
+    const seen = countingInsertMany(collection);
+    const inserts = new GroupedInserts(collection, { timeoutMs: 10_000, lingerMs: 2000 });
+    const pending: Promise<boolean>[] = [];
+    for (let n = 0; n < 5; n += 1) {
+      pending.push(inserts.insert({ _id: `fact:${n}`, n }));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await Promise.all(pending)).to.deep.equal([true, true, true, true, true]);
+    expect(seen.calls).to.deep.equal([5]);
+  });
+
   it('tells exactly one caller per _id that it created the document, within one batch and across batches', async () => {
     const collection = collectionNamed('duplicates');
     await collection.insertOne({ _id: 'fact:stored', n: -1 });

@@ -64,6 +64,7 @@ export function factsOfClaims(claims: AllocationClaims): AllocationFacts {
 export class TrackingRecords {
   private readonly records: Collection<RecordDocument>;
   private readonly recordInserts: GroupedInserts<RecordDocument>;
+  private readonly allocationInserts: GroupedInserts<RecordDocument>;
   private readonly filtered: Collection<FilteredClickDocument>;
 
   constructor(
@@ -74,6 +75,8 @@ export class TrackingRecords {
     this.records = connection.db.collection<RecordDocument>('records');
     // Every ad request, confirmation and click is one record: grouped, they cost the database far less.
     this.recordInserts = new GroupedInserts(this.records, { timeoutMs });
+    // Ad request records come from the bus, where nobody waits on them: a batch may gather for 20 ms.
+    this.allocationInserts = new GroupedInserts(this.records, { timeoutMs, lingerMs: 20 });
     this.filtered = connection.db.collection<FilteredClickDocument>('filtered_clicks');
   }
 
@@ -106,7 +109,7 @@ export class TrackingRecords {
       day: dayOf(facts.allocatedAt),
       at,
     };
-    return this.recordInserts.insert(document);
+    return (kind === 'allocation' ? this.allocationInserts : this.recordInserts).insert(document);
   }
 
   recordAllocation(facts: AllocationFacts): Promise<boolean> {
