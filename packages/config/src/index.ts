@@ -90,7 +90,7 @@ export const busSettings = {
 
 /** The outbox relay of services that publish events from their own writes (decisions 0002 and 0005). */
 export const outboxSettings = {
-  OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 1000, desc: 'how often the outbox relay looks for events left pending' }),
+  OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 10_000, desc: 'how often the outbox relay looks for events nobody published (a failed publish is retried after 1 s regardless)' }),
   OUTBOX_LEASE_MS: numValidator({
     default: 30_000,
     desc: 'after this long a replica that claimed pending events but did not publish them is presumed dead',

@@ -25,7 +25,13 @@ export interface OutboxRelayOptions {
   /** Collections whose documents carry `outbox` + `outboxPending`. */
   collections: () => Collection[];
   logger: Logger;
+  /**
+   * How often a pass looks for what nobody published (default 10 s): a writer that died before publishing,
+   * another replica's leftovers. Each pass reads the pending documents, which on FerretDB is a scan.
+   */
   intervalMs?: number;
+  /** After a failed publish, the next pass comes this soon (default 1 s), so an outage ends quickly. */
+  retryMs?: number;
   batchSize?: number;
   /** A collection for publishing leases (recommended with more than one replica). */
   leases?: Collection;
@@ -42,6 +48,7 @@ interface PendingDocument {
 
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
@@ -54,7 +61,7 @@ export class OutboxRelay {
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.options.intervalMs ?? 1000);
+    this.timer = setInterval(() => this.kick(), this.options.intervalMs ?? 10_000);
     this.timer.unref();
     this.kick();
   }
@@ -67,7 +74,10 @@ export class OutboxRelay {
       return;
     }
     this.running = this.drain()
-      .catch((error: unknown) => this.options.logger.warn({ err: (error as Error).message }, 'outbox relay pass failed; will retry'))
+      .catch((error: unknown) => {
+        this.options.logger.warn({ err: (error as Error).message }, 'outbox relay pass failed; will retry');
+        this.retrySoon();
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -102,6 +112,7 @@ export class OutboxRelay {
         await collection.updateOne({ _id: documentId } as never, { $set: { outboxPending: false } });
       } catch (error) {
         this.options.logger.warn({ err: (error as Error).message }, 'events left pending for the outbox relay');
+        this.retrySoon();
         // Let the next pass take the document at once rather than after the lease expires.
         if (leased) await this.options.leases?.deleteOne({ _id: leased as never, holder }).catch(() => undefined);
       }
@@ -125,9 +136,20 @@ export class OutboxRelay {
     await this.drain();
   }
 
+  /** One pass soon, rather than at the next interval. */
+  private retrySoon(): void {
+    if (this.stopped || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.kick();
+    }, this.options.retryMs ?? 1000);
+    this.retryTimer.unref();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.running) await this.running;
   }
 
