@@ -16,6 +16,7 @@ import { assertValidEvent, InvalidEventError, type KnownEvent } from '@pilot/con
 import { isInfrastructureError, ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import { Acknowledger } from './acknowledger';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 
 export interface BusOptions {
@@ -150,8 +151,11 @@ export class Bus {
         });
         for (const type of subscription.eventTypes) await ch.bindQueue(queue, this.exchange, type);
         await ch.prefetch(subscription.prefetch ?? 20);
+        const acknowledger = new Acknowledger(ch);
         await ch.consume(queue, (message) => {
-          if (message) void this.handleDurable(channel, message, subscription.handler);
+          if (!message) return;
+          acknowledger.received(message);
+          void this.handleDurable(acknowledger, message, subscription.handler);
         });
       },
     });
@@ -160,19 +164,19 @@ export class Bus {
     await withDeadline(channel.waitForConnect(), 10_000, 'rabbitmq');
   }
 
-  private async handleDurable(channel: ChannelWrapper, message: ConsumeMessage, handler: EventHandler): Promise<void> {
+  private async handleDurable(acknowledger: Acknowledger, message: ConsumeMessage, handler: EventHandler): Promise<void> {
     let event: KnownEvent;
     try {
       event = parseEvent(message);
     } catch (error) {
       this.logger.error({ err: (error as Error).message, routingKey: message.fields.routingKey }, 'malformed event dead-lettered');
-      safely(() => channel.nack(message, false, false));
+      acknowledger.nack(message, false);
       return;
     }
     for (let attempt = 0; ; attempt += 1) {
       try {
         await handler(event);
-        safely(() => channel.ack(message));
+        acknowledger.ack(message);
         return;
       } catch (error) {
         if (this.closed) return; // unacked: the broker redelivers it to another consumer
@@ -184,7 +188,7 @@ export class Bus {
         const deliveries = Number(message.properties.headers?.['x-delivery-count'] ?? 0) + 1;
         this.logger.error({ err: error, eventType: event.type, eventId: event.id, deliveries }, 'handler failed; event returned to the queue');
         await sleep(Math.min(100 * deliveries, 1000));
-        safely(() => channel.nack(message, false, true));
+        acknowledger.nack(message, true);
         return;
       }
     }
@@ -252,14 +256,6 @@ function parseEvent(message: ConsumeMessage): KnownEvent {
   }
   assertValidEvent(candidate);
   return candidate;
-}
-
-function safely(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // The channel this message came on is gone; the broker will redeliver it.
-  }
 }
 
 function sleep(ms: number): Promise<void> {
