@@ -74,7 +74,8 @@ export class TrackingRecords {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.records = connection.db.collection<RecordDocument>('records');
     // Every ad request, confirmation and click is one record: grouped, they cost the database far less.
-    this.recordInserts = new GroupedInserts(this.records, { timeoutMs });
+    // Confirmations and clicks wait 2 ms for company: larger groups, at little cost to their answer.
+    this.recordInserts = new GroupedInserts(this.records, { timeoutMs, lingerMs: 2 });
     // Ad request records come from the bus, where nobody waits on them: a batch may gather for 20 ms.
     this.allocationInserts = new GroupedInserts(this.records, { timeoutMs, lingerMs: 20 });
     this.filtered = connection.db.collection<FilteredClickDocument>('filtered_clicks');
