@@ -2,11 +2,8 @@
  * Every service, started as its own process in production mode without one of its required settings,
  * stops at once with exit code 1 and a message that names the missing setting.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { runServiceMain } from '@pilot/testkit';
 import { expect } from 'chai';
-
-const ROOT = path.resolve(__dirname, '..', '..');
 
 /** A complete production environment per service, so that exactly one setting can be taken away. */
 const COMPLETE: Record<string, Record<string, string>> = {
@@ -49,26 +46,6 @@ const REQUIRED: Record<string, string> = {
   web: 'INTERNAL_SECRET',
 };
 
-function run(service: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'services', service, 'src', 'main.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${service} did not stop within 20 s without ${REQUIRED[service]}`));
-    }, 20_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
-
 describe('every service refuses to start without a required setting', function () {
   this.timeout(60_000);
 
@@ -76,7 +53,7 @@ describe('every service refuses to start without a required setting', function (
     it(`stops ${service} with exit code 1 and a message naming ${REQUIRED[service]}`, async () => {
       const env: Record<string, string> = { ...INFRASTRUCTURE, ...COMPLETE[service] };
       delete env[REQUIRED[service] as string];
-      const { code, stderr } = await run(service, env);
+      const { code, stderr } = await runServiceMain(service, { NODE_ENV: 'production', ...env });
       expect(code).to.equal(1);
       expect(stderr).to.contain(REQUIRED[service]);
     });

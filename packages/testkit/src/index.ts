@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 
+export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';
 
 export function uniqueName(prefix: string): string {

@@ -1,8 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { ConfigError } from '@pilot/config';
 import { generateApiKey } from '@pilot/key-read-model';
-import { freePort, infraEnv, testInfra, waitFor } from '@pilot/testkit';
+import { freePort, infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -236,15 +234,10 @@ describe('allocation configuration', () => {
     expect(() => loadConfig(env)).to.throw(ConfigError, /TOKEN_SECRET/);
   });
 
-  it('stops the process with a message naming each missing setting', function () {
+  it('stops the process with a message naming each missing setting', async function () {
     this.timeout(30_000);
-    const main = path.join(__dirname, '..', 'src', 'main.ts');
-    const result = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), main], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'production' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(result.status).to.equal(1);
+    const result = await runServiceMain('allocation', { NODE_ENV: 'production' });
+    expect(result.code).to.equal(1);
     for (const name of ['TOKEN_SECRET', 'PORT', 'AMQP_URL', 'REDIS_URL', 'INTERNAL_SECRET', 'PUBLIC_BASE_URL', 'CAMPAIGN_URL']) {
       expect(result.stderr).to.contain(name);
     }

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { ConfigError } from '@pilot/config';
 import type { KnownEvent } from '@pilot/contracts';
 import { internalGet } from '@pilot/http-kit';
 import { connectMongo } from '@pilot/mongo';
-import { infraEnv, testInfra, waitFor } from '@pilot/testkit';
+import { infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';
 import { ADMIN, client, CREATIVE, listen, logger, startCampaign, type Who } from './support';
@@ -237,15 +235,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
   it('stops the process with exit code 1 and a message naming the missing setting', async () => {
     const { MONGO_DB: _missing, ...env } = infraEnv(testInfra(), 'campaign');
-    const main = path.resolve(__dirname, '../src/main.ts');
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-    delete childEnv.MONGO_DB;
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', main], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    clearTimeout(guard);
+    const { code, stderr } = await runServiceMain('campaign', env as Record<string, string>);
     expect(code).to.equal(1);
     expect(stderr).to.match(/MONGO_DB/);
   });

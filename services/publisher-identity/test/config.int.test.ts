@@ -1,18 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { ConfigError } from '@pilot/config';
+import { runServiceMain } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';
 
 describe('publisher-identity configuration', () => {
-  it('refuses to start, naming a missing required setting', () => {
-    const result = spawnSync(process.execPath, ['-r', 'tsx/cjs', join(__dirname, '..', 'src', 'main.ts')], {
-      cwd: join(__dirname, '..'),
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(result.status).to.equal(1);
+  it('refuses to start, naming a missing required setting', async () => {
+    const result = await runServiceMain('publisher-identity', { NODE_ENV: 'test', PORT: '0' });
+    expect(result.code).to.equal(1);
     expect(result.stderr).to.contain('MONGO_DB is required but missing');
   });
 

@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { ConfigError } from '@pilot/config';
-import { infraEnv, ManualClock, TcpRelay, testInfra, waitFor } from '@pilot/testkit';
+import { infraEnv, ManualClock, runServiceMain, TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
@@ -194,15 +192,9 @@ describe('tracking: restarts, faults and configuration', () => {
       expect((refused as ConfigError).message).to.match(/TOKEN_SECRET is required but missing/);
     });
 
-    it('stops the process with exit code 1 naming a missing setting', () => {
-      const root = resolve(__dirname, '../../..');
-      const result = spawnSync(process.execPath, ['-r', 'tsx/cjs', 'services/tracking/src/main.ts'], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: '0' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-      expect(result.status).to.equal(1);
+    it('stops the process with exit code 1 naming a missing setting', async () => {
+      const result = await runServiceMain('tracking', { NODE_ENV: 'production', PORT: '0' });
+      expect(result.code).to.equal(1);
       expect(result.stderr).to.match(/TOKEN_SECRET is required but missing/);
       expect(result.stderr).to.match(/MONGO_DB is required but missing/);
     });
