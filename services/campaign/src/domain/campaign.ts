@@ -11,7 +11,7 @@ import {
   type CampaignEvent,
   type CampaignState,
 } from '@pilot/contracts';
-import type { CampaignFormat, CreativeInput } from './validation';
+import type { CreativeInput } from './validation';
 
 export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -21,19 +21,10 @@ export function isCampaignStatus(value: unknown): value is CampaignStatus {
 }
 
 /** The stored state of a campaign: its immutable creative, its status and who owns it. */
-export interface CampaignRecord {
+export interface CampaignRecord extends CreativeInput {
   campaignId: number;
   ownerAccountId: string;
   status: CampaignStatus;
-  name: string;
-  format: CampaignFormat;
-  title: string;
-  text: string;
-  destinationUrl: string;
-  buttonText: string;
-  imageUrl: string | null;
-  language: string;
-  replaces: number | null;
   rejectionReason: string | null;
 }
 
