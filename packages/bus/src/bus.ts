@@ -28,6 +28,13 @@ export interface BusOptions {
   publishTimeoutMs?: number;
 }
 
+/** The bus settings every service reads from its environment (@pilot/config's shared validators). */
+export interface BusSettings {
+  AMQP_URL: string;
+  BUS_EXCHANGE: string;
+  BUS_PUBLISH_TIMEOUT_MS: number;
+}
+
 export type EventHandler<E extends KnownEvent = KnownEvent> = (event: E) => Promise<void>;
 
 export interface DurableSubscription {
@@ -83,6 +90,11 @@ export class Bus {
       setup: (channel: ConfirmChannel) => this.declareExchanges(channel),
     });
     this.publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'publisher channel error'));
+  }
+
+  /** A service's bus, from its settings. */
+  static fromSettings(settings: BusSettings, logger: Logger): Bus {
+    return new Bus({ url: settings.AMQP_URL, exchange: settings.BUS_EXCHANGE, logger, publishTimeoutMs: settings.BUS_PUBLISH_TIMEOUT_MS });
   }
 
   private async declareExchanges(channel: ConfirmChannel): Promise<void> {

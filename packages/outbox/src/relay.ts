@@ -39,6 +39,18 @@ export interface OutboxRelayOptions {
   leaseMs?: number;
 }
 
+/** A repository whose writes carry outbox events: where they are, and where their publishing leases go. */
+export interface OutboxSource {
+  outboxCollections(): Collection[];
+  outboxLeases(): Collection;
+}
+
+/** The relay settings every service with an outbox reads from its environment. */
+export interface OutboxSettings {
+  OUTBOX_LEASE_MS: number;
+  OUTBOX_RELAY_INTERVAL_MS: number;
+}
+
 const MAX_LEASE_GENERATIONS = 20;
 
 interface PendingDocument {
@@ -58,6 +70,18 @@ export class OutboxRelay {
   private readonly inHand = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: OutboxRelayOptions) {}
+
+  /** A service's relay over the repository that holds its outbox, with leases, from its settings. */
+  static forSource(bus: Bus, source: OutboxSource, settings: OutboxSettings, logger: Logger): OutboxRelay {
+    return new OutboxRelay({
+      bus,
+      collections: () => source.outboxCollections(),
+      leases: source.outboxLeases(),
+      leaseMs: settings.OUTBOX_LEASE_MS,
+      logger,
+      intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS,
+    });
+  }
 
   start(): void {
     this.stopped = false;

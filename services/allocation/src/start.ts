@@ -43,10 +43,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const limiter = new AdRequestLimiter(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
 
-    const bus = resources.add(
-      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
-      (opened) => opened.close(),
-    );
+    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
 
     const index = new CampaignIndex(options.random);
     const cache = subscribeCampaignCache({

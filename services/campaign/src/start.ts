@@ -31,24 +31,14 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const resources = new Resources();
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
-    const bus = resources.add(
-      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
-      (opened) => opened.close(),
-    );
+    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
     await bus.ready();
 
     const repository = new CampaignRepository(mongo);
     await repository.ensureIndexes();
     const repaired = await repository.repairProjections();
     if (repaired.length > 0) logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history at start');
-    const relay = new OutboxRelay({
-      bus,
-      collections: () => repository.outboxCollections(),
-      leases: repository.outboxLeases(),
-      leaseMs: config.OUTBOX_LEASE_MS,
-      logger,
-      intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
-    });
+    const relay = OutboxRelay.forSource(bus, repository, config, logger);
     resources.add(relay, (opened) => opened.stop());
     const campaigns = new CampaignUseCases({
       repository,

@@ -37,10 +37,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
     const redis = resources.add(createRedis(config.REDIS_URL, 'placement'), (opened) => opened.disconnect());
-    const bus = resources.add(
-      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
-      (opened) => opened.close(),
-    );
+    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();
 
@@ -49,14 +46,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const impressions = new ImpressionRepository(db);
     await placements.ensureIndexes();
     await impressions.ensureIndexes();
-    const relay = new OutboxRelay({
-      bus,
-      collections: () => placements.outboxCollections(),
-      leases: placements.outboxLeases(),
-      leaseMs: config.OUTBOX_LEASE_MS,
-      logger,
-      intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
-    });
+    const relay = OutboxRelay.forSource(bus, placements, config, logger);
     resources.add(relay, (opened) => opened.stop());
     const service = new PlacementService(placements, impressions, clock, () => relay.kick());
     const limiter = new RedisLimiter(redis, {

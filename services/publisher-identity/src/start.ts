@@ -44,10 +44,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
     const redis = resources.add(createRedis(config.REDIS_URL, 'publisher-identity'), (opened) => opened.disconnect());
-    const bus = resources.add(
-      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
-      (opened) => opened.close(),
-    );
+    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();
 
@@ -61,14 +58,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await accounts.ensureIndexes();
     await publisherRecords.ensureIndexes();
 
-    const relay = new OutboxRelay({
-      bus,
-      collections: () => publisherRecords.outboxCollections(),
-      leases: publisherRecords.outboxLeases(),
-      leaseMs: config.OUTBOX_LEASE_MS,
-      logger,
-      intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
-    });
+    const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger);
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX);
     const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);

@@ -33,10 +33,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
     const redis = resources.add(createRedis(config.REDIS_URL, 'tracking'), (opened) => opened.disconnect());
-    const bus = resources.add(
-      new Bus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, publishTimeoutMs: config.BUS_PUBLISH_TIMEOUT_MS }),
-      (opened) => opened.close(),
-    );
+    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();
 
