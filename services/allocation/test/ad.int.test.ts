@@ -222,14 +222,15 @@ describe('GET /api/network/ad', function () {
     }
   });
 
-  it('refuses a paused or rejected publisher with 401 on its next request', async () => {
+  it('refuses the key of a paused or rejected publisher with 401 publisher_not_approved on its next request', async () => {
     const id = publisherId();
     const key = await world.publisher(id, '6012');
     await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
-    await world.keys.writePublisher({ publisherId: id, status: 'paused', ownerAccountId: '6012', type: 'bot' }, hashApiKey(key));
-    expect((await getAd(service, infra, '?language=fr', bearer(key)).expect(401)).body.code).to.equal('invalid_key');
-    await world.keys.writePublisher({ publisherId: id, status: 'rejected', ownerAccountId: '6012', type: 'bot' }, hashApiKey(key));
-    await getAd(service, infra, '?language=fr', bearer(key)).expect(401);
+    const entry = { publisherId: id, ownerAccountId: '6012', type: 'bot' as const, keyHash: hashApiKey(key), incarnation: 'test' };
+    await world.keys.writePublisher({ ...entry, status: 'paused', version: 2 });
+    expect((await getAd(service, infra, '?language=fr', bearer(key)).expect(401)).body.code).to.equal('publisher_not_approved');
+    await world.keys.writePublisher({ ...entry, status: 'rejected', version: 3 });
+    expect((await getAd(service, infra, '?language=fr', bearer(key)).expect(401)).body.code).to.equal('publisher_not_approved');
   });
 
   it('refuses a key whose publisher record is not approved even if a key entry lingers (publisher_not_approved)', async () => {
@@ -245,7 +246,7 @@ describe('GET /api/network/ad', function () {
     const oldKey = await world.publisher(id, '6014');
     await getAd(service, infra, '?language=fr', bearer(oldKey)).expect(200);
     const newKey = generateApiKey();
-    await world.keys.writePublisher({ publisherId: id, status: 'approved', ownerAccountId: '6014', type: 'bot' }, hashApiKey(newKey), [hashApiKey(oldKey)]);
+    await world.keys.writePublisher({ publisherId: id, status: 'approved', ownerAccountId: '6014', type: 'bot', keyHash: hashApiKey(newKey), version: 2, incarnation: 'test' }, [hashApiKey(oldKey)]);
     expect((await getAd(service, infra, '?language=fr', bearer(oldKey)).expect(401)).body.code).to.equal('invalid_key');
     await getAd(service, infra, '?language=fr', bearer(newKey)).expect(200);
   });

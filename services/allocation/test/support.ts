@@ -145,7 +145,7 @@ export class TestWorld {
     options: { status?: string; type?: PlatformType } = {},
   ): Promise<string> {
     const key = generateApiKey();
-    await this.keys.writePublisher({ publisherId: id, status: options.status ?? 'approved', ownerAccountId, type: options.type ?? 'bot' }, hashApiKey(key));
+    await this.keys.writePublisher({ publisherId: id, status: options.status ?? 'approved', ownerAccountId, type: options.type ?? 'bot', keyHash: hashApiKey(key), version: 1, incarnation: 'test' });
     return key;
   }
 

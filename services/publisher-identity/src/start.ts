@@ -60,7 +60,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger);
     resources.add(relay, (opened) => opened.stop());
-    const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX);
+    const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
     const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);
     const signIn = new SignIn(
       logins,
@@ -72,7 +72,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     );
     const audit = new Audit(publisherRecords, accounts);
 
-    // Redis keeps nothing on disk here: the read model is rebuilt from the database before serving.
+    // Redis may have lost the read model, or hold another database's: it is rebuilt before serving.
     const rebuilt = await publishers.rebuildReadModel();
     logger.info({ publishers: rebuilt }, 'key read model rebuilt');
 

@@ -90,12 +90,12 @@ export class TestWorld {
   /** Writes an approved publisher with a current key, as publisher-identity does; returns the key. */
   async approvedPublisher(publisherId: number, ownerAccountId: string): Promise<string> {
     const key = generateApiKey();
-    await this.keys.writePublisher({ publisherId, status: 'approved', ownerAccountId, type: 'bot' }, hashApiKey(key));
+    await this.keys.writePublisher({ publisherId, status: 'approved', ownerAccountId, type: 'bot', keyHash: hashApiKey(key), version: 1, incarnation: 'test' });
     return key;
   }
 
   async pausePublisher(publisherId: number, ownerAccountId: string, key: string): Promise<void> {
-    await this.keys.writePublisher({ publisherId, status: 'paused', ownerAccountId, type: 'bot' }, hashApiKey(key));
+    await this.keys.writePublisher({ publisherId, status: 'paused', ownerAccountId, type: 'bot', keyHash: hashApiKey(key), version: 1, incarnation: 'test' });
   }
 
   async publishAllocation(claims: AllocationClaims): Promise<AllocationCreated> {

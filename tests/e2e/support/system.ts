@@ -51,6 +51,8 @@ export interface SystemOptions {
    * the gateway's upstream list of that service. Use with `replicas: { <service>: 0 }` for only those.
    */
   external?: Partial<Record<ServiceName, string[]>>;
+  /** Another run's Redis key prefix: a system on fresh databases meeting what an earlier one left in Redis. */
+  redisPrefix?: string;
 }
 
 export interface System {
@@ -84,7 +86,7 @@ async function portFor(): Promise<string> {
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<System> {
-  const infra = testInfra();
+  const infra = { ...testInfra(), ...(options.redisPrefix ? { redisPrefix: options.redisPrefix } : {}) };
   const logger = createLogger({
     service: 'e2e',
     level: options.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -60,11 +60,9 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
   }
   const key = bearerKeyOf(request.authorization);
   if (!key) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
-  const owner = await deps.publishers.findKeyOwner(key);
+  const owner = await deps.publishers.checkKey(key);
   if (!owner) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
-  if ((await deps.publishers.publisherStatus(owner.publisherId)) !== 'approved') {
-    throw unauthorized(ERROR_CODES.notApproved, 'The publisher is not approved');
-  }
+  if (owner.status !== 'approved') throw unauthorized(ERROR_CODES.notApproved, 'The publisher is not approved');
 
   // 2. The limit, shared by every replica.
   const decision = await deps.limiter.consume(owner.publisherId);

@@ -2,7 +2,9 @@
  * The Redis key read model that allocation and tracking consult to authenticate publishers
  * (@pilot/key-read-model). This service is its only writer: it writes BEFORE answering an approval, key
  * generation, pause or rejection, so revocation has no propagation window, and it rewrites everything
- * from the database at start (Redis keeps nothing on disk here) and periodically (repair).
+ * from the database at start (Redis may have lost it) and periodically (repair). Every entry carries this
+ * database's incarnation, so entries another database left under the same prefix neither block these
+ * writes nor survive the sweep (docs/decisions/0012).
  */
 import { KeyReadModel } from '@pilot/key-read-model';
 import type { Redis } from '@pilot/redis';
@@ -16,34 +18,54 @@ export interface ReadModelRecord extends PublisherState {
 export class PublisherKeyWriter {
   private readonly model: KeyReadModel;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly incarnation: string,
+  ) {
     this.model = new KeyReadModel(redis, prefix);
   }
 
   /**
    * Writes the record as it is: its status, its current key (usable only while approved), earlier keys
-   * removed. Versioned: a delayed write of an older version never overwrites a newer one.
+   * removed. Versioned: a delayed write of an older version never overwrites a newer one; false then.
    */
-  async write(record: ReadModelRecord): Promise<void> {
-    await this.model.writePublisherVersioned(
-      { publisherId: Number(record._id), status: record.status, ownerAccountId: record.ownerAccountId, type: record.type },
-      record.version,
-      record.keyHash,
-      record.revokedKeyHashes ?? [],
-    );
+  write(record: ReadModelRecord): Promise<boolean> {
+    return this.writeAs(record, record.status, record.keyHash, record.revokedKeyHashes ?? []);
   }
 
   /**
-   * Fail-closed step before a revoking change is stored: the publisher shows `status` and `keyHash` is
-   * removed, so from here on no request with it is accepted, whatever happens to the database write.
+   * Fail-closed step before a pause or rejection is stored: the publisher shows `status` at once, so from
+   * here on its key is refused whatever happens to the database write. Same version as the record read:
+   * if the change then fails, rewriting the record restores it.
    */
-  async revokeAhead(record: ReadModelRecord, status: string, keyHashes: string[]): Promise<void> {
-    // Same version as the record read: if the change then fails, rewriting the record restores it.
-    await this.model.writePublisherVersioned(
-      { publisherId: Number(record._id), status, ownerAccountId: record.ownerAccountId, type: record.type },
-      record.version,
-      null,
-      [...keyHashes, ...(record.revokedKeyHashes ?? [])],
+  async statusAhead(record: ReadModelRecord, status: string): Promise<void> {
+    await this.writeAs(record, status, record.keyHash, record.revokedKeyHashes ?? []);
+  }
+
+  /** Fail-closed step before a rotation is stored: the current key stops working at once. */
+  async revokeKeyAhead(record: ReadModelRecord): Promise<void> {
+    const revoked = record.keyHash ? [record.keyHash, ...(record.revokedKeyHashes ?? [])] : (record.revokedKeyHashes ?? []);
+    await this.writeAs(record, record.status, null, revoked);
+  }
+
+  /** Removes entries of other database incarnations and key entries that are no longer current. */
+  sweep(): Promise<number> {
+    return this.model.sweep(this.incarnation);
+  }
+
+  private writeAs(record: ReadModelRecord, status: string, keyHash: string | null, revokedKeyHashes: string[]): Promise<boolean> {
+    return this.model.writePublisher(
+      {
+        publisherId: Number(record._id),
+        status,
+        ownerAccountId: record.ownerAccountId,
+        type: record.type,
+        keyHash,
+        version: record.version,
+        incarnation: this.incarnation,
+      },
+      revokedKeyHashes,
     );
   }
 }

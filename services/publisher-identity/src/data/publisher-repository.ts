@@ -3,8 +3,9 @@
  * `<id>:<version>` holding the new state, the audit facts and the publisher.* events in ONE insert; the
  * outbox relay publishes the events afterwards. New ids come from `insertWithNextId`, unique across replicas.
  */
+import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import { insertWithNextId, type Connection } from '@pilot/mongo';
+import { insertWithNextId, isDuplicateKeyError, type Connection } from '@pilot/mongo';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
@@ -19,10 +20,26 @@ export class PublisherRepository {
 
   constructor(
     private readonly connection: Connection,
-    db: Db,
+    private readonly db: Db,
   ) {
     this.store = new VersionedStore<PublisherState>(db, PUBLISHER_ENTITY, 'publishers', 'publisher_history');
     this.leases = db.collection('publisher_outbox_leases');
+  }
+
+  /**
+   * The name of this database for the key read model: made once, on the first start against it, and the
+   * same for every replica after (the unique `_id` decides between replicas starting together).
+   */
+  async readModelIncarnation(): Promise<string> {
+    const meta = this.db.collection<{ _id: string; incarnation: string; at: Date }>('key_read_model');
+    try {
+      await meta.insertOne({ _id: 'incarnation', incarnation: randomUUID(), at: new Date() });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const stored = await meta.findOne({ _id: 'incarnation' });
+    if (!stored) throw new Error('key read model incarnation vanished');
+    return stored.incarnation;
   }
 
   /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */

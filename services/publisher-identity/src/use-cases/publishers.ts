@@ -103,7 +103,7 @@ export class Publishers {
       const revoking = to === 'paused' || to === 'rejected';
       let changed: PublisherRecord;
       try {
-        if (revoking) await this.readModel.revokeAhead(record, to, record.keyHash ? [record.keyHash] : []);
+        if (revoking) await this.readModel.statusAhead(record, to);
         changed = await this.repository.change(record, next, { at: now, actorAccountId: caller.accountId, action: ACTION_NAMES[action], from: record.status, to, reason }, [
           event as PublisherEvent,
         ]);
@@ -136,7 +136,7 @@ export class Publishers {
       const event = createEnvelope('publisher.key_rotated', String(id), record.version + 1, eventData(id, next), now);
       let changed: PublisherRecord;
       try {
-        if (previous) await this.readModel.revokeAhead(record, 'approved', [previous]);
+        if (previous) await this.readModel.revokeKeyAhead(record);
         changed = await this.repository.change(
           record,
           next,
@@ -150,8 +150,21 @@ export class Publishers {
         throw error;
       }
       this.eventsWritten();
-      await this.sync(id, changed);
+      await this.answerOnlyWorkingKey(id, changed);
       return { key, keyCreatedAt: now.toISOString() };
+    }
+  }
+
+  /**
+   * The key generation answer is sent only once the new key works (API.md): its read model write must
+   * have applied. If a newer version was there, the record changed at the same time (a pause, another
+   * rotation): the newest state is written and, unless it still holds this key, the caller hears 409.
+   */
+  private async answerOnlyWorkingKey(id: number, changed: PublisherRecord): Promise<void> {
+    if (await this.readModel.write(changed)) return;
+    const latest = await this.sync(id);
+    if (latest.keyHash !== changed.keyHash || latest.status !== 'approved') {
+      throw problems.conflict('concurrent_change', 'This platform was changed at the same time; generate the key again');
     }
   }
 
@@ -167,8 +180,9 @@ export class Publishers {
   }
 
   /**
-   * Rewrites the whole read model from the database (at start: Redis keeps nothing on disk; then as
-   * repair). A change interrupted before its projection was written is rolled forward first.
+   * Rewrites the whole read model from the database (at start: Redis may have lost it or hold another
+   * database's entries; then as repair), then sweeps out what the database does not hold. A change
+   * interrupted before its projection was written is rolled forward first.
    */
   async rebuildReadModel(): Promise<number> {
     const latest = await this.repository.latestVersions();
@@ -181,6 +195,7 @@ export class Publishers {
       }
       count += batch.length;
     }
+    await this.readModel.sweep();
     return count;
   }
 

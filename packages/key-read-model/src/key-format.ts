@@ -1,0 +1,66 @@
+/**
+ * The publisher API key format: recognisable by secret scanners (`pilot_pk_` prefix), checksummed so a
+ * mistyped key is refused before any lookup. Only the SHA-256 of a key is ever stored.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+export const API_KEY_PREFIX = 'pilot_pk_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BODY_LENGTH = 32; // 32 base62 characters: about 190 bits of randomness
+const CHECKSUM_LENGTH = 6;
+const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+
+function toBase62(value: number, length: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < length; i += 1) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+function checksumOf(body: string): string {
+  return toBase62(crc32(body), CHECKSUM_LENGTH);
+}
+
+export function generateApiKey(): string {
+  const bytes = randomBytes(BODY_LENGTH * 2);
+  let body = '';
+  // Rejection sampling keeps every character uniform over the 62 symbols.
+  for (const byte of bytes) {
+    if (byte < 248 && body.length < BODY_LENGTH) body += BASE62[byte % 62];
+  }
+  while (body.length < BODY_LENGTH) {
+    const [byte] = randomBytes(1);
+    if (byte !== undefined && byte < 248) body += BASE62[byte % 62];
+  }
+  return `${API_KEY_PREFIX}${body}${checksumOf(body)}`;
+}
+
+/** True when the key has our shape and its checksum matches; says nothing about whether it is current. */
+export function isWellFormedApiKey(candidate: string): boolean {
+  if (!API_KEY_PATTERN.test(candidate)) return false;
+  const body = candidate.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + BODY_LENGTH);
+  const checksum = candidate.slice(API_KEY_PREFIX.length + BODY_LENGTH);
+  return safeEqual(checksum, checksumOf(body));
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The key from an `Authorization: Bearer <key>` header, or null when absent or malformed. */
+export function bearerKeyOf(authorization: string | undefined): string | null {
+  if (typeof authorization !== 'string') return null;
+  const match = /^Bearer ([\x21-\x7e]{1,200})$/.exec(authorization.trim());
+  if (!match || !match[1]) return null;
+  return isWellFormedApiKey(match[1]) ? match[1] : null;
+}

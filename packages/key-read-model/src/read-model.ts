@@ -1,0 +1,165 @@
+/**
+ * The publisher key read model: the only thing the ad and delivery endpoints consult to authenticate a
+ * publisher. publisher-identity writes it before it answers an approval, key generation, pause or
+ * rejection; readers never call publisher-identity. Layout in Redis (under a deployment prefix):
+ *
+ *   <prefix>publisher:<id>    hash {status, ownerAccountId, type, keyHash, version, incarnation}
+ *                             the authority: a key works only while it is this entry's keyHash
+ *   <prefix>key:<sha256>      hash {publisherId}: an index from a key's hash to its publisher
+ *
+ * `version` is the record's version in publisher-identity's database and `incarnation` names that
+ * database (docs/decisions/0012): versions are comparable only within one incarnation, so entries left in
+ * Redis by another database (a fresh local run, a restored backup) never block the writes of this one, and
+ * the sweep removes them.
+ *
+ * Scripts read the publisher entry named by the key entry, a key they cannot declare in advance: the read
+ * model needs one Redis (or a cluster slot for the whole prefix), not keys spread over a cluster.
+ */
+import type { Redis } from 'ioredis';
+import { hashApiKey } from './key-format';
+
+export type PlatformType = 'bot' | 'channel';
+
+export interface KeyOwner {
+  publisherId: number;
+  ownerAccountId: string;
+  type: PlatformType;
+}
+
+/** The current key's owner and the publisher's status, whatever it is. */
+export interface KeyHolder extends KeyOwner {
+  status: string;
+}
+
+/** What publisher-identity writes for one publisher: its state at `version` of database `incarnation`. */
+export interface PublisherEntry extends KeyOwner {
+  status: string;
+  /** SHA-256 of the current key, null when it has none. */
+  keyHash: string | null;
+  version: number;
+  incarnation: string;
+}
+
+// KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash.
+const CHECK_KEY_SCRIPT = `
+local id = redis.call('HGET', KEYS[1], 'publisherId')
+if not id then return false end
+local entry = redis.call('HMGET', ARGV[1] .. id, 'keyHash', 'status', 'ownerAccountId', 'type')
+if entry[1] ~= ARGV[2] then return false end
+return {id, entry[2], entry[3], entry[4]}
+`;
+
+// KEYS[1] publisher entry, KEYS[2] the current key's entry (the publisher entry when none), KEYS[3..]
+// entries of revoked keys. ARGV: incarnation, version, status, ownerAccountId, type, publisherId, keyHash or ''.
+const WRITE_SCRIPT = `
+local stored = redis.call('HMGET', KEYS[1], 'incarnation', 'version')
+if stored[1] == ARGV[1] and (tonumber(stored[2]) or 0) > tonumber(ARGV[2]) then return 0 end
+for i = 3, #KEYS do
+  if redis.call('HGET', KEYS[i], 'publisherId') == ARGV[6] then redis.call('DEL', KEYS[i]) end
+end
+redis.call('HSET', KEYS[1], 'incarnation', ARGV[1], 'version', ARGV[2], 'status', ARGV[3], 'ownerAccountId', ARGV[4], 'type', ARGV[5], 'keyHash', ARGV[7])
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[2], 'publisherId', ARGV[6]) end
+return 1
+`;
+
+// KEYS[1] publisher entry. ARGV[1] the incarnation to keep.
+const SWEEP_PUBLISHER_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'incarnation') == ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
+// KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash.
+const SWEEP_KEY_SCRIPT = `
+local id = redis.call('HGET', KEYS[1], 'publisherId')
+if id and redis.call('HGET', ARGV[1] .. id, 'keyHash') == ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
+/** A SCAN pattern matching names that start with `prefix` literally. */
+function startingWith(prefix: string): string {
+  return `${prefix.replace(/[*?[\]\\]/g, (char) => `\\${char}`)}*`;
+}
+
+export class KeyReadModel {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private keyEntry(keyHash: string): string {
+    return `${this.prefix}key:${keyHash}`;
+  }
+
+  private get publisherPrefix(): string {
+    return `${this.prefix}publisher:`;
+  }
+
+  private publisherEntry(publisherId: number): string {
+    return `${this.publisherPrefix}${publisherId}`;
+  }
+
+  /** Reader: the publisher whose current key this is, with its status (any), or null (unknown, revoked). */
+  async checkKey(key: string): Promise<KeyHolder | null> {
+    const keyHash = hashApiKey(key);
+    const found = (await this.redis.eval(CHECK_KEY_SCRIPT, 1, this.keyEntry(keyHash), this.publisherPrefix, keyHash)) as (string | null)[] | null;
+    if (!found) return null;
+    const [id, status, ownerAccountId, type] = found;
+    const publisherId = Number(id);
+    if (!Number.isSafeInteger(publisherId) || !ownerAccountId || !status) return null;
+    return { publisherId, ownerAccountId, type: type === 'channel' ? 'channel' : 'bot', status };
+  }
+
+  /** Reader: the approved publisher this key belongs to, or null (unknown, revoked, not approved). */
+  async findKeyOwner(key: string): Promise<KeyOwner | null> {
+    const holder = await this.checkKey(key);
+    if (!holder || holder.status !== 'approved') return null;
+    return { publisherId: holder.publisherId, ownerAccountId: holder.ownerAccountId, type: holder.type };
+  }
+
+  /** Reader: the last status publisher-identity wrote for a publisher, or null when unknown. */
+  async publisherStatus(publisherId: number): Promise<string | null> {
+    return (await this.redis.hget(this.publisherEntry(publisherId), 'status')) ?? null;
+  }
+
+  /**
+   * Writer (publisher-identity only): the publisher's state and its one usable key, and the removal of
+   * `revokedKeyHashes`, in one atomic script. Applied unless this database already wrote a newer version
+   * (equal versions rewrite), so a delayed write can never roll a pause or rotation back. Returns false
+   * when a newer version was there and nothing changed.
+   */
+  async writePublisher(entry: PublisherEntry, revokedKeyHashes: string[] = []): Promise<boolean> {
+    const publisherEntry = this.publisherEntry(entry.publisherId);
+    const keys = [publisherEntry, entry.keyHash ? this.keyEntry(entry.keyHash) : publisherEntry, ...revokedKeyHashes.map((hash) => this.keyEntry(hash))];
+    const applied = await this.redis.eval(
+      WRITE_SCRIPT,
+      keys.length,
+      ...keys,
+      entry.incarnation,
+      String(entry.version),
+      entry.status,
+      entry.ownerAccountId,
+      entry.type,
+      String(entry.publisherId),
+      entry.keyHash ?? '',
+    );
+    return applied === 1;
+  }
+
+  /**
+   * Writer: removes what no longer belongs to the model: publisher entries written by another database
+   * incarnation and key entries that are not their publisher's current key. Returns how many were removed.
+   */
+  async sweep(incarnation: string): Promise<number> {
+    let removed = 0;
+    for await (const names of this.redis.scanStream({ match: startingWith(this.publisherPrefix), count: 500 }) as AsyncIterable<string[]>) {
+      for (const name of names) removed += Number(await this.redis.eval(SWEEP_PUBLISHER_SCRIPT, 1, name, incarnation));
+    }
+    const keyPrefix = `${this.prefix}key:`;
+    for await (const names of this.redis.scanStream({ match: startingWith(keyPrefix), count: 500 }) as AsyncIterable<string[]>) {
+      for (const name of names) removed += Number(await this.redis.eval(SWEEP_KEY_SCRIPT, 1, name, this.publisherPrefix, name.slice(keyPrefix.length)));
+    }
+    return removed;
+  }
+}
