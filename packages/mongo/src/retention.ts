@@ -1,0 +1,116 @@
+/**
+ * Retention for collections that grow by one document per event (docs/decisions/0011). FerretDB, the
+ * local and test store, has no TTL indexes, so a periodic sweep does the deleting on every backend: per
+ * rule, ONE deleteMany of the documents whose date field is older than `now - keepMs`, on an indexed field.
+ *
+ * Time comes from the injected clock (never Date.now()), so a test moves time instead of waiting. A failed
+ * sweep is logged and retried at the next interval; it never throws out of the timer, and it runs beside
+ * requests, never in front of one.
+ */
+import type { Collection, Document, Filter } from 'mongodb';
+
+/** What may be deleted from one collection: documents whose `dateFields` (any of them) are older than the window. */
+export interface RetentionRule {
+  collection: Collection<Document>;
+  /**
+   * Date fields compared with the cutoff; a document goes when any of them is older (`$or`). A missing or
+   * null field never matches, so `endedAt: null` keeps a document.
+   */
+  dateFields: string[];
+  /** How long a document is kept after its date field. */
+  keepMs: number;
+}
+
+/** The part of a logger the sweeper uses (pino's Logger fits). */
+export interface SweepLogger {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+export interface RetentionSweeperOptions {
+  rules: RetentionRule[];
+  clock: { now(): Date };
+  logger: SweepLogger;
+  /** Time between sweeps after the one at start; 0 sweeps only at start. */
+  intervalMs: number;
+}
+
+/** The documents one sweep deleted, by collection name. */
+export type SweepResult = Record<string, number>;
+
+/** The filter of one rule's deleteMany at `now`. */
+export function retentionFilter(rule: Pick<RetentionRule, 'dateFields' | 'keepMs'>, now: Date): Filter<Document> {
+  const cutoff = new Date(now.getTime() - rule.keepMs);
+  const conditions = rule.dateFields.map((field) => ({ [field]: { $lt: cutoff } }));
+  if (conditions.length === 1) return conditions[0] as Filter<Document>;
+  return { $or: conditions };
+}
+
+/** An ascending index on every date field a rule sweeps on (idempotent). */
+export async function ensureRetentionIndexes(rules: RetentionRule[]): Promise<void> {
+  for (const rule of rules) for (const field of rule.dateFields) await rule.collection.createIndex({ [field]: 1 });
+}
+
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<SweepResult> | undefined;
+  private stopped = true;
+
+  constructor(private readonly options: RetentionSweeperOptions) {
+    for (const rule of options.rules) {
+      if (!(rule.keepMs > 0)) throw new Error(`retention of ${rule.collection.collectionName} must be positive`);
+      if (rule.dateFields.length === 0) throw new Error(`retention of ${rule.collection.collectionName} needs a date field`);
+    }
+  }
+
+  /** Sweeps now (in the background) and then every `intervalMs`. */
+  start(): void {
+    this.stopped = false;
+    this.tick();
+    if (this.options.intervalMs > 0) {
+      this.timer = setInterval(() => this.tick(), this.options.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.running) await this.running.catch(() => undefined);
+  }
+
+  /**
+   * One sweep: one deleteMany per rule, at the clock's now. A rule that fails is logged and the others
+   * still run; the result counts what was deleted. A sweep already running is joined, not doubled.
+   */
+  sweep(): Promise<SweepResult> {
+    if (this.running) return this.running;
+    this.running = this.sweepOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    void this.sweep();
+  }
+
+  private async sweepOnce(): Promise<SweepResult> {
+    const now = this.options.clock.now();
+    const result: SweepResult = {};
+    for (const rule of this.options.rules) {
+      const name = rule.collection.collectionName;
+      try {
+        const { deletedCount } = await rule.collection.deleteMany(retentionFilter(rule, now));
+        result[name] = deletedCount;
+      } catch (error) {
+        this.options.logger.warn({ collection: name, err: (error as Error).message }, 'retention sweep failed; will retry at the next interval');
+      }
+    }
+    const deleted = Object.values(result).reduce((sum, count) => sum + count, 0);
+    if (deleted > 0) this.options.logger.info({ deleted: result }, 'retention sweep deleted expired documents');
+    return result;
+  }
+}
