@@ -13,6 +13,13 @@
  * that is exclusive on FerretDB); a relay that finds the lease taken skips the document, unless the lease is
  * older than `leaseMs` (its holder died), in which case it claims generation n+1. Without `leases`, every
  * replica's pass may publish a pending document that another replica is publishing at the same moment.
+ *
+ * Leases are one document per published entry, so the relay also deletes old ones (docs/decisions/0011):
+ * at start and every `leaseSweepIntervalMs`, ONE deleteMany of the leases whose `at` is older than
+ * `leaseRetentionMs` (1 hour, never less than twice `leaseMs`). A lease older than `leaseMs` excludes
+ * nobody any more; by then its entry has been published in all but the rarest case (events pending for an
+ * hour), and even then deleting it costs at most one duplicate publish, which consumers tolerate.
+ * Lease times and the sweep's cutoff both come from the injectable `clock`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@pilot/bus';
@@ -37,6 +44,12 @@ export interface OutboxRelayOptions {
   leases?: Collection;
   /** After this long a lease is presumed abandoned and another relay may publish (default 30 s). */
   leaseMs?: number;
+  /** Leases older than this are deleted by the lease sweep (default 1 hour; at least twice `leaseMs`). */
+  leaseRetentionMs?: number;
+  /** Time between lease sweeps after the one at start (default 10 minutes; 0: only at start). */
+  leaseSweepIntervalMs?: number;
+  /** The source of lease times and of the sweep's cutoff (default: the system clock). */
+  clock?: { now(): Date };
 }
 
 /** A repository whose writes carry outbox events: where they are, and where their publishing leases go. */
@@ -49,9 +62,14 @@ export interface OutboxSource {
 export interface OutboxSettings {
   OUTBOX_LEASE_MS: number;
   OUTBOX_RELAY_INTERVAL_MS: number;
+  /** How often the service's retention sweeps run, when it declares the setting (the lease sweep follows it). */
+  RETENTION_SWEEP_INTERVAL_MS?: number;
 }
 
 const MAX_LEASE_GENERATIONS = 20;
+export const DEFAULT_LEASE_RETENTION_MS = 60 * 60 * 1000;
+export const DEFAULT_LEASE_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const systemClock = { now: () => new Date() };
 
 interface PendingDocument {
   _id: unknown;
@@ -60,6 +78,9 @@ interface PendingDocument {
 
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<number> | undefined;
+  private leaseIndexReady = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -72,14 +93,17 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {}
 
   /** A service's relay over the repository that holds its outbox, with leases, from its settings. */
-  static forSource(bus: Bus, source: OutboxSource, settings: OutboxSettings, logger: Logger): OutboxRelay {
+  static forSource(bus: Bus, source: OutboxSource, settings: OutboxSettings, logger: Logger, clock?: { now(): Date }): OutboxRelay {
     return new OutboxRelay({
       bus,
       collections: () => source.outboxCollections(),
       leases: source.outboxLeases(),
       leaseMs: settings.OUTBOX_LEASE_MS,
+      // Read only when declared: a service's settings object refuses to read an undeclared setting.
+      leaseSweepIntervalMs: 'RETENTION_SWEEP_INTERVAL_MS' in settings ? settings.RETENTION_SWEEP_INTERVAL_MS : undefined,
       logger,
       intervalMs: settings.OUTBOX_RELAY_INTERVAL_MS,
+      clock,
     });
   }
 
@@ -88,6 +112,53 @@ export class OutboxRelay {
     this.timer = setInterval(() => this.kick(), this.options.intervalMs ?? 10_000);
     this.timer.unref();
     this.kick();
+    if (this.options.leases) {
+      void this.sweepLeases();
+      const sweepMs = this.options.leaseSweepIntervalMs ?? DEFAULT_LEASE_SWEEP_INTERVAL_MS;
+      if (sweepMs > 0) {
+        this.sweepTimer = setInterval(() => void this.sweepLeases(), sweepMs);
+        this.sweepTimer.unref();
+      }
+    }
+  }
+
+  /**
+   * Deletes the leases older than the lease retention, in one deleteMany on the indexed `at`; the number
+   * deleted. A failure is logged (0 deleted) and the next interval tries again; it never throws.
+   */
+  sweepLeases(): Promise<number> {
+    if (this.sweeping) return this.sweeping;
+    this.sweeping = this.sweepLeasesOnce().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepLeasesOnce(): Promise<number> {
+    const leases = this.options.leases;
+    if (!leases) return 0;
+    const leaseMs = this.options.leaseMs ?? 30_000;
+    const keepMs = Math.max(this.options.leaseRetentionMs ?? DEFAULT_LEASE_RETENTION_MS, 2 * leaseMs);
+    try {
+      if (!this.leaseIndexReady) {
+        await leases.createIndex({ at: 1 });
+        this.leaseIndexReady = true;
+      }
+      const cutoff = new Date(this.now().getTime() - keepMs);
+      const { deletedCount } = await leases.deleteMany({ at: { $lt: cutoff } });
+      if (deletedCount > 0) this.options.logger.info({ collection: leases.collectionName, deleted: deletedCount }, 'old outbox leases deleted');
+      return deletedCount;
+    } catch (error) {
+      this.options.logger.warn(
+        { collection: leases.collectionName, err: (error as Error).message },
+        'outbox lease sweep failed; will retry at the next interval',
+      );
+      return 0;
+    }
+  }
+
+  private now(): Date {
+    return (this.options.clock ?? systemClock).now();
   }
 
   /** Publishes what is pending now; called right after a write so events leave without waiting a tick. */
@@ -173,7 +244,10 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.sweeping) await this.sweeping;
     if (this.running) await this.running;
   }
 
@@ -189,7 +263,7 @@ export class OutboxRelay {
     for (let generation = 1; generation <= MAX_LEASE_GENERATIONS; generation += 1) {
       const id = `${base}#${generation}`;
       try {
-        await leases.insertOne({ _id: id as never, at: new Date(), holder });
+        await leases.insertOne({ _id: id as never, at: this.now(), holder });
         return id;
       } catch (error) {
         if ((error as { code?: unknown }).code !== 11000) throw error;
@@ -197,7 +271,7 @@ export class OutboxRelay {
       const held = await leases.findOne({ _id: id as never });
       if (held?.holder === holder) return id;
       const at = held?.at instanceof Date ? held.at.getTime() : 0;
-      if (Date.now() - at < leaseMs) return null;
+      if (this.now().getTime() - at < leaseMs) return null;
     }
     return null;
   }
