@@ -46,6 +46,10 @@ export const configSpec = {
     default: 60_000,
     desc: 'how often the Redis key read model is rewritten from the database (0: only at start)',
   }),
+  RETENTION_SWEEP_INTERVAL_MS: num({
+    default: 600_000,
+    desc: 'how often expired login requests, code uses, session issues, webhook updates, sessions and outbox leases are deleted (0: only at start)',
+  }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

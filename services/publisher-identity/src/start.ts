@@ -6,7 +6,7 @@ import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock } from '@pilot/config';
 import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
-import { connectMongo, pingMongo } from '@pilot/mongo';
+import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Db } from 'mongodb';
@@ -34,6 +34,8 @@ export interface RunningIdentity {
   relay: OutboxRelay;
   /** Rewrites the Redis key read model from the database (what start does; also the periodic repair). */
   rebuildReadModel(): Promise<number>;
+  /** One retention sweep now (what the timer does): documents deleted, by collection. */
+  sweepRetention(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await accounts.ensureIndexes();
     await publisherRecords.ensureIndexes();
 
-    const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger);
+    const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger, clock);
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
     const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);
@@ -109,6 +111,15 @@ export async function start(config: Config, logger: Logger, options: StartOption
       repairTimer.unref();
       resources.add(repairTimer, (timer) => clearInterval(timer));
     }
+    // Per-event documents go once their window has passed (decision 0011); the relay sweeps its own leases.
+    const retention = new RetentionSweeper({
+      rules: [...logins.retentionRules(), ...sessions.retentionRules()],
+      clock,
+      logger,
+      intervalMs: config.RETENTION_SWEEP_INTERVAL_MS,
+    });
+    resources.add(retention, (opened) => opened.stop());
+    retention.start();
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'publisher-identity listening');
 
@@ -117,6 +128,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
       port: server.port,
       relay,
       rebuildReadModel: () => publishers.rebuildReadModel(),
+      sweepRetention: async () => ({
+        ...(await retention.sweep()),
+        [publisherRecords.outboxLeases().collectionName]: await relay.sweepLeases(),
+      }),
       stop: () => resources.closeAll(),
     };
   });

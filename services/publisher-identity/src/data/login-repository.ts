@@ -1,10 +1,12 @@
 /**
  * Login requests and the one-time facts of sign-in. Every "exactly once" here is an insert against a
  * unique `_id` (docs/decisions/0002): a code is used once (`login_code_uses`), a request issues one
- * session (`session_issues`), a webhook update is processed once (`webhook_updates`).
+ * session (`session_issues`), a webhook update is processed once (`webhook_updates`). None of them is
+ * kept forever: retentionRules() says for how long (domain/retention.ts, docs/decisions/0011).
  */
-import { isDuplicateKeyError } from '@pilot/mongo';
+import { ensureRetentionIndexes, isDuplicateKeyError, type RetentionRule } from '@pilot/mongo';
 import type { Collection, Db, Document } from 'mongodb';
+import { RETENTION } from '../domain/retention';
 import type { LoginRequestRecord } from '../domain/sign-in';
 
 export class LoginRepository {
@@ -22,6 +24,17 @@ export class LoginRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.requests.createIndex({ codeHash: 1 }, { unique: true });
+    await ensureRetentionIndexes(this.retentionRules());
+  }
+
+  /** What the retention sweep deletes: each collection by its date field, past its window. */
+  retentionRules(): RetentionRule[] {
+    return [
+      { collection: this.requests, dateFields: ['expiresAt'], keepMs: RETENTION.loginRequestsMs },
+      { collection: this.codeUses, dateFields: ['at'], keepMs: RETENTION.loginCodeUsesMs },
+      { collection: this.sessionIssues, dateFields: ['at'], keepMs: RETENTION.sessionIssuesMs },
+      { collection: this.updates, dateFields: ['at'], keepMs: RETENTION.webhookUpdatesMs },
+    ];
   }
 
   async create(request: LoginRequestRecord): Promise<void> {

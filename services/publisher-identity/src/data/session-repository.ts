@@ -1,5 +1,10 @@
-/** Workspace sessions, stored under the SHA-256 of the session id (the cookie value never reaches the database). */
+/**
+ * Workspace sessions, stored under the SHA-256 of the session id (the cookie value never reaches the
+ * database). An expired or ended session is deleted by the retention sweep a margin later (decision 0011).
+ */
+import { ensureRetentionIndexes, type RetentionRule } from '@pilot/mongo';
 import type { Collection, Db, Document } from 'mongodb';
+import { RETENTION } from '../domain/retention';
 
 export interface SessionRecord {
   _id: string;
@@ -19,6 +24,12 @@ export class SessionRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.sessions.createIndex({ accountId: 1 });
+    await ensureRetentionIndexes(this.retentionRules());
+  }
+
+  /** Sessions go `RETENTION.sessionsMs` after they expire or end, whichever is first. */
+  retentionRules(): RetentionRule[] {
+    return [{ collection: this.sessions, dateFields: ['expiresAt', 'endedAt'], keepMs: RETENTION.sessionsMs }];
   }
 
   async create(session: SessionRecord): Promise<void> {
