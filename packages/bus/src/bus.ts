@@ -115,6 +115,11 @@ export class Bus {
     return this.connection.isConnected();
   }
 
+  /** Calls `listener` whenever the connection to the broker is lost (it reconnects by itself). */
+  onDisconnect(listener: () => void): void {
+    this.connection.on('disconnect', listener);
+  }
+
   async ping(): Promise<void> {
     if (!this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
   }

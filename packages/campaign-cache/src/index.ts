@@ -55,6 +55,10 @@ export class ActiveCampaignCache {
   constructor(private readonly options: CampaignCacheOptions) {}
 
   async start(): Promise<void> {
+    // Without the broker, pauses would go unseen: the cache is stale until the next snapshot.
+    this.options.bus.onDisconnect(() => {
+      this.snapshotLoaded = false;
+    });
     await this.options.bus.subscribeBroadcast({
       eventTypes: CAMPAIGN_EVENT_TYPES,
       beforeConsume: () => this.rebuild(),
@@ -64,9 +68,12 @@ export class ActiveCampaignCache {
     });
   }
 
-  /** Ready once a snapshot has been applied; readiness probes report it. */
+  /**
+   * Ready while it is up to date: a snapshot applied since the last connection to the broker, and the
+   * connection still there. Readiness probes report it; the ad and click paths refuse to work without it.
+   */
   isReady(): boolean {
-    return this.snapshotLoaded;
+    return this.snapshotLoaded && this.options.bus.isConnected();
   }
 
   get(campaignId: number): CachedCampaign | undefined {

@@ -1,11 +1,12 @@
 /**
  * allocation: the ad request hot path. Reads top to bottom as the service's life:
- * config -> Redis (key read model, rate limit) -> bus -> selection index + campaign cache subscription
+ * config -> Redis (key read model, limit and count) -> bus -> selection index + campaign cache subscription
  * -> routes -> listen. stop() undoes it in reverse: server, subscriptions and bus, Redis.
  * Nothing here waits for the infrastructure to be up: connections retry in the background, /readyz tells
  * when Redis, RabbitMQ and the campaign snapshot are all in place, and until then requests answer 503.
  */
 import { Bus } from '@pilot/bus';
+import { CountRecorder } from '@pilot/counting';
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { createServiceApp, listen, Resources } from '@pilot/http-kit';
@@ -14,7 +15,6 @@ import type { Logger } from '@pilot/logging';
 import { createRedis, pingRedis } from '@pilot/redis';
 import { subscribeCampaignCache } from './bus/subscriptions';
 import type { Config } from './config';
-import { AdRequestLimiter } from './data/ad-request-limiter';
 import { campaignSnapshotLoader } from './data/campaign-snapshot';
 import { CampaignIndex, type Random } from './domain/selection';
 import { mountRoutes } from './http/routes';
@@ -41,7 +41,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   return resources.openOrClose(async () => {
     const redis = resources.add(createRedis(config.REDIS_URL, 'allocation'), (opened) => opened.disconnect());
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
-    const limiter = new AdRequestLimiter(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
 
     const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
 
@@ -72,10 +72,9 @@ export async function start(config: Config, logger: Logger, options: StartOption
     });
     mountRoutes(app, {
       publishers,
-      limiter,
+      counts,
       index,
       indexReady: () => cache.isReady(),
-      bus,
       clock,
       tokenSecret: config.TOKEN_SECRET,
       publicBaseUrl: config.PUBLIC_BASE_URL,

@@ -108,31 +108,22 @@ describe('GET /api/network/ad', function () {
     expect(validateAd(response.body)).to.equal(true);
   });
 
-  it('publishes one confirmed allocation.created per 200, carrying the allocation of the tokens, and none for a 204', async () => {
+  it('counts one ad request per 200 on the day of its tokens, for its campaign and publisher, and none for a 204 or a 400', async () => {
     const id = publisherId();
     const key = await world.publisher(id, '6003');
     const answers = [];
     for (let i = 0; i < 3; i += 1) answers.push((await getAd(service, infra, '?language=it', bearer(key)).expect(200)).body);
     await getAd(service, infra, '?language=ka', bearer(key)).expect(204);
-    const events = await waitFor(() => (world.allocationsOf(id).length >= 3 ? world.allocationsOf(id) : null));
-    const expectedIds = answers.map((ad) => readToken(infra.tokenSecret, 'delivery', ad.delivery_token)?.allocationId);
-    expect(events.map((event) => event.data.allocationId).sort()).to.deep.equal([...expectedIds].sort());
-    for (const event of events) {
-      expect(event.type).to.equal('allocation.created');
-      expect(event.aggregateId).to.equal(event.data.allocationId);
-      expect(event.data).to.include({
-        campaignId: italian.campaignId,
-        campaignOwnerAccountId: '5003',
-        publisherId: id,
-        publisherOwnerAccountId: '6003',
-        format: 'bot',
-        language: 'it',
-      });
-    }
-    // Give a stray event for the 204 the time to arrive, then check there was none.
-    await getAd(service, infra, '?language=it', bearer(key)).expect(200);
-    await waitFor(() => world.allocationsOf(id).length >= 4);
-    expect(world.allocationsOf(id)).to.have.length(4);
+    await getAd(service, infra, '?language=english', bearer(key)).expect(400);
+    const claims = answers.map((ad) => readToken(infra.tokenSecret, 'delivery', ad.delivery_token)!);
+    const day = claims[0]!.issuedAt.toISOString().slice(0, 10);
+    expect(await world.adRequestsOf(id)).to.deep.equal(new Map([[`${day}|adRequests`, 3]]));
+    for (const claim of claims) expect(claim).to.include({ campaignId: italian.campaignId, campaignOwnerAccountId: '5003', publisherId: id, publisherOwnerAccountId: '6003' });
+    const { parts } = await world.counts.read([`c:${italian.campaignId}`, `cp:${italian.campaignId}:${id}`, 'co:5003', 'po:6003']);
+    const byGrain = (grain: string) => parts.filter((part) => part.grain === grain).reduce((sum, part) => sum + (part.fields.get(`${day}|adRequests`) ?? 0), 0);
+    expect(byGrain(`cp:${italian.campaignId}:${id}`)).to.equal(3);
+    expect(byGrain('po:6003')).to.equal(3);
+    expect(byGrain(`c:${italian.campaignId}`)).to.be.at.least(3);
   });
 
   it('answers 204 with no body when no campaign matches', async () => {
@@ -282,8 +273,7 @@ describe('GET /api/network/ad', function () {
     expect(post.status).to.equal(405);
     expect(post.body.code).to.equal('method_not_allowed');
     await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
-    await waitFor(() => world.allocationsOf(id).length >= 1);
-    expect(world.allocationsOf(id)).to.have.length(1);
+    expect(await world.adRequestTotalOf(id)).to.equal(1);
   });
 
   it('refuses a call that did not come through the gateway', async () => {

@@ -56,12 +56,12 @@ describe('ad object', () => {
 
 describe('rate-limit headers', () => {
   it('publish the limit, what is left, the seconds to reset and the policy', () => {
-    expect(rateLimitHeaders({ remaining: 59, msBeforeReset: 59_001 })).to.deep.equal({
+    expect(rateLimitHeaders({ consumed: 1, msBeforeReset: 59_001 })).to.deep.equal({
       'RateLimit-Limit': '60',
       'RateLimit-Remaining': '59',
       'RateLimit-Reset': '60',
       'RateLimit-Policy': '60;w=60',
     });
-    expect(rateLimitHeaders({ remaining: 0, msBeforeReset: 0 })['RateLimit-Reset']).to.equal('1');
+    expect(rateLimitHeaders({ consumed: 60, msBeforeReset: 0 })['RateLimit-Reset']).to.equal('1');
   });
 });

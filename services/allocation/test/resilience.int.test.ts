@@ -37,7 +37,7 @@ describe('allocation when its infrastructure fails', function () {
     before(async () => {
       await world.ready();
       snapshot = await campaignSnapshot(infra, [activeCampaign({ language: 'en', ownerAccountId: '5100' })]);
-      service = await startAllocation(infra, snapshot.url, { BUS_PUBLISH_TIMEOUT_MS: '400' });
+      service = await startAllocation(infra, snapshot.url);
       await untilReady(service);
     });
 
@@ -47,10 +47,9 @@ describe('allocation when its infrastructure fails', function () {
       await world.close();
     });
 
-    it('answers 503 with Retry-After, within the publish deadline, when the broker cannot confirm allocation.created', async () => {
+    it('answers ad requests without waiting on the broker: the ad path publishes nothing', async () => {
       const key = await world.publisher(publisherId(), '6100');
-      await getAd(service, infra, '', bearer(key)).expect(200);
-      // The broker refuses what it cannot route to a missing exchange: no confirm ever comes.
+      // The broker could confirm nothing published to a missing exchange; no answer depends on it.
       const connection = await amqplib.connect(infra.amqpUrl);
       try {
         const channel = await connection.createChannel();
@@ -58,23 +57,19 @@ describe('allocation when its infrastructure fails', function () {
       } finally {
         await connection.close();
       }
-      const startedAt = Date.now();
-      const response = await getAd(service, infra, '', bearer(key));
-      expectUnavailable(response);
-      expect(Date.now() - startedAt).to.be.below(2000);
-      // Once the exchange exists again, allocation recovers by itself.
-      const again = await amqplib.connect(infra.amqpUrl);
       try {
-        await (await again.createChannel()).assertExchange(infra.exchange, 'topic', { durable: true });
+        for (let i = 0; i < 5; i += 1) await getAd(service, infra, '', bearer(key)).expect(200);
       } finally {
-        await again.close();
+        const again = await amqplib.connect(infra.amqpUrl);
+        try {
+          await (await again.createChannel()).assertExchange(infra.exchange, 'topic', { durable: true });
+        } finally {
+          await again.close();
+        }
       }
-      // (a new publisher per attempt, so the polling never meets the rate limit)
-      const recovered = async () => (await getAd(service, infra, '', bearer(await world.publisher(publisherId(), '6102')))).status === 200;
-      await waitFor(recovered, { timeoutMs: 10_000, intervalMs: 100, message: 'publishing recovered' });
     });
 
-    it('answers 503 and reports not ready once its broker connection is gone', async () => {
+    it('answers 503 and reports not ready once its broker connection is gone: its cache could miss a pause', async () => {
       const key = await world.publisher(publisherId(), '6101');
       await service.bus.close();
       expectUnavailable(await getAd(service, infra, '', bearer(key)));

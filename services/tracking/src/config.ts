@@ -13,6 +13,7 @@ export const configSpec = {
   TOKEN_SECRET: str({ desc: 'HMAC secret shared with allocation for delivery and click tokens' }),
   CAMPAIGN_URL: url({ devDefault: 'http://127.0.0.1:8102', desc: 'campaign service, for the snapshot of active campaigns' }),
   DEPENDENCY_TIMEOUT_MS: num({ default: 2000, desc: 'a MongoDB or Redis call slower than this answers 503' }),
+  COUNT_FOLD_INTERVAL_MS: num({ default: 1000, desc: 'how often counts are moved from Redis into the MongoDB totals (0: never, tests fold by hand)' }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

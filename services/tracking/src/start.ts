@@ -1,30 +1,36 @@
 /**
- * Tracking's composition root: config -> MongoDB -> Redis -> bus -> records, caches -> routes ->
- * subscriptions -> listen. stop() undoes it in reverse: server, subscriptions and bus, Redis, MongoDB.
+ * Tracking's composition root: config -> MongoDB -> Redis -> bus -> counting and totals, caches ->
+ * routes -> subscriptions -> count folder -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
+import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { createServiceApp, internalGet, listen, Resources } from '@pilot/http-kit';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
-import { subscribe, type SubscriptionHooks } from './bus/subscriptions';
+import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
-import { TrackingRecords } from './data/records';
+import { TotalsStore } from './data/totals';
 import { mountRoutes } from './http/routes';
+import { CountFolder } from './workers/count-folder';
 
 export interface StartOptions {
   clock?: Clock;
-  hooks?: SubscriptionHooks;
 }
 
 export interface RunningTracking {
   url: string;
   port: number;
+  /** Moves counts into the MongoDB totals now (what the folder does every COUNT_FOLD_INTERVAL_MS). */
+  folder: CountFolder;
   stop(): Promise<void>;
 }
+
+/** How the folder paces itself (docs/decisions/0013). */
+const FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningTracking> {
   const clock = options.clock ?? systemClock;
@@ -37,8 +43,9 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await waitForRedis(redis);
     await bus.ready();
 
-    const records = new TrackingRecords(mongo, config.DEPENDENCY_TIMEOUT_MS);
-    await records.ensureIndexes();
+    const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const campaigns = new ActiveCampaignCache({
       bus,
@@ -60,16 +67,22 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { records, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger });
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger });
     finish();
 
-    await subscribe(bus, { records, campaigns, logger }, options.hooks);
+    subscribe({ campaigns, logger });
+    const folder = resources.add(
+      new CountFolder({ journal: new CountJournal(redis, config.REDIS_KEY_PREFIX), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...FOLDING }),
+      (opened) => opened.stop(),
+    );
+    if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'tracking listening');
 
     return {
       url: server.url,
       port: server.port,
+      folder,
       stop: () => resources.closeAll(),
     };
   });

@@ -2,7 +2,7 @@ import { issueToken, readToken, type AllocationClaims } from '@pilot/tokens';
 import { expect } from 'chai';
 import { clickCounting, isPreviewAgent, judgeClick } from '../src/domain/click';
 import { characterCount, judgeDeliveryToken, parseDeliveryBody } from '../src/domain/delivery';
-import { dayOf, foldStats, parseStatsQuery } from '../src/domain/stats';
+import { dayOf, grainDaysOf, parseStatsQuery, planStats, sumStats, type GrainDays } from '../src/domain/stats';
 
 const SECRET = 'unit-test-secret';
 const issuedAt = new Date('2026-05-01T10:00:00Z');
@@ -86,23 +86,48 @@ describe('stats rules', () => {
     expect(parseStatsQuery({ from: '2026-02-02', to: '2026-02-01' })).to.include({ ok: false, code: 'invalid_date_range' });
   });
 
-  it('folds per-day counts into totals and days, oldest first', () => {
-    expect(
-      foldStats([
-        { day: '2026-01-02', kind: 'allocation', count: 2 },
-        { day: '2026-01-01', kind: 'click', count: 1 },
-        { day: '2026-01-01', kind: 'allocation', count: 3 },
-        { day: '2026-01-02', kind: 'confirmation', count: 1 },
-        { day: '2026-01-02', kind: 'unknown', count: 9 },
-      ]),
-    ).to.deep.equal({
-      adRequests: 5,
+  it('adds the day counts of grains into totals and days, oldest first, within from and to', () => {
+    const grains: GrainDays[] = [
+      { '2026-01-02': { adRequests: 2, confirmedDeliveries: 1, filtered_head: 9 }, '2026-01-01': { adRequests: 3, clickedLinks: 1 } },
+      { '2026-01-03': { adRequests: 1 } },
+    ];
+    expect(sumStats(grains, {})).to.deep.equal({
+      adRequests: 6,
       confirmedDeliveries: 1,
       clickedLinks: 1,
       days: [
         { date: '2026-01-01', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 1 },
         { date: '2026-01-02', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0 },
+        { date: '2026-01-03', adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
       ],
     });
+    expect(sumStats(grains, { from: '2026-01-02', to: '2026-01-02' }).adRequests).to.equal(2);
+  });
+
+  it('plans the grains of every filter: the network for administrators, own records for accounts', () => {
+    const owners = (entries: Record<string, string>) => new Map(Object.entries(entries));
+    expect(planStats({}).choose(owners({}))).to.deep.equal(['all']);
+    expect(planStats({ campaignId: 3, publisherId: 4 }).choose(owners({}))).to.deep.equal(['cp:3:4']);
+    expect(planStats({ visibleTo: '9' }).choose(owners({}))).to.deep.equal(['co:9', 'po:9']);
+    const byCampaign = planStats({ campaignId: 3, visibleTo: '9' });
+    expect(byCampaign.ownerSubjects).to.deep.equal(['c:3']);
+    expect(byCampaign.choose(owners({ 'c:3': '9' }))).to.deep.equal(['c:3']);
+    expect(byCampaign.choose(owners({ 'c:3': '8' }))).to.deep.equal(['c:3|po:9']);
+    expect(planStats({ publisherId: 4, visibleTo: '9' }).choose(owners({ 'p:4': '8' }))).to.deep.equal(['p:4|co:9']);
+    const pair = planStats({ campaignId: 3, publisherId: 4, visibleTo: '9' });
+    expect(pair.choose(owners({ 'c:3': '8', 'p:4': '9' }))).to.deep.equal(['cp:3:4']);
+    expect(pair.choose(owners({ 'c:3': '8', 'p:4': '7' }))).to.deep.equal([]);
+  });
+
+  it("adds Redis counts a grain's document has not applied: open intervals always, folds above its lastFold", () => {
+    const stored = { '2026-01-01': { adRequests: 5 } };
+    const parts = [
+      { fold: 0, fields: new Map([['2026-01-01|adRequests', 1]]) },
+      { fold: 3, fields: new Map([['2026-01-01|adRequests', 10]]) },
+      { fold: 4, fields: new Map([['2026-01-02|clickedLinks', 2]]) },
+    ];
+    expect(grainDaysOf(stored, 3, parts)).to.deep.equal({ '2026-01-01': { adRequests: 6 }, '2026-01-02': { clickedLinks: 2 } });
+    expect(grainDaysOf(undefined, 0, parts)).to.deep.equal({ '2026-01-01': { adRequests: 11 }, '2026-01-02': { clickedLinks: 2 } });
+    expect(stored).to.deep.equal({ '2026-01-01': { adRequests: 5 } });
   });
 });

@@ -84,7 +84,7 @@ describe('tracking through the gateway', () => {
 
   it('confirms a delivery, redirects GET and HEAD, and shows the totals to the owner only', async () => {
     const a = allocate(infra, clock, ids);
-    await world.publishAllocation(a.claims);
+    await world.countAllocation(a.claims);
 
     const tooLarge = await request(gatewayUrl)
       .post('/api/network/delivery')

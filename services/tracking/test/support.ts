@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Bus } from '@pilot/bus';
 import type { CachedCampaign } from '@pilot/campaign-cache';
-import { ALLOCATION_CREATED, CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type AllocationCreated, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
+import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
+import { CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { signedHeaders } from '@pilot/http-kit';
 import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/key-read-model';
 import { createLogger } from '@pilot/logging';
@@ -65,16 +66,20 @@ export async function startTracking(infra: TestInfra, campaignUrl: string, optio
   return start(config, logger, options);
 }
 
-/** The test's own connections: a bus to publish events on and the key read model writer. */
+/** The test's own connections: a bus to publish events on, the key read model writer and the ad request counter. */
 export class TestWorld {
   readonly bus: Bus;
   readonly redis: Redis;
   readonly keys: KeyReadModel;
+  readonly counts: CountRecorder;
+  readonly unfolded: UnfoldedCounts;
 
   constructor(readonly infra: TestInfra) {
     this.bus = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger });
     this.redis = createRedis(infra.redisUrl, 'tracking-test');
     this.keys = new KeyReadModel(this.redis, infra.redisPrefix);
+    this.counts = new CountRecorder(this.redis, infra.redisPrefix, 2000);
+    this.unfolded = new UnfoldedCounts(this.redis, infra.redisPrefix, 2000);
   }
 
   async ready(): Promise<void> {
@@ -98,19 +103,27 @@ export class TestWorld {
     await this.keys.writePublisher({ publisherId, status: 'paused', ownerAccountId, type: 'bot', keyHash: hashApiKey(key), version: 1, incarnation: 'test' });
   }
 
-  async publishAllocation(claims: AllocationClaims): Promise<AllocationCreated> {
-    const event: AllocationCreated = createEnvelope(ALLOCATION_CREATED, claims.allocationId, 1, {
-      allocationId: claims.allocationId,
-      campaignId: claims.campaignId,
-      campaignOwnerAccountId: claims.campaignOwnerAccountId,
-      publisherId: claims.publisherId,
-      publisherOwnerAccountId: claims.publisherOwnerAccountId,
-      format: 'bot',
-      language: 'en',
-      allocatedAt: claims.issuedAt.toISOString(),
-    });
-    await this.bus.publish(event);
-    return event;
+  /** Counts the ad request of an allocation answered 200, as allocation does (limit and count in one step). */
+  async countAllocation(claims: AllocationClaims): Promise<void> {
+    const counted = await this.counts.countAdRequest(
+      claims.publisherId,
+      { points: 1_000_000, windowSeconds: 60 },
+      {
+        campaignId: claims.campaignId,
+        publisherId: claims.publisherId,
+        campaignOwnerAccountId: claims.campaignOwnerAccountId,
+        publisherOwnerAccountId: claims.publisherOwnerAccountId,
+        allocatedAt: claims.issuedAt,
+      },
+      claims.issuedAt,
+    );
+    if (!counted.counted) throw new Error('ad request not counted');
+  }
+
+  /** Visits of the network's links that redirected without being clicks, of one kind, on one day, not folded yet. */
+  async unfoldedNetworkCount(field: string): Promise<number> {
+    const { parts } = await this.unfolded.read(['all']);
+    return parts.reduce((sum, part) => sum + (part.fields.get(field) ?? 0), 0);
   }
 
   async publishCampaignActivated(campaign: CachedCampaign): Promise<void> {

@@ -1,39 +1,34 @@
 /**
  * requestAd: the ad request hot path (ARCHITECTURE.md). In order:
- *   1. the bearer key, hashed and looked up in the Redis key read model (401 when missing, malformed,
- *      unknown, revoked, or the publisher is not approved);
- *   2. the per-publisher limit in Redis (429); every authenticated request counts;
- *   3. the language (400 invalid_language);
- *   4. selection from the in-memory index (204 when nothing qualifies);
- *   5. tokens, and `allocation.created` confirmed by the broker before the answer (503 otherwise).
- * No call to another service and no database write. Redis or broker faults are 503, never 500.
+ *   1. the bearer key, hashed and checked in the Redis key read model (401 when missing, malformed,
+ *      unknown or revoked: invalid_key; when the publisher is not approved: publisher_not_approved);
+ *   2. the language (400 invalid_language, which still counts against the limit);
+ *   3. selection from the in-memory index, and the tokens of the allocation;
+ *   4. the per-publisher limit and, when a creative was chosen, the count of the ad request, in one
+ *      atomic Redis step (429 over the limit; 204 when nothing qualifies; 200 counted exactly once).
+ * No call to another service, no broker publish and no database write. Redis faults are 503, never 500.
  */
-import type { Bus } from '@pilot/bus';
-import { ALLOCATION_CREATED, createEnvelope, type AllocationCreated } from '@pilot/contracts';
 import type { Clock } from '@pilot/config';
+import type { CountRecorder } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
 import { HttpError, problems } from '@pilot/http-kit';
-import { bearerKeyOf } from '@pilot/key-read-model';
+import { bearerKeyOf, type KeyReader } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
-import type { AdRequestLimiter } from '../data/ad-request-limiter';
-import type { KeyReader } from '@pilot/key-read-model';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';
-import { rateLimitHeaders, secondsUntilReset } from '../domain/rate-limit';
+import { AD_REQUEST_LIMIT, rateLimitHeaders, secondsUntilReset, type LimitState } from '../domain/rate-limit';
 import type { CampaignIndex } from '../domain/selection';
 
 export interface AdRequestDependencies {
   publishers: KeyReader;
-  limiter: AdRequestLimiter;
+  counts: CountRecorder;
   index: CampaignIndex;
   /** True once the campaign cache holds a snapshot; before that the service cannot tell 204 from 200. */
   indexReady: () => boolean;
-  bus: Pick<Bus, 'publish'>;
   clock: Clock;
   tokenSecret: string;
   publicBaseUrl: string;
 }
-
 export interface AdRequest {
   authorization: string | undefined;
   language: unknown;
@@ -64,61 +59,48 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
   if (!owner) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
   if (owner.status !== 'approved') throw unauthorized(ERROR_CODES.notApproved, 'The publisher is not approved');
 
-  // 2. The limit, shared by every replica.
-  const decision = await deps.limiter.consume(owner.publisherId);
-  const headers = rateLimitHeaders(decision.state);
-  if (!decision.allowed) {
-    throw new HttpError(429, ERROR_CODES.rateLimited, 'Too many requests', 'Over 60 ad requests per publisher per minute', undefined, {
-      ...headers,
-      'Retry-After': String(secondsUntilReset(decision.state)),
-    });
-  }
-
-  // 3. What is asked for.
+  // 2. What is asked for. A malformed request still counts against the limit.
   const language = parseLanguage(request.language);
   if (!language) {
+    const limited = await deps.counts.countAdRequest(owner.publisherId, AD_REQUEST_LIMIT, null, deps.clock.now());
+    const headers = rateLimitHeaders(limited);
+    if (!limited.allowed) throw rateLimited(headers, limited);
     const error = problems.badRequest(ERROR_CODES.invalidLanguage, 'language must be a two-letter ISO 639-1 code such as en');
     throw new HttpError(error.status, error.code, error.title, error.detail, undefined, headers);
   }
 
-  // 4. Selection from the local index.
+  // 3. Selection from the local index, and everything the answer needs, before anything is counted.
   if (!deps.indexReady()) throw new ServiceUnavailableError('campaign-cache', 'the campaign snapshot is not loaded yet');
   const campaign = deps.index.pick({ format: owner.type, language, excludedOwnerAccountId: owner.ownerAccountId });
-  if (!campaign) return { ad: null, headers };
-
-  // 5. The allocation: tokens, then the event confirmed by the broker, then the answer.
   const issuedAt = deps.clock.now();
-  const allocationId = newAllocationId();
-  const claims = {
-    allocationId,
-    campaignId: campaign.campaignId,
-    publisherId: owner.publisherId,
-    campaignOwnerAccountId: campaign.ownerAccountId,
-    publisherOwnerAccountId: owner.ownerAccountId,
-    issuedAt,
-  };
-  const event: AllocationCreated = createEnvelope(
-    ALLOCATION_CREATED,
-    allocationId,
-    1,
-    {
-      allocationId,
-      campaignId: campaign.campaignId,
-      campaignOwnerAccountId: campaign.ownerAccountId,
-      publisherId: owner.publisherId,
-      publisherOwnerAccountId: owner.ownerAccountId,
-      format: owner.type,
-      language,
-      allocatedAt: issuedAt.toISOString(),
-    },
-    issuedAt,
-  );
-  // Everything that could fail is built before the event leaves: an event is never published for an
-  // allocation that is then not answered with 200.
-  const ad = buildAd(campaign, {
-    clickUrl: clickUrlOf(deps.publicBaseUrl, issueToken(deps.tokenSecret, 'click', claims)),
-    deliveryToken: issueToken(deps.tokenSecret, 'delivery', claims),
-  });
-  await deps.bus.publish(event);
+  const allocation = campaign
+    ? {
+        allocationId: newAllocationId(),
+        campaignId: campaign.campaignId,
+        publisherId: owner.publisherId,
+        campaignOwnerAccountId: campaign.ownerAccountId,
+        publisherOwnerAccountId: owner.ownerAccountId,
+        issuedAt,
+      }
+    : null;
+  const ad =
+    campaign && allocation
+      ? buildAd(campaign, {
+          clickUrl: clickUrlOf(deps.publicBaseUrl, issueToken(deps.tokenSecret, 'click', allocation)),
+          deliveryToken: issueToken(deps.tokenSecret, 'delivery', allocation),
+        })
+      : null;
+
+  // 4. The limit, shared by every replica, and the count of this ad request, in one step.
+  const counted = await deps.counts.countAdRequest(owner.publisherId, AD_REQUEST_LIMIT, allocation && { ...allocation, allocatedAt: issuedAt }, issuedAt);
+  const headers = rateLimitHeaders(counted);
+  if (!counted.allowed) throw rateLimited(headers, counted);
   return { ad, headers };
+}
+
+function rateLimited(headers: Record<string, string>, state: LimitState): HttpError {
+  return new HttpError(429, ERROR_CODES.rateLimited, 'Too many requests', 'Over 60 ad requests per publisher per minute', undefined, {
+    ...headers,
+    'Retry-After': String(secondsUntilReset(state)),
+  });
 }

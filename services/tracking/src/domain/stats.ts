@@ -1,9 +1,11 @@
 /**
  * The totals of SPEC.md ("Delivery record and counters") and API.md `GET /api/workspace/stats`: query
- * validation, who sees which records, and folding per-day counts into the answer. Pure.
+ * validation, which grains answer a filter for an account, and adding their day counts into the answer.
+ * Pure.
  */
+import { dayOf, TOTAL_KINDS, type TotalKind } from '@pilot/counting';
 
-export type RecordKind = 'allocation' | 'confirmation' | 'click';
+export { dayOf };
 
 export interface StatsFilter {
   campaignId?: number;
@@ -29,18 +31,7 @@ export interface StatsAnswer {
   days: DayFigures[];
 }
 
-export interface DayKindCount {
-  day: string;
-  kind: string;
-  count: number;
-}
-
 export type StatsQueryResult = { ok: true; filter: Omit<StatsFilter, 'visibleTo'> } | { ok: false; code: string; detail: string };
-
-/** The UTC calendar date of an instant. */
-export function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
 
 function positiveId(raw: string): number | null {
   if (!/^[1-9][0-9]{0,15}$/.test(raw)) return null;
@@ -85,27 +76,103 @@ export function parseStatsQuery(query: Record<string, unknown>): StatsQueryResul
   return { ok: true, filter };
 }
 
-const FIELD_OF_KIND: Record<RecordKind, keyof Omit<DayFigures, 'date'>> = {
-  allocation: 'adRequests',
-  confirmation: 'confirmedDeliveries',
-  click: 'clickedLinks',
-};
+/**
+ * Which grains answer a filter. Records visible to an account are those of its campaigns or its
+ * publishers: with no id filter that is `co:` + `po:` (an account's campaigns never run on its own
+ * publishers); with a campaign id, all of that campaign if the account owns it, otherwise that campaign
+ * on the account's publishers; likewise for a publisher; with both, the pair if the account owns either.
+ * `owners` are looked up first for the `ownerSubjects` the plan names.
+ */
+export interface StatsPlan {
+  /** Every grain the answer may need, read before choosing. */
+  candidates: string[];
+  /** `c:<id>` / `p:<id>` whose owner decides which candidates count. */
+  ownerSubjects: string[];
+  choose(owners: Map<string, string>): string[];
+}
 
-/** Folds (day, kind, count) rows into the totals and the days that have any figure, oldest first. */
-export function foldStats(rows: DayKindCount[]): StatsAnswer {
+export function planStats(filter: StatsFilter): StatsPlan {
+  const { campaignId: c, publisherId: p, visibleTo: viewer } = filter;
+  const fixed = (grains: string[]): StatsPlan => ({ candidates: grains, ownerSubjects: [], choose: () => grains });
+  if (viewer === undefined) {
+    if (c !== undefined && p !== undefined) return fixed([`cp:${c}:${p}`]);
+    if (c !== undefined) return fixed([`c:${c}`]);
+    if (p !== undefined) return fixed([`p:${p}`]);
+    return fixed(['all']);
+  }
+  if (c !== undefined && p !== undefined) {
+    const pair = `cp:${c}:${p}`;
+    return {
+      candidates: [pair],
+      ownerSubjects: [`c:${c}`, `p:${p}`],
+      choose: (owners) => (owners.get(`c:${c}`) === viewer || owners.get(`p:${p}`) === viewer ? [pair] : []),
+    };
+  }
+  if (c !== undefined) {
+    return {
+      candidates: [`c:${c}`, `c:${c}|po:${viewer}`],
+      ownerSubjects: [`c:${c}`],
+      choose: (owners) => [owners.get(`c:${c}`) === viewer ? `c:${c}` : `c:${c}|po:${viewer}`],
+    };
+  }
+  if (p !== undefined) {
+    return {
+      candidates: [`p:${p}`, `p:${p}|co:${viewer}`],
+      ownerSubjects: [`p:${p}`],
+      choose: (owners) => [owners.get(`p:${p}`) === viewer ? `p:${p}` : `p:${p}|co:${viewer}`],
+    };
+  }
+  return fixed([`co:${viewer}`, `po:${viewer}`]);
+}
+
+/** Day counts of one grain: `<YYYY-MM-DD>` -> kind -> count. */
+export type GrainDays = Record<string, Record<string, number>>;
+
+/** Adds the day counts of the chosen grains into the answer, within from/to, oldest day first. */
+export function sumStats(grains: GrainDays[], range: Pick<StatsFilter, 'from' | 'to'>): StatsAnswer {
   const byDay = new Map<string, DayFigures>();
   const answer: StatsAnswer = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, days: [] };
-  for (const row of rows) {
-    const field = FIELD_OF_KIND[row.kind as RecordKind];
-    if (!field) continue;
-    let day = byDay.get(row.day);
-    if (!day) {
-      day = { date: row.day, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
-      byDay.set(row.day, day);
+  for (const days of grains) {
+    for (const [date, counts] of Object.entries(days)) {
+      if ((range.from !== undefined && date < range.from) || (range.to !== undefined && date > range.to)) continue;
+      for (const kind of TOTAL_KINDS) {
+        const count = counts[kind] ?? 0;
+        if (count === 0) continue;
+        let day = byDay.get(date);
+        if (!day) {
+          day = { date, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
+          byDay.set(date, day);
+        }
+        day[kind as TotalKind] += count;
+        answer[kind as TotalKind] += count;
+      }
     }
-    day[field] += row.count;
-    answer[field] += row.count;
   }
   answer.days = [...byDay.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return answer;
+}
+
+export interface UnfoldedPart {
+  /** 0 for counts not claimed by a fold yet, else the fold's sequence number. */
+  fold: number;
+  fields: Map<string, number>;
+}
+
+/**
+ * A grain's days as MongoDB holds them (having applied folds up to `lastFold`) plus what Redis holds that
+ * the document does not: open intervals always, folds only above `lastFold`.
+ */
+export function grainDaysOf(stored: GrainDays | undefined, lastFold: number, unfolded: UnfoldedPart[]): GrainDays {
+  const days: GrainDays = {};
+  for (const [date, counts] of Object.entries(stored ?? {})) days[date] = { ...counts };
+  for (const part of unfolded) {
+    if (part.fold !== 0 && part.fold <= lastFold) continue;
+    for (const [field, count] of part.fields) {
+      const date = field.slice(0, 10);
+      const kind = field.slice(11);
+      const day = (days[date] ??= {});
+      day[kind] = (day[kind] ?? 0) + count;
+    }
+  }
+  return days;
 }

@@ -1,21 +1,24 @@
 /**
- * Tracking's use cases: what happens on a delivery confirmation, a click, an allocation event and a
- * totals query. They see neither `req` nor `res`; routes map their results to HTTP.
+ * Tracking's use cases: what happens on a delivery confirmation, a click and a totals query. They see
+ * neither `req` nor `res`; routes map their results to HTTP.
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
-import type { AllocationCreated } from '@pilot/contracts';
+import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
-import { foldStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
+import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import type { KeyReader } from '@pilot/key-read-model';
-import { factsOfClaims, type TrackingRecords } from '../data/records';
+import type { AllocationClaims } from '@pilot/tokens';
+import type { TotalsStore } from '../data/totals';
 
 export interface TrackingDeps {
-  records: TrackingRecords;
+  counts: CountRecorder;
+  totals: TotalsStore;
+  unfolded: UnfoldedCounts;
   publishers: KeyReader;
   campaigns: ActiveCampaignCache;
   tokenSecret: string;
@@ -30,7 +33,7 @@ export async function confirmDelivery(deps: TrackingDeps, publisherId: number, t
   const now = deps.clock.now();
   const verdict = judgeDeliveryToken(readToken(deps.tokenSecret, 'delivery', token), publisherId, now);
   if (!verdict.ok) return verdict;
-  const firstConfirmation = await deps.records.recordConfirmation(factsOfClaims(verdict.claims), now);
+  const firstConfirmation = await deps.counts.countOnce('confirmedDeliveries', verdict.claims.allocationId, countedOf(verdict.claims), now);
   return { ok: true, firstConfirmation };
 }
 
@@ -53,31 +56,46 @@ export async function openClickLink(deps: TrackingDeps, token: string, method: s
     publisherActive: await deps.publishers.isApproved(claims.publisherId),
   });
   if (!verdict.ok) return { ok: false, status: 410, code: verdict.code };
-  const facts = factsOfClaims(claims);
   const counting = clickCounting(method, userAgent);
   if (counting === 'count') {
-    await deps.records.recordClick(facts, now);
+    await deps.counts.countOnce('clickedLinks', claims.allocationId, countedOf(claims), now);
     return { ok: true, destination: verdict.destination, counted: true };
   }
   // The separate count of filtered visits is informative only: losing one never refuses a redirect.
-  await deps.records.recordFilteredClick(facts, counting, now).catch((error: unknown) => {
-    deps.logger.warn({ err: (error as Error).message }, 'filtered click not recorded');
+  await deps.counts.countFilteredVisit(counting, countedOf(claims), now).catch((error: unknown) => {
+    deps.logger.warn({ err: (error as Error).message }, 'filtered visit not counted');
   });
   return { ok: true, destination: verdict.destination, counted: false };
 }
 
-/** Records one ad request per allocation; a redelivered event finds the record and changes nothing. */
-export async function recordAllocation(deps: Pick<TrackingDeps, 'records'>, event: AllocationCreated): Promise<boolean> {
-  return deps.records.recordAllocation({
-    allocationId: event.data.allocationId,
-    campaignId: event.data.campaignId,
-    publisherId: event.data.publisherId,
-    campaignOwnerAccountId: event.data.campaignOwnerAccountId,
-    publisherOwnerAccountId: event.data.publisherOwnerAccountId,
-    allocatedAt: new Date(event.data.allocatedAt),
+/**
+ * The totals over the records the filter and the account may see: MongoDB's documents first, then what
+ * Redis holds that they do not (docs/decisions/0013). A handful of lookups by key, whatever the traffic.
+ */
+export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, filter: StatsFilter): Promise<StatsAnswer> {
+  const plan = planStats(filter);
+  const stored = await deps.totals.read(plan.candidates);
+  const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
+  // Every candidate document names the owners of the campaign or publisher the plan asks about.
+  const owners = new Map(unfolded.owners);
+  for (const subject of plan.ownerSubjects) {
+    const field = subject.startsWith('c:') ? 'campaignOwnerAccountId' : 'publisherOwnerAccountId';
+    const owner = [...stored.values()].map((document) => document[field]).find(Boolean);
+    if (owner && !owners.has(subject)) owners.set(subject, owner);
+  }
+  const grains = plan.choose(owners).map((grain) => {
+    const document = stored.get(grain);
+    return grainDaysOf(document?.days, document?.lastFold ?? 0, unfolded.parts.filter((part) => part.grain === grain));
   });
+  return sumStats(grains, filter);
 }
 
-export async function readStats(deps: Pick<TrackingDeps, 'records'>, filter: StatsFilter): Promise<StatsAnswer> {
-  return foldStats(await deps.records.countsByDay(filter));
+function countedOf(claims: AllocationClaims) {
+  return {
+    campaignId: claims.campaignId,
+    publisherId: claims.publisherId,
+    campaignOwnerAccountId: claims.campaignOwnerAccountId,
+    publisherOwnerAccountId: claims.publisherOwnerAccountId,
+    allocatedAt: claims.issuedAt,
+  };
 }

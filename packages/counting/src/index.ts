@@ -1,0 +1,4 @@
+export * from './layout';
+export * from './recorder';
+export * from './journal';
+export * from './unfolded';

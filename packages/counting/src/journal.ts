@@ -1,0 +1,107 @@
+/**
+ * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds, reading a
+ * fold, marking it applied, sweeping what is no longer needed, and the lease that lets one folder work at
+ * a time. What a fold is applied to (MongoDB) is the caller's business.
+ */
+import type { Redis } from 'ioredis';
+import { CountKeys, INTERVAL_MS } from './layout';
+import { CountScripts } from './redis-scripts';
+import { hourOf, ONCE_MARGIN_MS } from './recorder';
+
+/** A fold's counts: grain -> field (`<day>|<kind>`) -> count. */
+export type FoldCounts = Map<string, Map<string, number>>;
+
+export interface SweepCounts {
+  folds: number;
+  hours: number;
+}
+
+export function pairsToMap(pairs: string[]): Map<string, number> {
+  const fields = new Map<string, number>();
+  for (let i = 0; i + 1 < pairs.length; i += 2) fields.set(pairs[i]!, Number(pairs[i + 1]));
+  return fields;
+}
+
+export class CountJournal {
+  readonly keys: CountKeys;
+  private readonly scripts: CountScripts;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.keys = new CountKeys(prefix);
+    this.scripts = new CountScripts(redis);
+  }
+
+  /** True while `holder` holds the folder lease (taken or renewed for `ms`). */
+  async holdLease(holder: string, ms: number): Promise<boolean> {
+    return (await this.scripts.run('HOLD_LEASE', this.keys.folderLease, holder, ms)) === 1;
+  }
+
+  async releaseLease(holder: string): Promise<void> {
+    if ((await this.redis.get(this.keys.folderLease)) === holder) await this.redis.del(this.keys.folderLease);
+  }
+
+  /** Intervals holding unclaimed counts that ended at least `graceMs` before `now`, oldest first. */
+  async closedIntervals(now: Date, graceMs: number): Promise<number[]> {
+    const lastClosed = Math.floor((now.getTime() - graceMs) / INTERVAL_MS) - 1;
+    return (await this.redis.zrangebyscore(this.keys.openIntervals, '-inf', lastClosed)).map(Number);
+  }
+
+  /** The oldest interval still open or claimed but not applied, for the pipeline's lag; null when none. */
+  async oldestUnapplied(): Promise<{ interval: number | null; folds: number }> {
+    const [oldest, folds] = await Promise.all([this.redis.zrange(this.keys.openIntervals, 0, 0), this.redis.zcard(this.keys.pendingFolds)]);
+    return { interval: oldest[0] === undefined ? null : Number(oldest[0]), folds };
+  }
+
+  /** Claims an interval as a new fold; its sequence number, or null when it held nothing. */
+  async claim(interval: number): Promise<number | null> {
+    const seq = Number(await this.scripts.run('CLAIM_INTERVAL', this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`));
+    return seq > 0 ? seq : null;
+  }
+
+  /** Claimed folds not yet applied, in the order they must be applied. */
+  async pendingFolds(): Promise<number[]> {
+    return (await this.redis.zrange(this.keys.pendingFolds, 0, -1)).map(Number);
+  }
+
+  async read(seq: number): Promise<FoldCounts> {
+    const flat = (await this.scripts.run('READ_FOLD', this.keys.foldPrefix(seq))) as (string | string[])[];
+    const counts: FoldCounts = new Map();
+    for (let i = 0; i + 1 < flat.length; i += 2) counts.set(flat[i] as string, pairsToMap(flat[i + 1] as string[]));
+    return counts;
+  }
+
+  /** Owners of campaigns and publishers counted (`c:<id>` / `p:<id>`). */
+  async owners(fields: string[]): Promise<Map<string, string>> {
+    if (fields.length === 0) return new Map();
+    const values = await this.redis.hmget(this.keys.owners, ...fields);
+    const owners = new Map<string, string>();
+    fields.forEach((field, index) => {
+      const value = values[index];
+      if (value) owners.set(field, value);
+    });
+    return owners;
+  }
+
+  /** The fold is in MongoDB now; readers still see it for a while (until swept), to bridge their two reads. */
+  async markApplied(seq: number, now: Date): Promise<void> {
+    await this.redis.multi().zrem(this.keys.pendingFolds, String(seq)).zadd(this.keys.appliedFolds, now.getTime(), String(seq)).exec();
+  }
+
+  /** Deletes folds applied more than `keepAppliedMs` ago and counted-once sets whose tokens all expired. */
+  async sweep(now: Date, keepAppliedMs: number): Promise<SweepCounts> {
+    const firstNeededHour = hourOf(new Date(now.getTime() - ONCE_MARGIN_MS)) - 1;
+    const [folds, hours] = (await this.scripts.run(
+      'SWEEP',
+      this.keys.appliedFolds,
+      this.keys.onceHours,
+      now.getTime() - keepAppliedMs,
+      `${this.keys.base}f:`,
+      firstNeededHour,
+      `${this.keys.base}once:`,
+    )) as [number, number];
+    return { folds, hours };
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * What the counting pipeline counts and where (docs/decisions/0013). Pure: names and arithmetic only.
+ *
+ * A counted fact (an ad request answered 200, a first confirmation, a first counted click, a filtered
+ * visit) is attributed to the UTC day of its allocation and added to every *grain* that a stats filter
+ * may ask for, so that any totals read is a handful of point lookups, never a scan:
+ *
+ *   all                 the whole network (administrators)
+ *   co:<account>        records of campaigns the account owns
+ *   po:<account>        records of publishers the account owns
+ *   c:<campaign>        one campaign            p:<publisher>         one publisher
+ *   cp:<c>:<p>          one campaign on one publisher
+ *   c:<c>|po:<account>  one campaign on the publishers of an account (an owner filtering by a campaign of others)
+ *   p:<p>|co:<account>  one publisher showing the campaigns of an account
+ *
+ * Counts gather in Redis per *interval* (INTERVAL_MS of the writer's clock), one hash per grain, until a
+ * folder moves each closed interval into MongoDB.
+ */
+
+export const INTERVAL_MS = 5_000;
+
+/** The three totals of SPEC.md, by their names in the stats answer. */
+export const TOTAL_KINDS = ['adRequests', 'confirmedDeliveries', 'clickedLinks'] as const;
+export type TotalKind = (typeof TOTAL_KINDS)[number];
+
+/** Visits of a click link that redirect but are not clicks: informative only, kept for the network. */
+export type FilteredVisit = 'head' | 'preview_agent';
+export type CountKind = TotalKind | `filtered_${FilteredVisit}`;
+
+/** Who and what a fact is about; every fact of one allocation carries the same. */
+export interface CountedAllocation {
+  campaignId: number;
+  publisherId: number;
+  campaignOwnerAccountId: string;
+  publisherOwnerAccountId: string;
+  /** When the allocation was made: its UTC day is the day the fact counts on. */
+  allocatedAt: Date;
+}
+
+/** The UTC calendar date of an instant, YYYY-MM-DD. */
+export function dayOf(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+export function intervalOf(at: Date): number {
+  return Math.floor(at.getTime() / INTERVAL_MS);
+}
+
+/** Grains a fact of this allocation counts in. Filtered visits count for the whole network only. */
+export function grainsOf(allocation: CountedAllocation, kind: CountKind): string[] {
+  if (kind.startsWith('filtered_')) return ['all'];
+  const { campaignId: c, publisherId: p, campaignOwnerAccountId: co, publisherOwnerAccountId: po } = allocation;
+  const grains = ['all', `co:${co}`, `c:${c}`, `p:${p}`, `cp:${c}:${p}`, `c:${c}|po:${po}`, `p:${p}|co:${co}`];
+  // An account never sees its own campaigns on its own publishers (selection excludes them); should it
+  // happen anyway, counting the fact once under co: keeps "own records" = co: + po: exact.
+  if (po !== co) grains.push(`po:${po}`);
+  return grains;
+}
+
+/** The field of a grain's interval hash: `<day>|<kind>`. */
+export function fieldOf(day: string, kind: CountKind): string {
+  return `${day}|${kind}`;
+}
+
+export function parseField(field: string): { day: string; kind: string } | null {
+  const bar = field.indexOf('|');
+  if (bar !== 10) return null;
+  return { day: field.slice(0, 10), kind: field.slice(11) };
+}
+
+/** Owners of the campaigns and publishers counted, as `c:<id>` / `p:<id>` -> account. */
+export function ownerFields(allocation: CountedAllocation): [string, string, string, string] {
+  return [`c:${allocation.campaignId}`, allocation.campaignOwnerAccountId, `p:${allocation.publisherId}`, allocation.publisherOwnerAccountId];
+}
+
+/**
+ * Redis names of the pipeline under a deployment prefix. `{i}` is an interval, `{s}` a fold's sequence
+ * number, `{g}` a grain, `{h}` an hour (of allocation, for the counted-once sets).
+ */
+export class CountKeys {
+  constructor(private readonly prefix: string) {}
+
+  get base(): string {
+    return `${this.prefix}counts:`;
+  }
+  /** Sorted set of intervals holding counts not yet claimed by a fold. */
+  get openIntervals(): string {
+    return `${this.base}intervals`;
+  }
+  /** Sorted set of claimed folds not yet applied to MongoDB, by sequence number. */
+  get pendingFolds(): string {
+    return `${this.base}folds`;
+  }
+  /** Sorted set of applied folds kept a little longer for readers, scored by when they were applied. */
+  get appliedFolds(): string {
+    return `${this.base}applied`;
+  }
+  get foldSequence(): string {
+    return `${this.base}seq`;
+  }
+  get owners(): string {
+    return `${this.base}owners`;
+  }
+  get folderLease(): string {
+    return `${this.base}lease`;
+  }
+  /** Sorted set of the hours whose counted-once sets exist, for the sweep. */
+  get onceHours(): string {
+    return `${this.base}once-hours`;
+  }
+  intervalPrefix(interval: number): string {
+    return `${this.base}i:${interval}:`;
+  }
+  foldPrefix(sequence: number): string {
+    return `${this.base}f:${sequence}:`;
+  }
+  /** Set of the allocations whose `kind` was counted, for allocations of hour `hour`. */
+  once(kind: 'confirmed' | 'clicked', hour: number): string {
+    return `${this.base}once:${kind}:${hour}`;
+  }
+  adRequestLimit(publisherId: number): string {
+    return `${this.prefix}ratelimit:ad:${publisherId}`;
+  }
+}
+
+/** Of an interval's or a fold's hashes, the one listing its grains is `<prefix>grains`; each grain's is `<prefix>g:<grain>`. */
+export const GRAINS_SUFFIX = 'grains';
+export const GRAIN_SUFFIX = 'g:';
+
+/** The campaign and publisher a grain is about, when it names them (`c:`, `p:`, `cp:` grains). */
+export function subjectsOf(grain: string): { campaignId?: number; publisherId?: number } {
+  const [head] = grain.split('|');
+  const parts = (head ?? '').split(':');
+  if (parts[0] === 'c') return { campaignId: Number(parts[1]) };
+  if (parts[0] === 'p') return { publisherId: Number(parts[1]) };
+  if (parts[0] === 'cp') return { campaignId: Number(parts[1]), publisherId: Number(parts[2]) };
+  return {};
+}

@@ -1,0 +1,109 @@
+/**
+ * The writers' side of the counting pipeline: allocation counts an ad request in the same atomic step as
+ * its limit, tracking counts a first confirmation or click at most once per allocation. Every call has a
+ * deadline; any Redis failure is a fault of infrastructure (503), never a silent pass.
+ */
+import { asInfrastructureFault } from '@pilot/faults';
+import type { Redis } from 'ioredis';
+import { CountKeys, fieldOf, grainsOf, dayOf, intervalOf, ownerFields, type CountedAllocation, type CountKind, type FilteredVisit } from './layout';
+import { CountScripts } from './redis-scripts';
+
+export interface LimitState {
+  /** Requests consumed in the current window, this one included. */
+  consumed: number;
+  msBeforeReset: number;
+}
+
+export interface AdRequestCount extends LimitState {
+  allowed: boolean;
+  /** True when this request was counted (allowed and a creative was chosen). */
+  counted: boolean;
+}
+
+export interface AdRequestLimit {
+  points: number;
+  windowSeconds: number;
+}
+
+const HOUR_MS = 3_600_000;
+/** A counted-once set outlives the last token of its hour (one hour after the hour ends) by this much. */
+export const ONCE_MARGIN_MS = 15 * 60_000;
+
+export function hourOf(at: Date): number {
+  return Math.floor(at.getTime() / HOUR_MS);
+}
+
+/** The instant from which the counted-once set of `hour` is no longer needed. */
+export function onceSetEnd(hour: number): number {
+  return (hour + 2) * HOUR_MS + ONCE_MARGIN_MS;
+}
+
+export class CountRecorder {
+  private readonly keys: CountKeys;
+  private readonly scripts: CountScripts;
+
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.keys = new CountKeys(prefix);
+    this.scripts = new CountScripts(redis);
+  }
+
+  /**
+   * Consumes one request of the publisher's limit and, when within it and `allocation` is given (a
+   * creative was chosen), counts the ad request: one atomic step, so every 200 is counted exactly once.
+   */
+  countAdRequest(publisherId: number, limit: AdRequestLimit, allocation: CountedAllocation | null, now: Date): Promise<AdRequestCount> {
+    return this.guarded('ad request count', async () => {
+      const count = allocation ? this.countArgs(allocation, 'adRequests', now) : ['', '', '', '', '', '', ''];
+      const [consumed, ms, counted] = (await this.scripts.run(
+        'COUNT_AD_REQUEST',
+        this.keys.adRequestLimit(publisherId),
+        this.keys.openIntervals,
+        this.keys.owners,
+        limit.points,
+        limit.windowSeconds,
+        ...count,
+      )) as [number, number, number];
+      return { consumed, msBeforeReset: ms, allowed: consumed <= limit.points, counted: counted === 1 };
+    });
+  }
+
+  /** Counts the first confirmation or the first counted click of an allocation; false when already counted. */
+  countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date): Promise<boolean> {
+    return this.guarded(`${kind} count`, async () => {
+      const hour = hourOf(allocation.allocatedAt);
+      const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
+      const counted = await this.scripts.run(
+        'COUNT_ONCE',
+        this.keys.once(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour),
+        this.keys.onceHours,
+        this.keys.openIntervals,
+        this.keys.owners,
+        allocationId,
+        ttlMs,
+        hour,
+        ...this.countArgs(allocation, kind, now),
+      );
+      return counted === 1;
+    });
+  }
+
+  /** Counts a visit of a click link that redirected without being a click (HEAD, a preview fetcher). */
+  async countFilteredVisit(visit: FilteredVisit, allocation: CountedAllocation, now: Date): Promise<void> {
+    await this.guarded('filtered visit count', () =>
+      this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)),
+    );
+  }
+
+  private countArgs(allocation: CountedAllocation, kind: CountKind, now: Date): string[] {
+    const interval = intervalOf(now);
+    return [String(interval), this.keys.intervalPrefix(interval), fieldOf(dayOf(allocation.allocatedAt), kind), ...ownerFields(allocation), ...grainsOf(allocation, kind)];
+  }
+
+  private guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
+    return asInfrastructureFault(work, this.timeoutMs, 'redis', what);
+  }
+}

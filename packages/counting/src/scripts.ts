@@ -1,0 +1,162 @@
+/**
+ * The pipeline's Lua scripts: each is one atomic step in Redis. They build the names of per-grain hashes
+ * from prefixes passed in ARGV (the grains are not known in advance), so the pipeline needs one Redis, or
+ * one cluster slot for the deployment prefix (docs/decisions/0013).
+ */
+
+// Adds 1 to `field` of every grain's hash of the interval, and notes the interval and the owners.
+// Expects: ARGV[a] interval, ARGV[a+1] interval prefix, ARGV[a+2] field, ARGV[a+3..a+6] owner fields,
+// ARGV[a+7..] grains; KEYS[k] open intervals, KEYS[k+1] owners.
+const COUNT_BLOCK = (a: number, k: number) => `
+for i = ${a + 7}, #ARGV do
+  redis.call('HINCRBY', ARGV[${a + 1}] .. 'g:' .. ARGV[i], ARGV[${a + 2}], 1)
+  redis.call('SADD', ARGV[${a + 1}] .. 'grains', ARGV[i])
+end
+redis.call('ZADD', KEYS[${k}], 'NX', ARGV[${a}], ARGV[${a}])
+redis.call('HSET', KEYS[${k + 1}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}], ARGV[${a + 6}])
+`;
+
+/**
+ * The ad request's limit and count in one step: a fixed window of ARGV[2] seconds from the publisher's
+ * first request (as rate-limiter-flexible's Redis limiter keeps it), then, if within the limit and a
+ * creative was chosen (ARGV[5] != ''), the count. Returns {consumed, ms until the window ends, counted}.
+ * KEYS: limit, open intervals, owners. ARGV: points, window seconds, then the count block's from 3.
+ */
+export const COUNT_AD_REQUEST = {
+  numberOfKeys: 3,
+  lua: `
+redis.call('SET', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local consumed = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  ttl = 1000 * tonumber(ARGV[2])
+end
+if consumed > tonumber(ARGV[1]) or ARGV[5] == '' then return {consumed, ttl, 0} end
+${COUNT_BLOCK(3, 2)}
+return {consumed, ttl, 1}
+`,
+};
+
+/**
+ * Counts a fact at most once per allocation: the allocation id joins the set of its hour (which expires
+ * after ARGV[2] ms), and only the call that added it counts. Returns 1 when counted, 0 when already there.
+ * KEYS: once set, once hours, open intervals, owners. ARGV: allocation id, set ttl ms, hour, then the
+ * count block's from 4.
+ */
+export const COUNT_ONCE = {
+  numberOfKeys: 4,
+  lua: `
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[3])
+${COUNT_BLOCK(4, 3)}
+return 1
+`,
+};
+
+/** Counts a fact every time (filtered visits). KEYS: open intervals, owners. ARGV: the count block's from 1. */
+export const COUNT_EVERY_TIME = {
+  numberOfKeys: 2,
+  lua: `${COUNT_BLOCK(1, 1)}
+return 1`,
+};
+
+/**
+ * Claims interval ARGV[1] for folding: its hashes are renamed under a new fold sequence number, so a
+ * writer still counting into that interval (a late clock) starts it afresh and nothing is lost or folded
+ * twice. Returns the sequence number, or 0 when the interval held nothing.
+ * KEYS: open intervals, pending folds, sequence. ARGV: interval, its prefix, the fold base prefix.
+ */
+export const CLAIM_INTERVAL = {
+  numberOfKeys: 3,
+  lua: `
+local grains = redis.call('SMEMBERS', ARGV[2] .. 'grains')
+redis.call('ZREM', KEYS[1], ARGV[1])
+if #grains == 0 then return 0 end
+local seq = redis.call('INCR', KEYS[3])
+local fold = ARGV[3] .. seq .. ':'
+for _, grain in ipairs(grains) do
+  redis.call('RENAME', ARGV[2] .. 'g:' .. grain, fold .. 'g:' .. grain)
+end
+redis.call('RENAME', ARGV[2] .. 'grains', fold .. 'grains')
+redis.call('ZADD', KEYS[2], seq, seq)
+return seq
+`,
+};
+
+/** Every grain of fold ARGV[1] with its fields: {grain, {field, value, ...}, ...}. ARGV: the fold's prefix. */
+export const READ_FOLD = {
+  numberOfKeys: 0,
+  lua: `
+local out = {}
+for _, grain in ipairs(redis.call('SMEMBERS', ARGV[1] .. 'grains')) do
+  table.insert(out, grain)
+  table.insert(out, redis.call('HGETALL', ARGV[1] .. 'g:' .. grain))
+end
+return out
+`,
+};
+
+/**
+ * Deletes the folds applied before ARGV[1] (ms) and the counted-once sets of hours before ARGV[3].
+ * KEYS: applied folds, once hours. ARGV: applied cutoff, fold base prefix, hour cutoff, once base prefix.
+ * Returns {folds removed, hours removed}.
+ */
+export const SWEEP = {
+  numberOfKeys: 2,
+  lua: `
+local folds = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])
+for _, seq in ipairs(folds) do
+  local fold = ARGV[2] .. seq .. ':'
+  for _, grain in ipairs(redis.call('SMEMBERS', fold .. 'grains')) do redis.call('DEL', fold .. 'g:' .. grain) end
+  redis.call('DEL', fold .. 'grains')
+  redis.call('ZREM', KEYS[1], seq)
+end
+local hours = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3])
+for _, hour in ipairs(hours) do
+  redis.call('DEL', ARGV[4] .. 'confirmed:' .. hour, ARGV[4] .. 'clicked:' .. hour)
+  redis.call('ZREM', KEYS[2], hour)
+end
+return {#folds, #hours}
+`,
+};
+
+/**
+ * What MongoDB does not hold yet, for the grains ARGV[5..] and the owners ARGV[4 + 1 .. 4 + ARGV[3]]:
+ * {owner values}, then {0, grain, fields} per open interval and {seq, grain, fields} per fold (pending or
+ * applied and still kept). KEYS: open intervals, pending folds, applied folds, owners.
+ * ARGV: interval base prefix, fold base prefix, number of owner fields, owner fields..., grains...
+ */
+export const READ_UNFOLDED = {
+  numberOfKeys: 4,
+  lua: `
+local ownerCount = tonumber(ARGV[3])
+local owners = {}
+if ownerCount > 0 then owners = redis.call('HMGET', KEYS[4], unpack(ARGV, 4, 3 + ownerCount)) end
+local out = {owners}
+local function collect(seq, prefix)
+  for i = 4 + ownerCount, #ARGV do
+    local fields = redis.call('HGETALL', prefix .. 'g:' .. ARGV[i])
+    if #fields > 0 then table.insert(out, {seq, ARGV[i], fields}) end
+  end
+end
+for _, interval in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do collect(0, ARGV[1] .. interval .. ':') end
+for _, seq in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
+for _, seq in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
+return out
+`,
+};
+
+/** Takes or renews the folder's lease: KEYS[1] lease, ARGV[1] holder, ARGV[2] ms. 1 when held by ARGV[1]. */
+export const HOLD_LEASE = {
+  numberOfKeys: 1,
+  lua: `
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`,
+};

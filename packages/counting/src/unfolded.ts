@@ -1,0 +1,67 @@
+/**
+ * The readers' side: what the counting pipeline holds in Redis that MongoDB may not hold yet. A totals
+ * read takes MongoDB's documents first, then this; a fold's counts are added to a grain only if that
+ * grain's document had not applied the fold yet (its `lastFold` is lower), so a fold applied between the
+ * two reads is counted once, and one applied before them is not counted again (docs/decisions/0013).
+ */
+import { asInfrastructureFault } from '@pilot/faults';
+import type { Redis } from 'ioredis';
+import { pairsToMap } from './journal';
+import { CountKeys } from './layout';
+import { CountScripts } from './redis-scripts';
+
+export interface UnfoldedPart {
+  /** 0 for an interval not claimed yet, else the fold's sequence number. */
+  fold: number;
+  grain: string;
+  /** `<day>|<kind>` -> count. */
+  fields: Map<string, number>;
+}
+
+export interface Unfolded {
+  /** Owner accounts of the `c:<id>` / `p:<id>` asked for, when counted already. */
+  owners: Map<string, string>;
+  parts: UnfoldedPart[];
+}
+
+export class UnfoldedCounts {
+  private readonly keys: CountKeys;
+  private readonly scripts: CountScripts;
+
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.keys = new CountKeys(prefix);
+    this.scripts = new CountScripts(redis);
+  }
+
+  read(grains: string[], ownerFields: string[] = []): Promise<Unfolded> {
+    return asInfrastructureFault(
+      async () => {
+        const [ownerValues, ...raw] = (await this.scripts.run(
+          'READ_UNFOLDED',
+          this.keys.openIntervals,
+          this.keys.pendingFolds,
+          this.keys.appliedFolds,
+          this.keys.owners,
+          `${this.keys.base}i:`,
+          `${this.keys.base}f:`,
+          ownerFields.length,
+          ...ownerFields,
+          ...grains,
+        )) as [(string | null)[], ...[number, string, string[]][]];
+        const owners = new Map<string, string>();
+        ownerFields.forEach((field, index) => {
+          const value = ownerValues[index];
+          if (value) owners.set(field, value);
+        });
+        return { owners, parts: raw.map(([fold, grain, pairs]) => ({ fold: Number(fold), grain, fields: pairsToMap(pairs) })) };
+      },
+      this.timeoutMs,
+      'redis',
+      'unfolded counts',
+    );
+  }
+}

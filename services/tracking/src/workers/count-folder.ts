@@ -1,0 +1,91 @@
+/**
+ * Moves counts from Redis into the MongoDB totals (docs/decisions/0013). Every tick, the replica holding
+ * the folder lease claims each interval that closed at least `graceMs` ago as a numbered fold, applies
+ * the pending folds to MongoDB in order, marks each applied, and sweeps what is no longer needed: folds
+ * applied more than `keepAppliedMs` ago and counted-once sets whose tokens have all expired. A pass that
+ * fails (MongoDB or Redis down) leaves everything where it was; the next tick carries on from there.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '@pilot/config';
+import { subjectsOf, type CountJournal, type SweepCounts } from '@pilot/counting';
+import type { Logger } from '@pilot/logging';
+import type { TotalsStore } from '../data/totals';
+
+export interface CountFolderOptions {
+  journal: CountJournal;
+  totals: TotalsStore;
+  clock: Clock;
+  logger: Logger;
+  tickMs: number;
+  /** An interval is claimed this long after it ended: writers' clocks may be a little late. */
+  graceMs: number;
+  /** Applied folds stay readable this long, so a totals read never misses or doubles one. */
+  keepAppliedMs: number;
+  leaseMs: number;
+}
+
+export interface FoldPass {
+  /** False when another replica holds the lease. */
+  held: boolean;
+  claimed: number;
+  applied: number;
+  swept: SweepCounts;
+}
+
+export class CountFolder {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<FoldPass> | undefined;
+  private readonly holder = randomUUID();
+
+  constructor(private readonly options: CountFolderOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.foldNow().catch((error: unknown) => this.options.logger.warn({ err: (error as Error).message }, 'count folding failed; will retry'));
+    }, this.options.tickMs);
+    this.timer.unref();
+  }
+
+  /** One pass now (or the one running); `everything` claims open intervals too (tests, a final pass). */
+  foldNow(everything = false): Promise<FoldPass> {
+    if (!this.running) {
+      this.running = this.pass(everything).finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+    await this.options.journal.releaseLease(this.holder).catch(() => undefined);
+  }
+
+  private async pass(everything: boolean): Promise<FoldPass> {
+    const { journal, totals, clock } = this.options;
+    const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
+    if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
+    const now = clock.now();
+    let claimed = 0;
+    const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);
+    for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
+    let applied = 0;
+    for (const seq of await journal.pendingFolds()) {
+      // A pass longer than the lease must not go on beside a replica that took over.
+      if (!(await journal.holdLease(this.holder, this.options.leaseMs))) break;
+      const counts = await journal.read(seq);
+      const subjects = new Set<string>();
+      for (const grain of counts.keys()) {
+        const { campaignId, publisherId } = subjectsOf(grain);
+        if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
+        if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
+      }
+      await totals.apply(seq, counts, await journal.owners([...subjects]));
+      await journal.markApplied(seq, clock.now());
+      applied += 1;
+    }
+    const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
+    return { held: true, claimed, applied, swept };
+  }
+}
