@@ -97,6 +97,11 @@ export const outboxSettings = {
   }),
 };
 
+/** The counting pipeline of services that own totals (docs/decisions/0013). */
+export const countingSettings = {
+  COUNT_FOLD_INTERVAL_MS: numValidator({ default: 1000, desc: 'how often counts are moved from Redis into the MongoDB totals (0: never, tests fold by hand)' }),
+};
+
 export const redisSettings = {
   REDIS_URL: urlValidator({ devDefault: 'redis://127.0.0.1:6379', desc: 'Redis' }),
   REDIS_KEY_PREFIX: strValidator({ default: 'pilot:', desc: 'prefix of every Redis key of this deployment' }),

@@ -58,7 +58,7 @@ export function grainsOf(allocation: CountedAllocation, kind: CountKind): string
 }
 
 /** The field of a grain's interval hash: `<day>|<kind>`. */
-export function fieldOf(day: string, kind: CountKind): string {
+export function fieldOf(day: string, kind: string): string {
   return `${day}|${kind}`;
 }
 

@@ -26,6 +26,8 @@ export interface AdRequestLimit {
 }
 
 const HOUR_MS = 3_600_000;
+/** Owner fields for counts about no campaign or publisher (the owners hash gets a harmless `-` entry). */
+const NO_OWNERS = ['-', '-', '-', '-'];
 /** A counted-once set outlives the last token of its hour (one hour after the hour ends) by this much. */
 export const ONCE_MARGIN_MS = 15 * 60_000;
 
@@ -95,6 +97,14 @@ export class CountRecorder {
   async countFilteredVisit(visit: FilteredVisit, allocation: CountedAllocation, now: Date): Promise<void> {
     await this.guarded('filtered visit count', () =>
       this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)),
+    );
+  }
+
+  /** Counts one `kind` on `day` in each of `grains`, every time (a website placement's impressions). */
+  async count(grains: string[], day: string, kind: string, now: Date): Promise<void> {
+    const interval = intervalOf(now);
+    await this.guarded(`${kind} count`, () =>
+      this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, ...grains),
     );
   }
 

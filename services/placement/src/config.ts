@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings } from '@pilot/config';
+import { busSettings, countingSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings } from '@pilot/config';
 
 /** Every setting of the placement service, declared once; a missing or invalid one stops the process naming it. */
 export const configSpec = {
@@ -9,6 +9,8 @@ export const configSpec = {
   IMPRESSION_LIMIT_POINTS: num({ default: 60, desc: 'impression reports one client address may send per window' }),
   IMPRESSION_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'length of the impression limit window, in seconds' }),
   ...outboxSettings,
+  ...countingSettings,
+  DEPENDENCY_TIMEOUT_MS: num({ default: 2000, desc: 'a MongoDB or Redis call of the impression counts slower than this answers 503' }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

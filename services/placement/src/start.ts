@@ -4,6 +4,7 @@
  */
 import { Bus } from '@pilot/bus';
 import { systemClock, type Clock } from '@pilot/config';
+import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
 import { createServiceApp, listen, Resources } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
@@ -25,6 +26,8 @@ export interface StartOptions {
 export interface RunningPlacement {
   url: string;
   port: number;
+  /** Moves impression counts into MongoDB now (what the folder does every COUNT_FOLD_INTERVAL_MS). */
+  folder: CountFolder;
   /** Publishes every pending outbox event now (tests, shutdown). */
   relay: OutboxRelay;
   stop(): Promise<void>;
@@ -43,9 +46,21 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     const db = mongo.db as unknown as Db;
     const placements = new PlacementRepository(db);
-    const impressions = new ImpressionRepository(db);
     await placements.ensureIndexes();
-    await impressions.ensureIndexes();
+    // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
+    const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;
+    const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    const folder = resources.add(
+      new CountFolder({ journal: new CountJournal(redis, countPrefix), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      (opened) => opened.stop(),
+    );
+    const migrated = await folder.exclusively(() => ImpressionRepository.migrateDocuments(db, totals));
+    if (migrated > 0) logger.info({ placements: migrated }, 'impression documents moved into totals');
+    const impressions = new ImpressionRepository(
+      new CountRecorder(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
+      new UnfoldedCounts(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
+      totals,
+    );
     const relay = OutboxRelay.forSource(bus, placements, config, logger);
     resources.add(relay, (opened) => opened.stop());
     const service = new PlacementService(placements, impressions, clock, () => relay.kick());
@@ -70,12 +85,14 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     await subscribe(bus);
     relay.start();
+
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'placement listening');
 
     return {
       url: server.url,
       port: server.port,
+      folder,
       relay,
       stop: () => resources.closeAll(),
     };

@@ -1,5 +1,5 @@
 import type { PlacementChanged } from '@pilot/contracts';
-import { waitFor } from '@pilot/testkit';
+import { infraEnv, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
@@ -338,6 +338,17 @@ describe('placement service', function () {
       expect(await impressionsOf('home-feature')).to.equal(50);
     });
 
+    it('keeps the count exact once the impressions are folded into MongoDB, and goes on counting', async () => {
+      const answer = await put('home-feature', body({ startsAt: null, endsAt: null }));
+      await Promise.all(Array.from({ length: 7 }, () => report('home-feature', answer.placement.placementId).expect(204)));
+      const pass = await h.service.folder.foldNow(true);
+      expect(pass).to.include({ held: true });
+      expect(pass.applied).to.be.at.least(1);
+      expect(await impressionsOf('home-feature')).to.equal(7);
+      await report('home-feature', answer.placement.placementId).expect(204);
+      expect(await impressionsOf('home-feature')).to.equal(8);
+    });
+
     it('limits one client: the report over the limit is 429 with Retry-After and is not counted, other clients go on', async () => {
       const answer = await put('home-feature', body({ startsAt: null, endsAt: null }));
       const abuser = freshIp();
@@ -410,6 +421,36 @@ describe('placement service', function () {
     it('reports ready when MongoDB, RabbitMQ and Redis answer', async () => {
       const response = await request(h.service.url).get('/readyz').expect(200);
       expect(response.body.checks).to.deep.equal({ mongodb: 'ok', rabbitmq: 'ok', redis: 'ok' });
+    });
+  });
+
+  describe('impression documents of the earlier version', () => {
+    it('carries their counts into the totals at start and drops the collection', async () => {
+      const placementId = 'legacy-placement-1';
+      const other = await startHarness({}, async (infra) => {
+        const client = await MongoClient.connect(infra.mongoUrl);
+        try {
+          const db = client.db(infraEnv(infra, 'placement').MONGO_DB);
+          await db.collection('impressions').insertMany(
+            Array.from({ length: 12 }, (_, index) => ({ placementId, slot: 'tr-footer', at: new Date(Date.UTC(2026, 4, 1 + (index % 3), 10)) })),
+          );
+        } finally {
+          await client.close();
+        }
+      });
+      try {
+        const client = await MongoClient.connect(other.infra.mongoUrl);
+        try {
+          const db = client.db(infraEnv(other.infra, 'placement').MONGO_DB);
+          expect(await db.collection('impressions').countDocuments()).to.equal(0);
+          const totals = await db.collection('totals').findOne({ _id: `pl:${placementId}` as never });
+          expect(totals?.days).to.deep.equal({ '2026-05-01': { impressions: 4 }, '2026-05-02': { impressions: 4 }, '2026-05-03': { impressions: 4 } });
+        } finally {
+          await client.close();
+        }
+      } finally {
+        await other.stop();
+      }
     });
   });
 });

@@ -22,8 +22,10 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(extra: Record<string, string> = {}): Promise<Harness> {
+/** `beforeStart` runs against the run's infrastructure before the service starts (data left by an earlier version). */
+export async function startHarness(extra: Record<string, string> = {}, beforeStart?: (infra: TestInfra) => Promise<void>): Promise<Harness> {
   const infra = testInfra();
+  await beforeStart?.(infra);
   const clock = new ManualClock(new Date('2026-06-01T12:00:00.000Z').getTime());
   const logger = createLogger({ service: 'placement-test', level: 'silent' });
   const events: KnownEvent[] = [];

@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, listenPort, loadConfig as load, mongoSettings, num, redisSettings, str, url } from '@pilot/config';
+import { busSettings, countingSettings, httpSettings, listenPort, loadConfig as load, mongoSettings, num, redisSettings, str, url } from '@pilot/config';
 
 /**
  * Every setting of tracking, declared once. A missing or invalid one stops the process naming it
@@ -13,7 +13,7 @@ export const configSpec = {
   TOKEN_SECRET: str({ desc: 'HMAC secret shared with allocation for delivery and click tokens' }),
   CAMPAIGN_URL: url({ devDefault: 'http://127.0.0.1:8102', desc: 'campaign service, for the snapshot of active campaigns' }),
   DEPENDENCY_TIMEOUT_MS: num({ default: 2000, desc: 'a MongoDB or Redis call slower than this answers 503' }),
-  COUNT_FOLD_INTERVAL_MS: num({ default: 1000, desc: 'how often counts are moved from Redis into the MongoDB totals (0: never, tests fold by hand)' }),
+  ...countingSettings,
 };
 
 export type Config = ReturnType<typeof loadConfig>;

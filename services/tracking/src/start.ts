@@ -5,17 +5,16 @@
 import { Bus } from '@pilot/bus';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
-import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
+import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
 import { createServiceApp, internalGet, listen, Resources } from '@pilot/http-kit';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
+import { migrateLegacyRecords } from './data/legacy-records';
 import type { Config } from './config';
-import { TotalsStore } from './data/totals';
 import { mountRoutes } from './http/routes';
-import { CountFolder } from './workers/count-folder';
 
 export interface StartOptions {
   clock?: Clock;
@@ -29,8 +28,6 @@ export interface RunningTracking {
   stop(): Promise<void>;
 }
 
-/** How the folder paces itself (docs/decisions/0013). */
-const FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningTracking> {
   const clock = options.clock ?? systemClock;
@@ -46,6 +43,12 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    const folder = resources.add(
+      new CountFolder({ journal: new CountJournal(redis, config.REDIS_KEY_PREFIX), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      (opened) => opened.stop(),
+    );
+    const migrated = await folder.exclusively(() => migrateLegacyRecords(mongo, totals));
+    if (migrated > 0) logger.info({ documents: migrated }, 'per-event records of the earlier version moved into totals');
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const campaigns = new ActiveCampaignCache({
       bus,
@@ -71,10 +74,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
     finish();
 
     subscribe({ campaigns, logger });
-    const folder = resources.add(
-      new CountFolder({ journal: new CountJournal(redis, config.REDIS_KEY_PREFIX), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...FOLDING }),
-      (opened) => opened.stop(),
-    );
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'tracking listening');

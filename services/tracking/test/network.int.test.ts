@@ -2,8 +2,7 @@ import { infraEnv, ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
-import type { TotalsDocument } from '../src/data/totals';
-import { dayOf, grainDaysOf } from '../src/domain/stats';
+import { dayOf, grainDaysOf, type TotalsDocument } from '@pilot/counting';
 import type { RunningTracking } from '../src/start';
 import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
 

@@ -1,34 +1,55 @@
 /**
- * Website placement impressions, kept apart from the network's delivery totals (their own collection in
- * this service's own database). FerretDB 1.24 loses concurrent `$inc`s on one document (measured in
- * docs/decisions/0002: 20 concurrent increments grew a counter by 3 or 4), so every impression is its own
- * inserted document and a placement's count is a count of documents.
+ * Website placement impressions, kept apart from the network's delivery totals: counted in Redis and
+ * folded into this service's own `totals` collection by the counting pipeline of @pilot/counting
+ * (docs/decisions/0013), under this service's own Redis namespace, so a count read is one lookup by key
+ * however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
  */
-import type { Collection, Db } from 'mongodb';
-import type { Slot } from '../domain/slots';
+import { dayOf, grainDaysOf, type TotalsStore, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import type { Db } from 'mongodb';
 
-interface ImpressionDocument {
-  placementId: string;
-  slot: Slot;
-  at: Date;
+const KIND = 'impressions';
+
+function grainOf(placementId: string): string {
+  return `pl:${placementId}`;
 }
 
 export class ImpressionRepository {
-  private readonly impressions: Collection<ImpressionDocument>;
+  constructor(
+    private readonly counts: CountRecorder,
+    private readonly unfolded: UnfoldedCounts,
+    private readonly totals: TotalsStore,
+  ) {}
 
-  constructor(db: Db) {
-    this.impressions = db.collection<ImpressionDocument>('impressions');
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.impressions.createIndex({ placementId: 1 });
-  }
-
-  async record(placementId: string, slot: Slot, at: Date): Promise<void> {
-    await this.impressions.insertOne({ placementId, slot, at });
+  async record(placementId: string, at: Date): Promise<void> {
+    await this.counts.count([grainOf(placementId)], dayOf(at), KIND, at);
   }
 
   async countFor(placementId: string): Promise<number> {
-    return this.impressions.countDocuments({ placementId });
+    const grain = grainOf(placementId);
+    const stored = (await this.totals.read([grain])).get(grain);
+    const { parts } = await this.unfolded.read([grain]);
+    const days = grainDaysOf(stored?.days, stored?.lastFold ?? 0, parts);
+    return Object.values(days).reduce((sum, day) => sum + (day[KIND] ?? 0), 0);
+  }
+
+  /**
+   * Before counting moved to Redis, every impression was a document of `impressions`. Their counts are
+   * added to the grains once (TotalsStore.mergeInitial), then the collection is dropped; a start that dies
+   * half-way adds only what is missing. Run it under the folder lease.
+   */
+  static async migrateDocuments(db: Db, totals: TotalsStore): Promise<number> {
+    const legacy = db.collection<{ placementId: string; at: Date }>('impressions');
+    if ((await legacy.estimatedDocumentCount()) === 0) return 0;
+    const byGrain = new Map<string, Map<string, number>>();
+    for await (const impression of legacy.find({}, { projection: { placementId: 1, at: 1 } })) {
+      const grain = grainOf(impression.placementId);
+      const fields = byGrain.get(grain) ?? new Map<string, number>();
+      const field = `${dayOf(impression.at)}|${KIND}`;
+      fields.set(field, (fields.get(field) ?? 0) + 1);
+      byGrain.set(grain, fields);
+    }
+    await totals.mergeInitial(byGrain);
+    await legacy.drop();
+    return byGrain.size;
   }
 }

@@ -77,7 +77,7 @@ export class PlacementService {
     const placement = (await this.placements.currentOf(slot))?.placement;
     const now = this.clock.now();
     if (!isShowable(placement, now) || placement.placementId !== placementId) return 'not_showable';
-    await this.impressions.record(placementId, slot, now);
+    await this.impressions.record(placementId, now);
     return 'counted';
   }
 

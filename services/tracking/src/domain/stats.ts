@@ -3,9 +3,9 @@
  * validation, which grains answer a filter for an account, and adding their day counts into the answer.
  * Pure.
  */
-import { dayOf, TOTAL_KINDS, type TotalKind } from '@pilot/counting';
+import { dayOf, TOTAL_KINDS, type GrainDays, type TotalKind } from '@pilot/counting';
 
-export { dayOf };
+export { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
 
 export interface StatsFilter {
   campaignId?: number;
@@ -125,9 +125,6 @@ export function planStats(filter: StatsFilter): StatsPlan {
   return fixed([`co:${viewer}`, `po:${viewer}`]);
 }
 
-/** Day counts of one grain: `<YYYY-MM-DD>` -> kind -> count. */
-export type GrainDays = Record<string, Record<string, number>>;
-
 /** Adds the day counts of the chosen grains into the answer, within from/to, oldest day first. */
 export function sumStats(grains: GrainDays[], range: Pick<StatsFilter, 'from' | 'to'>): StatsAnswer {
   const byDay = new Map<string, DayFigures>();
@@ -150,29 +147,4 @@ export function sumStats(grains: GrainDays[], range: Pick<StatsFilter, 'from' | 
   }
   answer.days = [...byDay.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return answer;
-}
-
-export interface UnfoldedPart {
-  /** 0 for counts not claimed by a fold yet, else the fold's sequence number. */
-  fold: number;
-  fields: Map<string, number>;
-}
-
-/**
- * A grain's days as MongoDB holds them (having applied folds up to `lastFold`) plus what Redis holds that
- * the document does not: open intervals always, folds only above `lastFold`.
- */
-export function grainDaysOf(stored: GrainDays | undefined, lastFold: number, unfolded: UnfoldedPart[]): GrainDays {
-  const days: GrainDays = {};
-  for (const [date, counts] of Object.entries(stored ?? {})) days[date] = { ...counts };
-  for (const part of unfolded) {
-    if (part.fold !== 0 && part.fold <= lastFold) continue;
-    for (const [field, count] of part.fields) {
-      const date = field.slice(0, 10);
-      const kind = field.slice(11);
-      const day = (days[date] ??= {});
-      day[kind] = (day[kind] ?? 0) + count;
-    }
-  }
-  return days;
 }

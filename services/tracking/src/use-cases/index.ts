@@ -4,7 +4,7 @@
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
-import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
+import type { CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { readToken } from '@pilot/tokens';
@@ -13,7 +13,6 @@ import { judgeDeliveryToken } from '../domain/delivery';
 import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import type { KeyReader } from '@pilot/key-read-model';
 import type { AllocationClaims } from '@pilot/tokens';
-import type { TotalsStore } from '../data/totals';
 
 export interface TrackingDeps {
   counts: CountRecorder;

@@ -1,5 +1,5 @@
 /**
- * Moves counts from Redis into the MongoDB totals (docs/decisions/0013). Every tick, the replica holding
+ * Moves counts from Redis into the MongoDB totals (docs/decisions/0013), for the service that owns them. Every tick, the replica holding
  * the folder lease claims each interval that closed at least `graceMs` ago as a numbered fold, applies
  * the pending folds to MongoDB in order, marks each applied, and sweeps what is no longer needed: folds
  * applied more than `keepAppliedMs` ago and counted-once sets whose tokens have all expired. A pass that
@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
-import { subjectsOf, type CountJournal, type SweepCounts } from '@pilot/counting';
+import type { CountJournal, SweepCounts } from './journal';
+import { subjectsOf } from './layout';
 import type { Logger } from '@pilot/logging';
-import type { TotalsStore } from '../data/totals';
+import type { TotalsStore } from './totals-store';
 
 export interface CountFolderOptions {
   journal: CountJournal;
@@ -23,6 +24,9 @@ export interface CountFolderOptions {
   keepAppliedMs: number;
   leaseMs: number;
 }
+
+/** How a service's folder paces itself: claim 2 s after an interval ends, keep applied folds 30 s. */
+export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
 export interface FoldPass {
   /** False when another replica holds the lease. */
@@ -54,6 +58,16 @@ export class CountFolder {
       });
     }
     return this.running;
+  }
+
+  /** Runs `work` holding the folder lease (waiting up to twice its length for it), so no fold runs beside it. */
+  async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + 2 * this.options.leaseMs;
+    while (!(await this.options.journal.holdLease(this.holder, this.options.leaseMs))) {
+      if (Date.now() > deadline) throw new Error('the count folder lease stayed taken');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return work();
   }
 
   async stop(): Promise<void> {

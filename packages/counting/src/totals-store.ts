@@ -1,7 +1,7 @@
 /**
- * The totals in MongoDB (docs/decisions/0013): one document per grain (see @pilot/counting's layout)
- * holding its counts per UTC day of allocation, so every totals read is a few lookups by `_id`, whatever
- * the traffic so far. Documents grow with days x campaigns x publishers served, never with requests.
+ * The totals in MongoDB (docs/decisions/0013), in the owning service's database: one document per grain
+ * (see layout.ts) holding its counts per UTC day, so every totals read is a few lookups by `_id`, whatever
+ * the traffic so far. Documents grow with days x grains counted, never with requests.
  *
  *   totals  {_id: <grain>, lastFold, days: {<YYYY-MM-DD>: {adRequests, confirmedDeliveries, clickedLinks,
  *            filtered_head?, filtered_preview_agent?}}, campaignOwnerAccountId?, publisherOwnerAccountId?}
@@ -13,7 +13,8 @@
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { isDuplicateKeyError, type Connection } from '@pilot/mongo';
-import { parseField, subjectsOf, type FoldCounts } from '@pilot/counting';
+import type { FoldCounts } from './journal';
+import { parseField, subjectsOf } from './layout';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 
 export type DayCounts = Record<string, Record<string, number>>;
@@ -24,6 +25,8 @@ export interface TotalsDocument {
   days: DayCounts;
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
+  /** Set once counts of an earlier version's per-event documents were added (mergeInitial). */
+  migrated?: boolean;
 }
 
 export class TotalsStore {
@@ -79,6 +82,30 @@ export class TotalsStore {
       // A document that already applied this fold refuses the upsert's insert: that is the "once".
       const failures = (error as { writeErrors?: unknown[] }).writeErrors;
       if (!Array.isArray(failures) || failures.length === 0 || !failures.every((failure) => isDuplicateKeyError(failure))) throw error;
+    }
+  }
+
+  /**
+   * Adds counts kept by an earlier version (per-event documents) to the grains, once per grain: a grain
+   * carries `migrated` afterwards, so a migration run again after a crash adds only what is missing. Run
+   * it under the folder's lease (CountFolder.exclusively), so no fold writes the same documents meanwhile.
+   */
+  async mergeInitial(counts: FoldCounts): Promise<void> {
+    for (const [grain, fields] of counts) {
+      const increments: Record<string, number> = {};
+      for (const [field, count] of fields) {
+        const parsed = parseField(field);
+        if (parsed && count > 0) increments[`days.${parsed.day}.${parsed.kind}`] = count;
+      }
+      try {
+        await this.totals.updateOne(
+          { _id: grain, migrated: { $ne: true } },
+          { $inc: increments, $set: { migrated: true }, $setOnInsert: { lastFold: 0 } },
+          { upsert: true },
+        );
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error; // merged already
+      }
     }
   }
 

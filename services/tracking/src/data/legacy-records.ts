@@ -1,0 +1,50 @@
+/**
+ * Before decision 0013, every counted fact was a document of `records` (and every filtered visit one of
+ * `filtered_clicks`). At start, their counts are added once to the grains they belong to and the two
+ * collections are dropped, so totals carry over an upgrade. Run under the folder's lease.
+ */
+import { grainsOf, type CountKind, type FoldCounts, type TotalsStore } from '@pilot/counting';
+import type { Connection } from '@pilot/mongo';
+
+interface LegacyRecord {
+  kind: 'allocation' | 'confirmation' | 'click';
+  campaignId: number;
+  publisherId: number;
+  campaignOwnerAccountId: string;
+  publisherOwnerAccountId: string;
+  day: string;
+}
+
+const KIND_OF: Record<LegacyRecord['kind'], CountKind> = { allocation: 'adRequests', confirmation: 'confirmedDeliveries', click: 'clickedLinks' };
+
+function add(counts: FoldCounts, grains: string[], field: string): void {
+  for (const grain of grains) {
+    const fields = counts.get(grain) ?? new Map<string, number>();
+    fields.set(field, (fields.get(field) ?? 0) + 1);
+    counts.set(grain, fields);
+  }
+}
+
+/** The number of documents carried over (0 when there was nothing to migrate). */
+export async function migrateLegacyRecords(connection: Connection, totals: TotalsStore): Promise<number> {
+  const db = connection.db;
+  if (!db) throw new Error('MongoDB is not connected');
+  const records = db.collection<LegacyRecord>('records');
+  const filtered = db.collection<{ reason: string; at: Date }>('filtered_clicks');
+  const [recordCount, filteredCount] = await Promise.all([records.estimatedDocumentCount(), filtered.estimatedDocumentCount()]);
+  if (recordCount + filteredCount === 0) return 0;
+  const counts: FoldCounts = new Map();
+  for await (const record of records.find({})) {
+    const kind = KIND_OF[record.kind];
+    if (!kind) continue;
+    const allocation = { ...record, allocatedAt: new Date(`${record.day}T00:00:00Z`) };
+    add(counts, grainsOf(allocation, kind), `${record.day}|${kind}`);
+  }
+  for await (const visit of filtered.find({})) {
+    add(counts, ['all'], `${visit.at.toISOString().slice(0, 10)}|filtered_${visit.reason}`);
+  }
+  await totals.mergeInitial(counts);
+  if (recordCount > 0) await records.drop();
+  if (filteredCount > 0) await filtered.drop();
+  return recordCount + filteredCount;
+}
