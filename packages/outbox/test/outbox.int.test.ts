@@ -141,13 +141,13 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         outbox: [],
         outboxPending: false,
       } as never);
-      expect((await store.current.findOne({ _id: state.campaignId } as never))?.version).to.equal(1);
+      expect((await store.current.findOne({ _id: String(state.campaignId) } as never))?.version).to.equal(1);
 
       const loaded = await store.load(state.campaignId);
       expect(loaded).to.deep.include({ version: 2, status: 'active' });
       expect(loaded?.createdAt.toISOString()).to.equal(created.createdAt.toISOString());
       expect(loaded?.updatedAt.toISOString()).to.equal('2026-02-03T00:00:00.000Z');
-      expect(await store.current.findOne({ _id: state.campaignId } as never)).to.deep.include({ version: 2, status: 'active' });
+      expect(await store.current.findOne({ _id: String(state.campaignId) } as never)).to.deep.include({ version: 2, status: 'active' });
 
       const changed = await store.change(loaded as Current<Campaign>, { ...next, status: 'paused' }, facts('pause', 'active', 'paused'));
       expect(changed.version).to.equal(3);
@@ -172,6 +172,19 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       expect(await store.load(999_999)).to.equal(null);
     });
 
+    it('keys projections of the earlier layout (a number _id) by string at start, and loads them by key', async () => {
+      const store = newStore('_keys');
+      const state = campaign(nextId++);
+      const at = new Date('2026-02-01T00:00:00Z');
+      await store.current.insertOne({ ...state, _id: state.campaignId, version: 1, createdAt: at, updatedAt: at } as never);
+      await store.ensureIndexes();
+      await store.ensureIndexes(); // again, as a second replica starting would
+      expect(await store.current.countDocuments({ _id: state.campaignId } as never)).to.equal(0);
+      expect(await store.current.findOne({ _id: String(state.campaignId) } as never)).to.deep.include({ id: state.campaignId, version: 1 });
+      const loaded = await store.load(state.campaignId);
+      expect(loaded).to.deep.include({ _id: state.campaignId, version: 1, status: state.status });
+    });
+
     it('repairs the projection when a stale writer loses, so the next read is current', async () => {
       const store = newStore();
       const state = campaign(nextId++);
@@ -189,7 +202,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         outboxPending: false,
       } as never);
       await store.change(created, { ...state, title: 'late' }, facts('edit', null, null)).catch(() => undefined);
-      expect(await store.current.findOne({ _id: state.campaignId } as never)).to.deep.include({ version: 2, title: 'from history' });
+      expect(await store.current.findOne({ _id: String(state.campaignId) } as never)).to.deep.include({ version: 2, title: 'from history' });
     });
   });
 

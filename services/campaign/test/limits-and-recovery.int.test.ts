@@ -193,7 +193,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
     const stale = await mongo.db!.collection('campaign_history').findOne({ _id: `${body.id}:3` as never });
-    await mongo.db!.collection('campaigns').replaceOne({ _id: body.id }, { ...stale!.state, _id: body.id, version: 3, createdAt: stale!.at, updatedAt: stale!.at });
+    await mongo.db!.collection('campaigns').replaceOne({ _id: String(body.id) as never }, { ...stale!.state, _id: String(body.id), id: body.id, version: 3, createdAt: stale!.at, updatedAt: stale!.at });
 
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.body.items).to.have.length(1);

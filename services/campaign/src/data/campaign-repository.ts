@@ -98,7 +98,7 @@ export class CampaignRepository {
     const query: Document = {};
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== null) query.status = filter.status;
-    return (await this.store.current.find(query).sort({ createdAt: -1, _id: -1 }).toArray()) as unknown as StoredCampaign[];
+    return (await this.store.current.find(query).sort({ createdAt: -1, id: -1 }).toArray()).map((stored) => VersionedStore.fromStored<CampaignRecord>(stored));
   }
 
   /**
@@ -113,14 +113,14 @@ export class CampaignRepository {
       latest.set(id, Math.max(latest.get(id) ?? 0, Number(entry.version)));
     }
     const projected = new Map<number, number>();
-    for await (const current of this.store.current.find({}, { projection: { version: 1 } })) projected.set(Number(current._id), Number(current.version));
+    for await (const current of this.store.current.find({}, { projection: { id: 1, version: 1 } })) projected.set(Number(current.id), Number(current.version));
     const stale = [...latest].filter(([id, version]) => (projected.get(id) ?? 0) < version).map(([id]) => id);
     for (const id of stale) await this.store.load(id);
     return stale;
   }
 
   async listActive(): Promise<StoredCampaign[]> {
-    return (await this.store.current.find({ status: 'active' }).sort({ _id: 1 }).toArray()) as unknown as StoredCampaign[];
+    return (await this.store.current.find({ status: 'active' }).sort({ id: 1 }).toArray()).map((stored) => VersionedStore.fromStored<CampaignRecord>(stored));
   }
 
   /** Audit entries newest first; `ownerAccountId` null for an administrator. */

@@ -53,8 +53,8 @@ export class PublisherRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.store.current.createIndex({ ownerAccountId: 1, _id: -1 });
-    await this.store.current.createIndex({ status: 1, _id: -1 });
+    await this.store.current.createIndex({ ownerAccountId: 1, id: -1 });
+    await this.store.current.createIndex({ status: 1, id: -1 });
   }
 
   /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */
@@ -80,18 +80,16 @@ export class PublisherRepository {
     const query: Filter<Document> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== undefined) query.status = filter.status;
-    return (await this.store.current.find(query).sort({ _id: -1 }).limit(limit).toArray()) as unknown as PublisherRecord[];
+    return (await this.store.current.find(query).sort({ id: -1 }).limit(limit).toArray()).map((stored) => VersionedStore.fromStored<PublisherState>(stored));
   }
 
   /** Every current record in id order, in batches (for rebuilding the key read model). */
   async *batches(batchSize = 200): AsyncGenerator<PublisherRecord[]> {
     let after = 0;
     for (;;) {
-      const batch = (await this.store.current
-        .find({ _id: { $gt: after } } as never)
-        .sort({ _id: 1 })
-        .limit(batchSize)
-        .toArray()) as unknown as PublisherRecord[];
+      const batch = (await this.store.current.find({ id: { $gt: after } }).sort({ id: 1 }).limit(batchSize).toArray()).map((stored) =>
+        VersionedStore.fromStored<PublisherState>(stored),
+      );
       if (batch.length > 0) yield batch;
       if (batch.length < batchSize) return;
       after = Number(batch[batch.length - 1]!._id);
