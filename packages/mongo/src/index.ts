@@ -37,7 +37,6 @@ export async function pingMongo(connection: Connection): Promise<void> {
 }
 
 export { isDuplicateKeyError } from './errors';
-export * from './grouped-inserts';
 
 /**
  * FerretDB (our local and test database) has no atomic read-modify-write: concurrent conditional updates
