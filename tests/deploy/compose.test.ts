@@ -30,6 +30,8 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   restart?: string;
   ports?: { target: number; published?: string; host_ip?: string }[];
+  command?: string[] | null;
+  volumes?: { type: string; source?: string; target: string }[];
 }
 
 interface ComposeProject {
@@ -108,6 +110,22 @@ describe('docker-compose.yml', function () {
       expect(project.services[name]?.healthcheck?.test, name).to.be.an('array').that.is.not.empty;
       expect(project.services[name]?.restart, name).to.be.oneOf(['always', 'unless-stopped', 'on-failure']);
     }
+  });
+
+  it('runs Redis with every write in the append-only file, fsynced before it is acknowledged, on a named volume', function () {
+    const redis = project.services.redis ?? {};
+    const command = redis.command ?? [];
+    const setting = (name: string) => {
+      const index = command.lastIndexOf(`--${name}`);
+      return index >= 0 ? command[index + 1] : undefined;
+    };
+    expect(command[0], 'the command runs redis-server').to.equal('redis-server');
+    expect(setting('appendonly'), 'AOF on').to.equal('yes');
+    expect(setting('appendfsync'), 'fsync before every acknowledgement').to.equal('always');
+    // Where the image keeps its data (WORKDIR /data), on a volume that outlives the container.
+    const data = (redis.volumes ?? []).find((volume) => volume.target === '/data');
+    expect(data?.type, 'redis /data mount').to.equal('volume');
+    expect(data?.source).to.be.a('string').that.is.not.empty;
   });
 
   for (const service of serviceNames()) {

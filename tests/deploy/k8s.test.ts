@@ -108,6 +108,16 @@ describe('deploy/k8s', function () {
     expect(overlays).to.include.members(['local', 'production']);
   });
 
+  it('requires of the external Redis what docker-compose runs: AOF fsynced on every write, on a persistent volume', function () {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'k8s', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Redis persistence'));
+    expect(section, 'a "Redis persistence" section').to.match(/^### Redis persistence/);
+    expect(section).to.match(/^appendonly yes$/m);
+    expect(section).to.match(/^appendfsync always$/m);
+    expect(section).to.contain('PersistentVolumeClaim');
+    expect(readme).to.match(/\| Redis 7 \|[^\n]*persistence required: AOF with `appendfsync always`/);
+  });
+
   it('keeps placeholders, never real secrets, in the Secret example', function () {
     const example = readEnvFile(SECRET_EXAMPLE);
     expect(Object.keys(example)).to.include.members(['INTERNAL_SECRET', 'TOKEN_SECRET', 'TELEGRAM_WEBHOOK_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL']);
