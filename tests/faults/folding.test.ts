@@ -2,7 +2,7 @@
  * The count folder killed in the middle of a fold (docs/decisions/0013). The system runs in this process
  * behind a real gateway, except tracking: one child process at a time (the only replica, folding every
  * 200 ms), so it can be killed for real. Under continuous traffic (ads from 6 publishers over 4
- * campaigns, their confirmations and clicks, about 45 grains per 5-second interval), the test watches the
+ * campaigns, their confirmations and clicks, about 40 grains per 5-second interval), the test watches the
  * pipeline in Redis and sends SIGKILL the moment the folder has claimed a fold and is applying it to
  * MongoDB, starts another tracking process, and does it again to that one while it takes over (it
  * re-applies the fold the first one left half-done). Afterwards the totals must be exactly what the load
