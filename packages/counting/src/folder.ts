@@ -45,6 +45,7 @@ export class CountFolder {
 
   start(): void {
     this.timer = setInterval(() => {
+      if (this.running) return; // the pass of an earlier tick is still at work
       this.foldNow().catch((error: unknown) => this.options.logger.warn({ err: (error as Error).message }, 'count folding failed; will retry'));
     }, this.options.tickMs);
     this.timer.unref();
@@ -80,6 +81,8 @@ export class CountFolder {
     const { journal, totals, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
     if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
+    // Redis that lost its data (no persistence) must not number new folds below what MongoDB applied.
+    if (!(await journal.hasSequence())) await journal.seedSequence(await totals.highestFold());
     const now = clock.now();
     let claimed = 0;
     const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);

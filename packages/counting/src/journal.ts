@@ -55,6 +55,15 @@ export class CountJournal {
     return { interval: oldest[0] === undefined ? null : Number(oldest[0]), folds };
   }
 
+  async hasSequence(): Promise<boolean> {
+    return (await this.redis.exists(this.keys.foldSequence)) === 1;
+  }
+
+  /** Sets the fold sequence to `highest` unless it exists (new folds are numbered above it). */
+  async seedSequence(highest: number): Promise<void> {
+    await this.redis.set(this.keys.foldSequence, String(highest), 'NX');
+  }
+
   /** Claims an interval as a new fold; its sequence number, or null when it held nothing. */
   async claim(interval: number): Promise<number | null> {
     const seq = Number(await this.scripts.run('CLAIM_INTERVAL', this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`));

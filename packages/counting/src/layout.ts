@@ -118,6 +118,10 @@ export class CountKeys {
   once(kind: 'confirmed' | 'clicked', hour: number): string {
     return `${this.base}once:${kind}:${hour}`;
   }
+  /** Set of the ad requests counted in the minute of `now` (for resent counts; expires after minutes). */
+  recentAdRequests(now: Date): string {
+    return `${this.base}recent-ads:${Math.floor(now.getTime() / 60_000)}`;
+  }
   adRequestLimit(publisherId: number): string {
     return `${this.prefix}ratelimit:ad:${publisherId}`;
   }

@@ -28,6 +28,9 @@ export interface AdRequestLimit {
 const HOUR_MS = 3_600_000;
 /** Owner fields for counts about no campaign or publisher (the owners hash gets a harmless `-` entry). */
 const NO_OWNERS = ['-', '-', '-', '-'];
+/** How long an ad request's allocation id is remembered, so that a resent count does not count again. */
+const RECENT_AD_REQUESTS_MS = 5 * 60_000;
+
 /** A counted-once set outlives the last token of its hour (one hour after the hour ends) by this much. */
 export const ONCE_MARGIN_MS = 15 * 60_000;
 
@@ -55,21 +58,25 @@ export class CountRecorder {
 
   /**
    * Consumes one request of the publisher's limit and, when within it and `allocation` is given (a
-   * creative was chosen), counts the ad request: one atomic step, so every 200 is counted exactly once.
+   * creative was chosen), counts the ad request: one atomic step, so every 200 is counted exactly once
+   * (a call resent after a lost answer finds its allocation counted and answers the same).
    */
-  countAdRequest(publisherId: number, limit: AdRequestLimit, allocation: CountedAllocation | null, now: Date): Promise<AdRequestCount> {
+  countAdRequest(publisherId: number, limit: AdRequestLimit, allocation: (CountedAllocation & { allocationId: string }) | null, now: Date): Promise<AdRequestCount> {
     return this.guarded('ad request count', async () => {
       const count = allocation ? this.countArgs(allocation, 'adRequests', now) : ['', '', '', '', '', '', ''];
-      const [consumed, ms, counted] = (await this.scripts.run(
+      const [consumed, ms, counted, allowed] = (await this.scripts.run(
         'COUNT_AD_REQUEST',
         this.keys.adRequestLimit(publisherId),
         this.keys.openIntervals,
         this.keys.owners,
+        this.keys.recentAdRequests(now),
         limit.points,
         limit.windowSeconds,
+        allocation?.allocationId ?? '',
+        RECENT_AD_REQUESTS_MS,
         ...count,
-      )) as [number, number, number];
-      return { consumed, msBeforeReset: ms, allowed: consumed <= limit.points, counted: counted === 1 };
+      )) as [number, number, number, number];
+      return { consumed, msBeforeReset: ms, allowed: allowed === 1, counted: counted === 1 };
     });
   }
 

@@ -19,12 +19,20 @@ redis.call('HSET', KEYS[${k + 1}], ARGV[${a + 3}], ARGV[${a + 4}], ARGV[${a + 5}
 /**
  * The ad request's limit and count in one step: a fixed window of ARGV[2] seconds from the publisher's
  * first request (as rate-limiter-flexible's Redis limiter keeps it), then, if within the limit and a
- * creative was chosen (ARGV[5] != ''), the count. Returns {consumed, ms until the window ends, counted}.
- * KEYS: limit, open intervals, owners. ARGV: points, window seconds, then the count block's from 3.
+ * creative was chosen (ARGV[5] != ''), the count. Idempotent per allocation (ARGV[3 + 7 + ...]: see
+ * below): the allocation id joins a short-lived set, and a call that finds it there (ioredis resends a
+ * script whose answer a broken connection lost) answers as the first did without counting again.
+ * Returns {consumed, ms until the window ends, counted, allowed}.
+ * KEYS: limit, open intervals, owners, recently counted ad requests.
+ * ARGV: points, window seconds, allocation id ('' when nothing is chosen), set ttl ms, then the count
+ * block's from 5.
  */
 export const COUNT_AD_REQUEST = {
-  numberOfKeys: 3,
+  numberOfKeys: 4,
   lua: `
+if ARGV[3] ~= '' and redis.call('SISMEMBER', KEYS[4], ARGV[3]) == 1 then
+  return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1]), 1, 1}
+end
 redis.call('SET', KEYS[1], 0, 'EX', ARGV[2], 'NX')
 local consumed = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
@@ -32,9 +40,12 @@ if ttl < 0 then
   redis.call('EXPIRE', KEYS[1], ARGV[2])
   ttl = 1000 * tonumber(ARGV[2])
 end
-if consumed > tonumber(ARGV[1]) or ARGV[5] == '' then return {consumed, ttl, 0} end
-${COUNT_BLOCK(3, 2)}
-return {consumed, ttl, 1}
+if consumed > tonumber(ARGV[1]) then return {consumed, ttl, 0, 0} end
+if ARGV[7] == '' then return {consumed, ttl, 0, 1} end
+redis.call('SADD', KEYS[4], ARGV[3])
+redis.call('PEXPIRE', KEYS[4], ARGV[4])
+${COUNT_BLOCK(5, 2)}
+return {consumed, ttl, 1, 1}
 `,
 };
 

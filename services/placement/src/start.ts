@@ -54,8 +54,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
       new CountFolder({ journal: new CountJournal(redis, countPrefix), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
-    const migrated = await folder.exclusively(() => ImpressionRepository.migrateDocuments(db, totals));
-    if (migrated > 0) logger.info({ placements: migrated }, 'impression documents moved into totals');
+    // Only an upgrade from one document per impression waits for the folder lease.
+    if (await ImpressionRepository.hasDocuments(db)) {
+      const migrated = await folder.exclusively(() => ImpressionRepository.migrateDocuments(db, totals));
+      logger.info({ placements: migrated }, 'impression documents moved into totals');
+    }
     const impressions = new ImpressionRepository(
       new CountRecorder(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
       new UnfoldedCounts(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),

@@ -1,6 +1,8 @@
 import type { PlacementChanged } from '@pilot/contracts';
 import { infraEnv, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
+import { TotalsStore } from '@pilot/counting';
+import { connectMongo } from '@pilot/mongo';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
 import { ADMIN, MEMBER, startHarness, type Harness } from './support';
@@ -443,7 +445,8 @@ describe('placement service', function () {
         try {
           const db = client.db(infraEnv(other.infra, 'placement').MONGO_DB);
           expect(await db.collection('impressions').countDocuments()).to.equal(0);
-          const totals = await db.collection('totals').findOne({ _id: `pl:${placementId}` as never });
+          const mongo = await connectMongo({ url: other.infra.mongoUrl, dbName: infraEnv(other.infra, 'placement').MONGO_DB! });
+          const totals = (await new TotalsStore(mongo, 2000).read([`pl:${placementId}`]).finally(() => mongo.close())).get(`pl:${placementId}`);
           expect(totals?.days).to.deep.equal({ '2026-05-01': { impressions: 4 }, '2026-05-02': { impressions: 4 }, '2026-05-03': { impressions: 4 } });
         } finally {
           await client.close();

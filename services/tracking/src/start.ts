@@ -12,7 +12,7 @@ import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
-import { migrateLegacyRecords } from './data/legacy-records';
+import { hasLegacyRecords, migrateLegacyRecords } from './data/legacy-records';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';
 
@@ -47,8 +47,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
       new CountFolder({ journal: new CountJournal(redis, config.REDIS_KEY_PREFIX), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
-    const migrated = await folder.exclusively(() => migrateLegacyRecords(mongo, totals));
-    if (migrated > 0) logger.info({ documents: migrated }, 'per-event records of the earlier version moved into totals');
+    // Only an upgrade from the per-event records waits for the folder lease (the migration is short).
+    if (await hasLegacyRecords(mongo)) {
+      const migrated = await folder.exclusively(() => migrateLegacyRecords(mongo, totals));
+      logger.info({ documents: migrated }, 'per-event records of the earlier version moved into totals');
+    }
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const campaigns = new ActiveCampaignCache({
       bus,

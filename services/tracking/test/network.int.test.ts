@@ -1,8 +1,8 @@
 import { infraEnv, ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
 import request from 'supertest';
-import { dayOf, grainDaysOf, type TotalsDocument } from '@pilot/counting';
+import { dayOf, grainDaysOf, TotalsStore } from '@pilot/counting';
+import { connectMongo } from '@pilot/mongo';
 import type { RunningTracking } from '../src/start';
 import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
 
@@ -264,14 +264,14 @@ describe('tracking: delivery confirmations and click links', () => {
 
   /** The network's count of redirects that were not counted as clicks, on the allocation's day (MongoDB and Redis). */
   async function filteredVisits(allocation: Allocation, visit: 'head' | 'preview_agent'): Promise<number> {
-    const client = await MongoClient.connect(infra.mongoUrl);
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'tracking').MONGO_DB! });
     try {
-      const stored = await client.db(infraEnv(infra, 'tracking').MONGO_DB).collection<TotalsDocument>('totals').findOne({ _id: 'all' });
+      const stored = (await new TotalsStore(mongo, 2000).read(['all'])).get('all');
       const { parts } = await world.unfolded.read(['all']);
       const days = grainDaysOf(stored?.days, stored?.lastFold ?? 0, parts);
       return days[dayOf(allocation.claims.issuedAt)]?.[`filtered_${visit}`] ?? 0;
     } finally {
-      await client.close();
+      await mongo.close();
     }
   }
 

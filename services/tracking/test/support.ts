@@ -109,6 +109,7 @@ export class TestWorld {
       claims.publisherId,
       { points: 1_000_000, windowSeconds: 60 },
       {
+        allocationId: claims.allocationId,
         campaignId: claims.campaignId,
         publisherId: claims.publisherId,
         campaignOwnerAccountId: claims.campaignOwnerAccountId,
@@ -120,11 +121,6 @@ export class TestWorld {
     if (!counted.counted) throw new Error('ad request not counted');
   }
 
-  /** Visits of the network's links that redirected without being clicks, of one kind, on one day, not folded yet. */
-  async unfoldedNetworkCount(field: string): Promise<number> {
-    const { parts } = await this.unfolded.read(['all']);
-    return parts.reduce((sum, part) => sum + (part.fields.get(field) ?? 0), 0);
-  }
 
   async publishCampaignActivated(campaign: CachedCampaign): Promise<void> {
     const { version, ...state } = campaign;

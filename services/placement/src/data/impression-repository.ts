@@ -37,9 +37,12 @@ export class ImpressionRepository {
    * added to the grains once (TotalsStore.mergeInitial), then the collection is dropped; a start that dies
    * half-way adds only what is missing. Run it under the folder lease.
    */
+  static async hasDocuments(db: Db): Promise<boolean> {
+    return (await db.collection('impressions').estimatedDocumentCount()) > 0;
+  }
+
   static async migrateDocuments(db: Db, totals: TotalsStore): Promise<number> {
     const legacy = db.collection<{ placementId: string; at: Date }>('impressions');
-    if ((await legacy.estimatedDocumentCount()) === 0) return 0;
     const byGrain = new Map<string, Map<string, number>>();
     for await (const impression of legacy.find({}, { projection: { placementId: 1, at: 1 } })) {
       const grain = grainOf(impression.placementId);

@@ -25,6 +25,14 @@ function add(counts: FoldCounts, grains: string[], field: string): void {
   }
 }
 
+/** True when the earlier version left per-event documents behind (a cheap check, no lease needed). */
+export async function hasLegacyRecords(connection: Connection): Promise<boolean> {
+  const db = connection.db;
+  if (!db) throw new Error('MongoDB is not connected');
+  const counts = await Promise.all(['records', 'filtered_clicks'].map((name) => db.collection(name).estimatedDocumentCount()));
+  return counts.some((count) => count > 0);
+}
+
 /** The number of documents carried over (0 when there was nothing to migrate). */
 export async function migrateLegacyRecords(connection: Connection, totals: TotalsStore): Promise<number> {
   const db = connection.db;

@@ -1,0 +1,108 @@
+/**
+ * Benchmark (prints figures, asserts nothing): does a workspace lookup by id cost the same with 10 and
+ * with 100,000 records on the local store? For each size, a VersionedStore (what campaigns, publishers and
+ * placements are) is seeded with that many records, each with a few history entries, then a load and a
+ * change of records spread over the whole id range are timed, side by side in one run. (Totals lookups
+ * are measured by scripts/bench.sh after a million counted facts.)
+ *
+ *   MONGO_URL=mongodb://127.0.0.1:27028/ node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
+ */
+import { performance } from 'node:perf_hooks';
+import { connectMongo } from '../../packages/mongo/src';
+import { VersionedStore } from '../../packages/outbox/src';
+
+interface Record {
+  ownerAccountId: string;
+  status: string;
+  title: string;
+}
+
+const SIZES = [10, 100_000];
+const HISTORY_PER_RECORD = 3;
+
+function percentile(sorted: number[], p: number): number {
+  const rank = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, rank)] ?? Number.NaN;
+}
+
+async function timed(samples: number, work: (i: number) => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  const durations: number[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    const started = performance.now();
+    await work(i);
+    durations.push(performance.now() - started);
+  }
+  durations.sort((a, b) => a - b);
+  return { p50: percentile(durations, 50), p95: percentile(durations, 95) };
+}
+
+/** Projections and history entries as VersionedStore writes them, inserted in bulk (seeded volume). */
+async function seed(store: VersionedStore<Record>, count: number): Promise<void> {
+  const at = new Date('2026-01-01T00:00:00Z');
+  for (let start = 1; start <= count; start += 1000) {
+    const ids = Array.from({ length: Math.min(1000, count - start + 1) }, (_, offset) => start + offset);
+    await store.current.insertMany(
+      ids.map((id) => ({ _id: String(id), id, ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}`, version: HISTORY_PER_RECORD, createdAt: at, updatedAt: at })) as never[],
+    );
+    await store.history.insertMany(
+      ids.flatMap((id) =>
+        Array.from({ length: HISTORY_PER_RECORD }, (_, v) => ({
+          _id: VersionedStore.entryId(id, v + 1),
+          entity: 'bench',
+          entityId: id,
+          version: v + 1,
+          ownerAccountId: String(id % 500),
+          at,
+          actorAccountId: '1',
+          action: 'seeded',
+          from: null,
+          to: 'active',
+          reason: null,
+          state: { ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}` },
+          outbox: [],
+          outboxPending: false,
+        })),
+      ) as never[],
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const samples = Number(process.argv[2] ?? 200);
+  const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
+  const connection = await connectMongo({ url, dbName: `lookup_bench_${Date.now()}` });
+  const db = connection.db!;
+  const results: Array<{ size: number; load: { p50: number; p95: number }; change: { p50: number; p95: number } }> = [];
+  try {
+    for (const size of SIZES) {
+      const store = new VersionedStore<Record>(db, 'bench', `records_${size}`, `history_${size}`);
+      await store.ensureIndexes();
+      const started = performance.now();
+      await seed(store, size);
+      process.stderr.write(`seeded ${size} records in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      const idOf = (i: number) => 1 + ((i * 7919) % size);
+      const load = await timed(samples, (i) => store.load(idOf(i)));
+      const change = await timed(samples, async (i) => {
+        const record = await store.load(idOf(i + samples));
+        if (record) await store.change(record, { ...record, title: `changed ${i}` }, { at: new Date(), actorAccountId: '1', action: 'edited', from: null, to: null });
+      });
+      results.push({ size, load, change });
+    }
+  } finally {
+    await db.dropDatabase();
+    await connection.close();
+  }
+  const [small, large] = results;
+  const fmt = (value: number) => `${value.toFixed(2)} ms`;
+  for (const result of results) {
+    console.log(`${String(result.size).padStart(7)} records: load p50 ${fmt(result.load.p50)} p95 ${fmt(result.load.p95)} | load+change p50 ${fmt(result.change.p50)} p95 ${fmt(result.change.p95)}`);
+  }
+  if (small && large) {
+    console.log(`ratio 100,000 / 10 (p50): load ${(large.load.p50 / small.load.p50).toFixed(2)}, load+change ${(large.change.p50 / small.change.p50).toFixed(2)}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
