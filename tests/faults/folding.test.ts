@@ -10,7 +10,7 @@
  */
 import { freePort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { CountKeys } from '../../packages/counting/src';
+import { CountKeys, TotalsStore } from '../../packages/counting/src';
 import { connectMongo, type Connection } from '../../packages/mongo/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
@@ -25,12 +25,6 @@ const PUBLISHERS = 6;
 const KILLS = 2;
 const ADVERTISER = '9701';
 const PUBLISHER_OWNER = '9702';
-
-interface TotalsDocument {
-  _id: string;
-  lastFold: number;
-  days: Record<string, Partial<Totals>>;
-}
 
 interface Kill {
   /** Folds claimed and not applied when the folder died: > 0 means it died in the middle of folding. */
@@ -76,9 +70,9 @@ describe('tracking killed in the middle of folding counts', function () {
     await mongo?.close();
   });
 
-  function totalsCollection() {
-    if (!mongo?.db) throw new Error('no MongoDB');
-    return mongo.db.collection<TotalsDocument>('totals');
+  function totals(): TotalsStore {
+    if (!mongo) throw new Error('no MongoDB');
+    return new TotalsStore(mongo, 10_000);
   }
 
   /**
@@ -101,13 +95,14 @@ describe('tracking killed in the middle of folding counts', function () {
     const seq = pending[0];
     if (seq === undefined) return { holder, kill: { pendingFolds: 0 } };
     const grains = await store.smembers(`${keys.foldPrefix(seq)}grains`);
-    const inMongo = await totalsCollection().countDocuments({ _id: { $in: grains }, lastFold: { $gte: seq } });
+    const stored = await totals().read(grains);
+    const inMongo = [...stored.values()].filter((document) => document.lastFold >= seq).length;
     return { holder, kill: { pendingFolds: pending.length, fold: { seq, grains: grains.length, inMongo } } };
   }
 
   /** The counts MongoDB's document of `grain` holds, over all days. */
   async function foldedTotals(grain: string): Promise<Totals> {
-    const document = await totalsCollection().findOne({ _id: grain });
+    const document = (await totals().read([grain])).get(grain);
     const sum: Totals = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
     for (const day of Object.values(document?.days ?? {})) {
       for (const kind of Object.keys(sum) as (keyof Totals)[]) sum[kind] += day[kind] ?? 0;
