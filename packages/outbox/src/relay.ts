@@ -184,8 +184,10 @@ export class OutboxRelay {
 
   /**
    * Publishes the events of one document just written (under a lease, like a pass) and clears its flag.
-   * Resolves either way: what could not be published stays pending for the next pass. Does nothing while
-   * the relay is not started.
+   * Resolves once the events are on the bus (or left pending for the next pass when they could not be
+   * published); the flag is cleared after that, while the document stays in hand, because on FerretDB an
+   * update scans the whole history and the caller need not wait for it. Does nothing while the relay is
+   * not started.
    */
   async publishNow(collection: Collection, documentId: unknown, events: KnownEvent[]): Promise<void> {
     const key = inHandKey(collection, documentId);
@@ -199,19 +201,32 @@ export class OutboxRelay {
     // the lease as somebody else's, not re-enter it as it would to retry its own failed publish.
     const holder = `${this.holder}/now`;
     let leased: string | null = null;
-    await this.holding(key, async () => {
+    let announcePublished!: () => void;
+    const publishedSignal = new Promise<void>((resolve) => {
+      announcePublished = resolve;
+    });
+    let published = false;
+    const work = this.holding(key, async () => {
       try {
         leased = await this.lease(collection, { _id: documentId }, holder);
         if (!leased) return;
         for (const event of events) await this.options.bus.publish(event);
+        published = true;
+        announcePublished();
         await collection.updateOne({ _id: documentId } as never, { $set: { outboxPending: false } });
       } catch (error) {
+        if (published) {
+          // On the bus already: the next pass publishes it once more, and consumers drop the duplicate.
+          this.options.logger.warn({ err: (error as Error).message }, 'published events still flagged pending');
+          return;
+        }
         this.options.logger.warn({ err: (error as Error).message }, 'events left pending for the outbox relay');
         this.retrySoon();
         // Let the next pass take the document at once rather than after the lease expires.
         if (leased) await this.options.leases?.deleteOne({ _id: leased as never, holder }).catch(() => undefined);
       }
     });
+    await Promise.race([publishedSignal, work]);
   }
 
   /** Runs `work` on one document, marked as in hand for its duration. */
@@ -249,6 +264,7 @@ export class OutboxRelay {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.sweeping) await this.sweeping;
     if (this.running) await this.running;
+    await Promise.allSettled([...this.inHand.values()]); // flags still being cleared after publishNow
   }
 
   /**
