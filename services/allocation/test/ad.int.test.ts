@@ -138,11 +138,14 @@ describe('GET /api/network/ad', function () {
     const key = await world.publisher(publisherId(), '6005');
     expect((await getAd(service, infra, '', bearer(key)).expect(200)).body.campaign_id).to.equal(english.campaignId);
     expect((await getAd(service, infra, '?language=FR', bearer(key)).expect(200)).body.campaign_id).to.equal(french.campaignId);
+    // The messaging platform hands bots BCP 47 tags: selection uses the primary subtag (API.md).
+    expect((await getAd(service, infra, '?language=fr-CA', bearer(key)).expect(200)).body.campaign_id).to.equal(french.campaignId);
+    expect((await getAd(service, infra, '?language=EN-us', bearer(key)).expect(200)).body.campaign_id).to.equal(english.campaignId);
   });
 
-  it('refuses a language that is not a two-letter ISO 639-1 code, all included, with 400 invalid_language', async () => {
+  it('refuses a language that is neither an ISO 639-1 code nor a BCP 47 tag of one, all included, with 400 invalid_language', async () => {
     const key = await world.publisher(publisherId(), '6006');
-    for (const query of ['?language=all', '?language=xx', '?language=eng', '?language=', '?language=e1', '?language=en&language=fr']) {
+    for (const query of ['?language=all', '?language=xx', '?language=eng', '?language=', '?language=e1', '?language=english', '?language=zz-US', '?language=en_US', '?language=en&language=fr']) {
       const response = await getAd(service, infra, query, bearer(key)).expect(400);
       expect(response.headers['content-type'], query).to.match(/^application\/problem\+json/);
       expect(response.body, query).to.include({ status: 400, code: 'invalid_language' });

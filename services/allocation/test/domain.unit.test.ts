@@ -14,8 +14,15 @@ describe('ad request language', () => {
     expect(parseLanguage('Zh')).to.equal('zh');
   });
 
-  it('refuses all, unknown codes, other lengths, empty and repeated values', () => {
-    for (const value of ['all', 'ALL', 'xx', 'eng', 'e', '', 'en-US', 'e1', ' en', ['en', 'tr'], { a: 'b' }]) {
+  it('accepts a BCP 47 tag whose primary subtag is an ISO 639-1 code, selecting on that subtag (API.md)', () => {
+    expect(parseLanguage('en-US')).to.equal('en');
+    expect(parseLanguage('pt-br')).to.equal('pt');
+    expect(parseLanguage('ZH-Hant-TW')).to.equal('zh');
+    expect(parseLanguage('sr-Latn')).to.equal('sr');
+  });
+
+  it('refuses all, english, zz, unknown codes, other lengths, malformed tags, empty and repeated values', () => {
+    for (const value of ['all', 'ALL', 'english', 'zz', 'xx', 'eng', 'e', '', 'e1', ' en', 'en_US', 'en-', 'en--US', 'zz-US', 'en-US-'.repeat(8), ['en', 'tr'], { a: 'b' }]) {
       expect(parseLanguage(value), JSON.stringify(value)).to.equal(null);
     }
   });

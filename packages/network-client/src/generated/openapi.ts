@@ -146,7 +146,7 @@ export interface operations {
     requestAd: {
         parameters: {
             query?: {
-                /** @description Two-letter ISO 639-1 code; uppercase is accepted and lowercased. Default en. Anything else, all included, is 400 invalid_language. */
+                /** @description An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language. */
                 language?: string;
             };
             header?: never;

@@ -1,7 +1,8 @@
 /**
- * The `language` query parameter of the ad request (API.md): a two-letter ISO 639-1 code, lowercase;
- * uppercase is accepted and lowercased; absent means `en`. Anything else, `all` included (it is a
- * campaign targeting value, not a language a publisher can request), is refused.
+ * The `language` query parameter of the ad request (API.md): an ISO 639-1 code, or a BCP 47 tag whose
+ * primary subtag is one (`en-US`, `pt-br`: the messaging platform hands bots such tags), in any case;
+ * selection uses the primary subtag, lowercased. Absent means `en`. Anything else (`all`, a campaign
+ * targeting value rather than a language, `english`, `zz`, the empty value) is refused.
  */
 export const DEFAULT_LANGUAGE = 'en';
 
@@ -17,10 +18,22 @@ export const ISO_639_1_CODES: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** The normalized language, or null when the value is not acceptable. */
+/** The longest tag worth reading (BCP 47 tags in use are far shorter). */
+const MAX_TAG_LENGTH = 35;
+
+function isWellFormedTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false; // RangeError: not a structurally valid BCP 47 tag
+  }
+}
+
+/** The language to select on (a lowercase ISO 639-1 code), or null when the value is not acceptable. */
 export function parseLanguage(raw: unknown): string | null {
   if (raw === undefined) return DEFAULT_LANGUAGE;
-  if (typeof raw !== 'string' || raw.length !== 2) return null; // repeated parameter, nested form, wrong length
-  const candidate = raw.toLowerCase();
-  return ISO_639_1_CODES.has(candidate) ? candidate : null;
+  if (typeof raw !== 'string' || raw.length > MAX_TAG_LENGTH) return null; // repeated parameter, nested form
+  const primary = raw.split('-')[0]!.toLowerCase();
+  if (!ISO_639_1_CODES.has(primary)) return null;
+  return raw.length === 2 || isWellFormedTag(raw) ? primary : null;
 }

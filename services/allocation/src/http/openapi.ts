@@ -66,8 +66,8 @@ export function networkOpenApi(): Record<string, unknown> {
               in: 'query',
               required: false,
               description:
-                'Two-letter ISO 639-1 code; uppercase is accepted and lowercased. Default en. Anything else, all included, is 400 invalid_language.',
-              schema: { type: 'string', pattern: '^[A-Za-z]{2}$', default: 'en' },
+                'An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language.',
+              schema: { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,8})*$', maxLength: 35, default: 'en', examples: ['en', 'pt-BR'] },
             },
           ],
           responses: {
