@@ -50,8 +50,10 @@ describe('tracking killed in the middle of folding counts', function () {
   before(async function () {
     this.timeout(120_000);
     const port = await freePort();
-    system = await startSystem({ replicas: { tracking: 0 }, external: { tracking: [`http://127.0.0.1:${port}`] } });
-    const env: NodeJS.ProcessEnv = { ...system.envFor('tracking', port), COUNT_FOLD_INTERVAL_MS: '200' };
+    // One-second intervals (60 s by default), so that folds come often enough to be caught halfway.
+    const fast = { COUNT_INTERVAL_MS: '1000' };
+    system = await startSystem({ replicas: { tracking: 0 }, external: { tracking: [`http://127.0.0.1:${port}`] }, settings: { allocation: fast } });
+    const env: NodeJS.ProcessEnv = { ...system.envFor('tracking', port), ...fast, COUNT_FOLD_INTERVAL_MS: '200' };
     tracking = new ChildService('tracking', port, env);
     await tracking.start();
     redis = createRedis(system.infra.redisUrl, 'fold-kill-test');

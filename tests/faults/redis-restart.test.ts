@@ -38,8 +38,9 @@ describe('Redis restarted under traffic (AOF, appendfsync always)', function () 
       settings: {
         'publisher-identity': through,
         campaign: through,
-        allocation: through,
-        tracking: { ...through, COUNT_FOLD_INTERVAL_MS: '200' },
+        // One-second intervals (60 s by default), so that folds happen across the restarts too.
+        allocation: { ...through, COUNT_INTERVAL_MS: '1000' },
+        tracking: { ...through, COUNT_INTERVAL_MS: '1000', COUNT_FOLD_INTERVAL_MS: '200' },
         placement: through,
         web: through,
       },

@@ -97,8 +97,14 @@ export const outboxSettings = {
   }),
 };
 
-/** The counting pipeline of services that own totals (docs/decisions/0013). */
+/** The counting pipeline (docs/decisions/0013): every service that counts. */
+export const countSettings = {
+  COUNT_INTERVAL_MS: numValidator({ default: 60_000, desc: 'counts gather this long in Redis before they can be folded into MongoDB (longer: fewer updates)' }),
+};
+
+/** The counting pipeline of services that own totals and fold them. */
 export const countingSettings = {
+  ...countSettings,
   COUNT_FOLD_INTERVAL_MS: numValidator({ default: 1000, desc: 'how often counts are moved from Redis into the MongoDB totals (0: never, tests fold by hand)' }),
 };
 

@@ -4,7 +4,7 @@
  * a time. What a fold is applied to (MongoDB) is the caller's business.
  */
 import type { Redis } from 'ioredis';
-import { CountKeys, INTERVAL_MS } from './layout';
+import { CountKeys } from './layout';
 import { CountScripts } from './redis-scripts';
 import { hourOf, ONCE_MARGIN_MS } from './recorder';
 
@@ -45,8 +45,7 @@ export class CountJournal {
 
   /** Intervals holding unclaimed counts that ended at least `graceMs` before `now`, oldest first. */
   async closedIntervals(now: Date, graceMs: number): Promise<number[]> {
-    const lastClosed = Math.floor((now.getTime() - graceMs) / INTERVAL_MS) - 1;
-    return (await this.redis.zrangebyscore(this.keys.openIntervals, '-inf', lastClosed)).map(Number);
+    return (await this.redis.zrangebyscore(this.keys.openIntervals, '-inf', now.getTime() - graceMs)).map(Number);
   }
 
   /** The oldest interval still open or claimed but not applied, for the pipeline's lag; null when none. */

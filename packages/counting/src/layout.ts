@@ -13,11 +13,13 @@
  *   c:<c>|po:<account>  one campaign on the publishers of an account (an owner filtering by a campaign of others)
  *   p:<p>|co:<account>  one publisher showing the campaigns of an account
  *
- * Counts gather in Redis per *interval* (INTERVAL_MS of the writer's clock), one hash per grain, until a
- * folder moves each closed interval into MongoDB.
+ * Counts gather in Redis per *interval* of the writer's clock, one hash per grain, until a folder moves
+ * each closed interval into MongoDB. An interval is named by the instant it ends (ms since the epoch), so
+ * writers configured with different lengths never mix their intervals, and the folder needs no length.
  */
 
-export const INTERVAL_MS = 5_000;
+/** How long counts gather before they can be folded (COUNT_INTERVAL_MS): longer means fewer updates. */
+export const DEFAULT_INTERVAL_MS = 60_000;
 
 /** The three totals of SPEC.md, by their names in the stats answer. */
 export const TOTAL_KINDS = ['adRequests', 'confirmedDeliveries', 'clickedLinks'] as const;
@@ -42,8 +44,9 @@ export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-export function intervalOf(at: Date): number {
-  return Math.floor(at.getTime() / INTERVAL_MS);
+/** The end of the interval of `lengthMs` that holds `at`: the interval's name. */
+export function intervalEndOf(at: Date, lengthMs: number): number {
+  return (Math.floor(at.getTime() / lengthMs) + 1) * lengthMs;
 }
 
 /** Grains a fact of this allocation counts in. Filtered visits count for the whole network only. */

@@ -5,7 +5,7 @@
  */
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
-import { CountKeys, fieldOf, grainsOf, dayOf, intervalOf, ownerFields, type CountedAllocation, type CountKind, type FilteredVisit } from './layout';
+import { CountKeys, DEFAULT_INTERVAL_MS, fieldOf, grainsOf, dayOf, intervalEndOf, ownerFields, type CountedAllocation, type CountKind, type FilteredVisit } from './layout';
 import { CountScripts } from './redis-scripts';
 
 export interface LimitState {
@@ -51,6 +51,8 @@ export class CountRecorder {
     redis: Redis,
     prefix: string,
     private readonly timeoutMs: number,
+    /** The length of the intervals this writer counts in (COUNT_INTERVAL_MS). */
+    private readonly intervalMs: number = DEFAULT_INTERVAL_MS,
   ) {
     this.keys = new CountKeys(prefix);
     this.scripts = new CountScripts(redis);
@@ -109,14 +111,14 @@ export class CountRecorder {
 
   /** Counts one `kind` on `day` in each of `grains`, every time (a website placement's impressions). */
   async count(grains: string[], day: string, kind: string, now: Date): Promise<void> {
-    const interval = intervalOf(now);
+    const interval = intervalEndOf(now, this.intervalMs);
     await this.guarded(`${kind} count`, () =>
       this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, ...grains),
     );
   }
 
   private countArgs(allocation: CountedAllocation, kind: CountKind, now: Date): string[] {
-    const interval = intervalOf(now);
+    const interval = intervalEndOf(now, this.intervalMs);
     return [String(interval), this.keys.intervalPrefix(interval), fieldOf(dayOf(allocation.allocatedAt), kind), ...ownerFields(allocation), ...grainsOf(allocation, kind)];
   }
 

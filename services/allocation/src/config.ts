@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, listenPort, loadConfig as load, num, redisSettings, str, url } from '@pilot/config';
+import { busSettings, countSettings, httpSettings, listenPort, loadConfig as load, num, redisSettings, str, url } from '@pilot/config';
 
 /**
  * Every setting of allocation, declared once. A missing or invalid one stops the process naming it
@@ -14,6 +14,7 @@ export const configSpec = {
   PUBLIC_BASE_URL: url({ devDefault: 'http://127.0.0.1:8080', desc: 'origin of the site; click links are absolute under it' }),
   CAMPAIGN_URL: url({ devDefault: 'http://127.0.0.1:8102', desc: 'campaign service, for the snapshot of active campaigns' }),
   DEPENDENCY_TIMEOUT_MS: num({ default: 1000, desc: 'a Redis call slower than this answers 503' }),
+  ...countSettings,
   SNAPSHOT_TIMEOUT_MS: num({ default: 5000, desc: 'deadline of one snapshot request to the campaign service' }),
 };
 

@@ -60,7 +60,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       logger.info({ placements: migrated }, 'impression documents moved into totals');
     }
     const impressions = new ImpressionRepository(
-      new CountRecorder(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
+      new CountRecorder(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS),
       new UnfoldedCounts(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
       totals,
     );
