@@ -47,6 +47,9 @@ export const RETRY_AFTER_SECONDS = 5;
 export const problems = {
   badRequest: (code: string, detail: string) => new HttpError(400, code, 'Bad request', detail),
   unauthorized: (code = 'unauthorized', detail = 'Authentication is required') => new HttpError(401, code, 'Unauthorized', detail),
+  /** A network API call without a usable publisher key: 401 with the bearer challenge (RFC 6750). */
+  publisherKeyRefused: (code: string, detail: string) =>
+    new HttpError(401, code, 'Unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="pilot-network"' }),
   forbidden: (code = 'forbidden', detail = 'This account may not do this') => new HttpError(403, code, 'Forbidden', detail),
   notFound: (code = 'not_found', detail = 'Nothing is here') => new HttpError(404, code, 'Not found', detail),
   methodNotAllowed: () => new HttpError(405, 'method_not_allowed', 'Method not allowed', 'This method is not allowed here'),

@@ -1,6 +1,16 @@
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
+import { bearerKeyOf } from './key-format';
 import { KeyReadModel, type KeyHolder, type KeyOwner } from './read-model';
+
+/** Why a network call's key is refused (API.md): the same codes on every endpoint that takes a key. */
+export type KeyRefusal = { code: 'missing_key' | 'invalid_key' | 'publisher_not_approved'; detail: string };
+
+const REFUSALS = {
+  missing: { code: 'missing_key', detail: 'Send the publisher key as Authorization: Bearer <key>' },
+  invalid: { code: 'invalid_key', detail: 'The publisher key is invalid or revoked' },
+  notApproved: { code: 'publisher_not_approved', detail: 'The publisher is not approved' },
+} as const satisfies Record<string, KeyRefusal>;
 
 /**
  * The read side for the services that check keys (allocation, tracking): every read has a deadline, and
@@ -20,6 +30,20 @@ export class KeyReader {
   /** The publisher whose current key this is, with its status (any), or null (unknown, revoked). */
   checkKey(key: string): Promise<KeyHolder | null> {
     return asInfrastructureFault(() => this.model.checkKey(key), this.timeoutMs, 'redis', 'key read model');
+  }
+
+  /**
+   * The approved publisher an `Authorization` header names, or why it is refused: no header (missing_key),
+   * a malformed, unknown or revoked key (invalid_key), the current key of a platform that is not approved
+   * (publisher_not_approved).
+   */
+  async authenticate(authorization: string | undefined): Promise<{ ok: true; holder: KeyHolder } | { ok: false; refusal: KeyRefusal }> {
+    if (authorization === undefined || authorization.trim() === '') return { ok: false, refusal: REFUSALS.missing };
+    const key = bearerKeyOf(authorization);
+    const holder = key ? await this.checkKey(key) : null;
+    if (!holder) return { ok: false, refusal: REFUSALS.invalid };
+    if (holder.status !== 'approved') return { ok: false, refusal: REFUSALS.notApproved };
+    return { ok: true, holder };
   }
 
   /** The approved publisher that owns this key, or null (unknown, revoked, not approved). */

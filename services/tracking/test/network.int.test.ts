@@ -108,18 +108,26 @@ describe('tracking: delivery confirmations and click links', () => {
       expect(answer.body.code).to.equal('invalid_json');
     });
 
-    it('refuses a missing, malformed or unknown key with 401', async () => {
+    it('refuses a missing, malformed, unknown or not approved key with 401, the code and the bearer challenge the ad endpoint gives', async () => {
       const s = await scenario();
       const body = JSON.stringify({ token: s.allocation().deliveryToken });
-      for (const key of [null, 'not-a-key', 'pilot_pk_000000000000000000000000000000000000000']) {
+      for (const [key, code] of [
+        [null, 'missing_key'],
+        ['not-a-key', 'invalid_key'],
+        ['pilot_pk_000000000000000000000000000000000000000', 'invalid_key'],
+      ] as const) {
         const answer = await deliver(key, body);
         expect(answer.status).to.equal(401);
         expect(answer.headers['content-type']).to.match(/^application\/problem\+json/);
+        expect(answer.headers['www-authenticate']).to.equal('Bearer realm="pilot-network"');
+        expect(answer.body.code, String(key)).to.equal(code);
       }
       await world.approvedPublisher(9999, PUBLISHER_OWNER); // another, valid key: not this one
-      const revoked = await world.approvedPublisher(s.publisherId, PUBLISHER_OWNER);
-      await world.pausePublisher(s.publisherId, PUBLISHER_OWNER, revoked);
-      expect((await deliver(revoked, body)).status).to.equal(401);
+      const paused = await world.approvedPublisher(s.publisherId, PUBLISHER_OWNER);
+      await world.pausePublisher(s.publisherId, PUBLISHER_OWNER, paused);
+      const refused = await deliver(paused, body);
+      expect(refused.status).to.equal(401);
+      expect(refused.body.code).to.equal('publisher_not_approved');
     });
 
     it('refuses invalid JSON and a missing, non-string or malformed token with 400', async () => {

@@ -12,7 +12,7 @@ import type { Clock } from '@pilot/config';
 import type { CountRecorder } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
 import { HttpError, problems } from '@pilot/http-kit';
-import { bearerKeyOf, type KeyReader } from '@pilot/key-read-model';
+import type { KeyReader } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';
@@ -44,20 +44,11 @@ export const ERROR_CODES = {
   rateLimited: 'rate_limited',
 } as const;
 
-function unauthorized(code: string, detail: string): HttpError {
-  return new HttpError(401, code, 'Unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="pilot-network"' });
-}
-
 export async function requestAd(deps: AdRequestDependencies, request: AdRequest): Promise<AdAnswer> {
   // 1. Who is asking.
-  if (request.authorization === undefined || request.authorization.trim() === '') {
-    throw unauthorized(ERROR_CODES.missingKey, 'Send the publisher key as Authorization: Bearer <key>');
-  }
-  const key = bearerKeyOf(request.authorization);
-  if (!key) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
-  const owner = await deps.publishers.checkKey(key);
-  if (!owner) throw unauthorized(ERROR_CODES.invalidKey, 'The publisher key is invalid or revoked');
-  if (owner.status !== 'approved') throw unauthorized(ERROR_CODES.notApproved, 'The publisher is not approved');
+  const authenticated = await deps.publishers.authenticate(request.authorization);
+  if (!authenticated.ok) throw problems.publisherKeyRefused(authenticated.refusal.code, authenticated.refusal.detail);
+  const owner = authenticated.holder;
 
   // 2. What is asked for. A malformed request still counts against the limit.
   const language = parseLanguage(request.language);
@@ -65,7 +56,7 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
     const limited = await deps.counts.countAdRequest(owner.publisherId, AD_REQUEST_LIMIT, null, deps.clock.now());
     const headers = rateLimitHeaders(limited);
     if (!limited.allowed) throw rateLimited(headers, limited);
-    const error = problems.badRequest(ERROR_CODES.invalidLanguage, 'language must be a two-letter ISO 639-1 code such as en');
+    const error = problems.badRequest(ERROR_CODES.invalidLanguage, 'language must be an ISO 639-1 code such as en, or a tag of one such as pt-BR');
     throw new HttpError(error.status, error.code, error.title, error.detail, undefined, headers);
   }
 

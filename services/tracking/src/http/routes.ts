@@ -5,7 +5,6 @@
  *   GET /api/workspace/stats              the three totals and their days, over visible records
  */
 import { problems, requirePrincipal } from '@pilot/http-kit';
-import { bearerKeyOf } from '@pilot/key-read-model';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody } from '../domain/delivery';
 import { parseStatsQuery } from '../domain/stats';
@@ -32,9 +31,9 @@ export function mountRoutes(app: Express, deps: TrackingDeps): void {
   app.post(
     '/api/network/delivery',
     handle(async (req, res) => {
-      const key = bearerKeyOf(req.headers.authorization);
-      const owner = key ? await deps.publishers.findKeyOwner(key) : null;
-      if (!owner) throw problems.unauthorized('invalid_key', 'A current key of an approved publisher is required');
+      const authenticated = await deps.publishers.authenticate(req.headers.authorization);
+      if (!authenticated.ok) throw problems.publisherKeyRefused(authenticated.refusal.code, authenticated.refusal.detail);
+      const owner = authenticated.holder;
 
       const raw = await readRawBody(req, DELIVERY_BODY_MAX_BYTES);
       if (!raw.ok && raw.reason === 'unreadable') throw problems.badRequest('invalid_body', 'The body could not be read');
