@@ -18,7 +18,7 @@ const nasty = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', ' ', '\u0000', '\uFEFF', '\u202E', '%', '%zz', '%00', '..', '../..', '$ne', 'a.b', '🏳️‍🌈'.repeat(50), 'x'.repeat(5000)),
+  fc.constantFrom('', ' ', '\u0000', '\uFEFF', '\u202E', '%', '%zz', '%00', '..', '../..', '$ne', 'a.b', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype', '🏳️‍🌈'.repeat(50), 'x'.repeat(5000)),
 );
 
 const jsonish = fc.oneof(

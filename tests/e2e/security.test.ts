@@ -85,6 +85,14 @@ describe('security through the gateway', function () {
     }
   });
 
+  it('answers 400, never 500, for names of Object.prototype where a query names an entity', async () => {
+    for (const entity of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const answer = await admin.get<{ code: string }>(`/api/workspace/audit?entity=${entity}`);
+      expect(answer.status, entity).to.equal(400);
+      expect(answer.body.code, entity).to.equal('invalid_entity');
+    }
+  });
+
   it('refuses NoSQL operator objects where strings are expected', async () => {
     const { server } = await approvedPublisher(system, owner, admin);
     for (const token of [{ $ne: null }, { $gt: '' }, ['a'], 1]) {

@@ -16,7 +16,8 @@ export async function composeAudit(
 ): Promise<{ items: AuditItem[] }> {
   const entity = queryString(query.entity);
   const entityId = queryString(query.entityId);
-  if (query.entity !== undefined && (entity === undefined || !AUDIT_OWNERS[entity])) {
+  // An own property only: `constructor` or `__proto__` name no entity (Object.prototype's are not owners).
+  if (query.entity !== undefined && (entity === undefined || !Object.hasOwn(AUDIT_OWNERS, entity))) {
     throw problems.badRequest('invalid_entity', `entity must be one of ${Object.keys(AUDIT_OWNERS).join(', ')}`);
   }
   if (query.entityId !== undefined && (entityId === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(entityId))) {
