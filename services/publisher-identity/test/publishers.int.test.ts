@@ -189,6 +189,14 @@ describe('publisher-identity: publisher platforms', () => {
     expect(await h.keys.publisherStatus(id)).to.equal('rejected');
   });
 
+  it('refuses an administrator who approves or rejects a platform of its own with 403, as for campaigns', async () => {
+    const created = await h.call('post', '/api/workspace/publishers', ADMIN).send({ type: 'bot', link: '@admins_own_bot' }).expect(201);
+    await act(created.body.id, 'submit', ADMIN).expect(200);
+    expect((await act(created.body.id, 'approve', ADMIN).expect(403)).body.code).to.equal('own_platform_review');
+    expect((await act(created.body.id, 'reject', ADMIN, { reason: 'mine' }).expect(403)).body.code).to.equal('own_platform_review');
+    expect((await h.call('get', `/api/workspace/publishers/${created.body.id}`, ADMIN).expect(200)).body.status).to.equal('submitted');
+  });
+
   it('lets exactly one of two concurrent approvals win', async () => {
     const id = await register();
     await act(id, 'submit', OWNER).expect(200);

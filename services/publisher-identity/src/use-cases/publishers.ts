@@ -95,6 +95,10 @@ export class Publishers {
         throw problems.forbidden('owner_only', 'Only the owner of this platform may do this');
       }
       if (rule.who === 'admin' && !caller.admin) throw problems.forbidden('admin_only', 'Only an administrator may do this');
+      // Ownership is verified independently (SPEC.md): as for campaigns, nobody reviews their own record.
+      if ((action === 'approve' || action === 'reject') && record.ownerAccountId === caller.accountId) {
+        throw problems.forbidden('own_platform_review', 'An owner cannot review its own platform');
+      }
       const to = nextStatus(record.status, action);
       if (!to) throw problems.conflict('invalid_transition', `A ${record.status} platform cannot be ${ACTION_NAMES[action]}`);
       const now = this.clock.now();
