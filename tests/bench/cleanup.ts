@@ -31,11 +31,20 @@ function brokerNames(kind: 'queues' | 'exchanges', prefix: string): string[] {
   }
 }
 
+/** A database still busy (FerretDB finishing an update its client no longer waits for) is left after this. */
+const DROP_TIMEOUT_MS = 30_000;
+
 export async function cleanUp(system: BenchSystem): Promise<void> {
   for (const service of SERVICES) {
     const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf(service) });
-    await connection.db?.dropDatabase();
-    await connection.close();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), DROP_TIMEOUT_MS);
+    });
+    const dropped = await Promise.race([connection.db!.dropDatabase().then(() => 'dropped' as const), timedOut]);
+    clearTimeout(timer);
+    if (dropped === 'timeout') process.stderr.write(`[bench] database ${system.dbOf(service)} not dropped within ${DROP_TIMEOUT_MS / 1000} s; left in place\n`);
+    await connection.close(true);
   }
 
   const redis = createRedis(system.redisUrl, 'bench-cleanup');

@@ -1,16 +1,20 @@
 /**
- * The benchmark of the hot paths (issue 11). Prints its figures; asserts nothing, and is not part of the
- * test command. Run it with `bash scripts/bench.sh` (which starts FerretDB for it); docs/performance.md
- * says what it measures and how.
+ * The benchmark of the hot paths (issue 11) and of counting at volume. Prints its figures; asserts nothing,
+ * and is not part of the test command. Run it with `bash scripts/bench.sh` (which starts FerretDB for it);
+ * docs/performance.md says what it measures and how.
  *
- *   1. baseline: a gateway in front of a trivial upstream;
- *   2. ad endpoint, delivery confirmation, click redirect, each as a ratio of the baseline;
- *   3. selection scaling: ad requests/s with 10 and with 10,000 active campaigns;
- *   4. propagation: activation -> selectable, pause -> no longer selected, over 100 trials;
- *   5. resident memory of allocation with 10,000 active campaigns.
+ *   throughput      baseline (a gateway in front of a trivial upstream); ad endpoint, delivery
+ *                   confirmation, click redirect, each as a ratio of the baseline;
+ *   scaling         ad requests/s with 10 and with 10,000 active campaigns, resident memory of allocation;
+ *   propagation     activation -> selectable, pause -> no longer selected, over 100 trials;
+ *   campaign-calls  the administrator's pause and activate calls with 10,000 campaigns stored;
+ *   counting        1,000,000 facts seeded through the counting code over 30 days, folded by tracking,
+ *                   then the stats call of three accounts, and the per-event data left behind.
  *
- * Settings (environment): MONGO_URL (required), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3),
- * BENCH_CONNECTIONS (16), BENCH_TRIALS (100), BENCH_PUBLISHERS (200), BENCH_CAMPAIGNS (10000).
+ * Settings (environment): MONGO_URL (required), BENCH_PHASES (all of the above, comma-separated, in that
+ * order), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16), BENCH_TRIALS (100),
+ * BENCH_PUBLISHERS (200), BENCH_CAMPAIGNS (10000), BENCH_CAMPAIGN_CALLS (pairs, 100), BENCH_FACTS
+ * (1000000), BENCH_FOLD_WAIT (s, 120), BENCH_STATS_CALLS (200).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,9 +24,10 @@ import { connectMongo } from '../../packages/mongo/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
-import { infrastructurePids } from './cpu';
+import { perEventData, seedCounts, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';
+import { cpuPerRequest, infrastructurePids, sampleCpu } from './cpu';
 import { ADMIN_ID, ROOT, startBenchSystem, type BenchSystem } from './system';
-import { activeCampaign, approvedPublisher, inParallel, signedIn, type Browser, type PublisherKey } from './workspace';
+import { activeCampaign, approvedPublisher, draftCampaign, inParallel, signedIn, type Browser, type PublisherKey } from './workspace';
 
 const settings: LoadSettings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
@@ -41,6 +46,24 @@ const CAMPAIGN_OWNER = '3001';
 const PROPAGATION_LANGUAGE = 'fi';
 const BACKGROUND_LANGUAGES = ['en', 'tr', 'ru', 'ar', 'zh', 'es'];
 const TRIAL_DEADLINE_MS = 10_000;
+const ALL_PHASES = ['throughput', 'scaling', 'propagation', 'campaign-calls', 'counting'] as const;
+const PHASES = new Set(
+  (process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
+    .split(',')
+    .map((phase) => phase.trim())
+    .filter(Boolean),
+);
+const CAMPAIGN_CALL_PAIRS = Number(process.env.BENCH_CAMPAIGN_CALLS ?? 100);
+/** Counting at volume: an advertiser account with 100 campaigns, whose stats are timed with the others'. */
+const STATS_ADVERTISER = '3002';
+const STATS_CAMPAIGNS = 100;
+const SEED_FACTS = Number(process.env.BENCH_FACTS ?? 1_000_000);
+const SEED_DAYS = 30;
+const SEED_IN_FLIGHT = 512;
+const FOLD_WAIT_SECONDS = Number(process.env.BENCH_FOLD_WAIT ?? 120);
+const STATS_CALLS = Number(process.env.BENCH_STATS_CALLS ?? 200);
+const SETTLE_LIMIT_SECONDS = 60;
+const STATS_LOAD: LoadSettings = { connections: 8, durationSeconds: 5, warmupSeconds: 1 };
 
 function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -163,7 +186,8 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
         const id = firstId + i;
         return {
           ...model,
-          _id: id,
+          _id: String(id), // projections are keyed by the id as a string (VersionedStore)
+          id,
           campaignId: id,
           ownerAccountId: String(40_000 + (i % 100)),
           name: `Background campaign ${i}`,
@@ -183,7 +207,7 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
 async function removeBackgroundCampaigns(system: BenchSystem): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    await connection.db!.collection('campaigns').deleteMany({ _id: { $gte: BACKGROUND_FIRST_ID } as never });
+    await connection.db!.collection('campaigns').deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } });
   } finally {
     await connection.close();
   }
@@ -245,6 +269,57 @@ async function propagation(system: BenchSystem, admin: Browser, campaignId: numb
   return { activation, pause, others, timedOut };
 }
 
+/** The stats call of one account, half the requests with a from/to filter (autocannon). */
+function statsPhase(system: BenchSystem, name: string, browser: Browser, range: string): Phase {
+  let next = 0;
+  const cookie = browser.cookieHeader();
+  return {
+    name,
+    url: system.baseUrl,
+    expected: [200],
+    next() {
+      next += 1;
+      return { method: 'GET', path: `/api/workspace/stats${next % 2 === 0 ? range : ''}`, headers: { cookie } };
+    },
+  };
+}
+
+/** Sequential pause-then-activate pairs of the administrator over real (active) campaigns, timed each. */
+async function timeCampaignCalls(admin: Browser, campaignIds: number[], pairs: number): Promise<{ pause: number[]; activate: number[] }> {
+  const pause: number[] = [];
+  const activate: number[] = [];
+  const timed = async (action: 'pause' | 'activate', id: number, into: number[]) => {
+    const started = performance.now();
+    await admin.must(200, 'POST', `/api/workspace/campaigns/${id}/${action}`);
+    into.push(performance.now() - started);
+  };
+  for (let i = 0; i < pairs; i += 1) {
+    const id = campaignIds[i % campaignIds.length] as number;
+    await timed('pause', id, pause);
+    await timed('activate', id, activate);
+  }
+  return { pause, activate };
+}
+
+/** Waits until a process uses less than 10 % of a core over 2 s, or `limitSeconds`. */
+async function settle(pid: number, limitSeconds: number): Promise<{ seconds: number; busy: number }> {
+  const started = performance.now();
+  for (;;) {
+    const before = sampleCpu({ db: pid }).db ?? Number.NaN;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const busy = ((sampleCpu({ db: pid }).db ?? Number.NaN) - before) / 2000;
+    const seconds = (performance.now() - started) / 1000;
+    if (!(busy >= 0.1) || seconds >= limitSeconds) return { seconds, busy };
+  }
+}
+
+/** A UTC date `days` after `date` (YYYY-MM-DD). */
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
 interface Check {
   figure: string;
   value: string;
@@ -263,8 +338,11 @@ const fixed = (value: number, digits = 2) => value.toFixed(digits);
 async function main(): Promise<void> {
   const mongoUrl = process.env.MONGO_URL;
   if (!mongoUrl) throw new Error('MONGO_URL is required (scripts/bench.sh starts a FerretDB for the benchmark)');
+  const unknown = [...PHASES].filter((phase) => !(ALL_PHASES as readonly string[]).includes(phase));
+  if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')}; phases are ${ALL_PHASES.join(', ')}`);
   const startedAt = Date.now();
   const loadBefore = os.loadavg();
+  log(`phases: ${[...PHASES].join(', ')}`);
   log('starting every service as its own process');
   const system = await startBenchSystem({ mongoUrl });
   const interrupted = () => {
@@ -286,40 +364,33 @@ async function main(): Promise<void> {
     const keys = await inParallel(Array.from({ length: PUBLISHERS }, (_, i) => i), 6, (i) =>
       approvedPublisher(owners[i % owners.length] as Browser, admin, `@bench_${i}_bot`),
     );
-    await inParallel(Array.from({ length: FEW_CAMPAIGNS }, (_, i) => i), 4, (i) => activeCampaign(advertiser, admin, i, 'en'));
+    const fewCampaigns = await inParallel(Array.from({ length: FEW_CAMPAIGNS }, (_, i) => i), 4, (i) => activeCampaign(advertiser, admin, i, 'en'));
     // The propagation campaign: approved, activated and paused by the trials.
     const propagationCampaign = await activeCampaign(advertiser, admin, 999_999, PROPAGATION_LANGUAGE);
     await admin.must(200, 'POST', `/api/workspace/campaigns/${propagationCampaign}/pause`);
     const keyOf = new Map(keys.map((publisher) => [publisher.publisherId, publisher.key]));
+    // Counting at volume: one advertiser with 100 campaigns (drafts: counted and owned, never selected).
+    let statsAdvertiser: Browser | null = null;
+    let statsCampaigns: number[] = [];
+    if (PHASES.has('counting')) {
+      statsAdvertiser = await signedIn(system, STATS_ADVERTISER);
+      const owner = statsAdvertiser;
+      statsCampaigns = await inParallel(Array.from({ length: STATS_CAMPAIGNS }, (_, i) => i), 4, (i) => draftCampaign(owner, 500_000 + i, 'en'));
+    }
     log(`set-up done in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
 
     const ferretPid = Number(process.env.BENCH_FERRETDB_PID ?? '') || null;
     const pids = () => ({ ...system.pids(), ...infrastructurePids(ferretPid) });
+    if (ferretPid) {
+      // The set-up leaves the database busy for a while (outbox passes over the history it wrote): wait for
+      // it, so that the first phases do not share the cores with it.
+      const settled = await settle(ferretPid, SETTLE_LIMIT_SECONDS);
+      log(`   database settled after ${settled.seconds.toFixed(0)} s (${(100 * settled.busy).toFixed(0)} % of a core over the last 2 s)`);
+    }
     const results: PhaseResult[] = [];
-    const deliveries: Delivery[] = [];
-    log('1. baseline');
-    const baseline = await measure(baselinePhase(system, keys), settings, pids);
-    results.push(baseline);
-    log('2. ad endpoint (10 active campaigns)');
-    const ad = await withLimitResets(system, keys, () => measure(adPhase(system, 'ad', keys, deliveries), settings, pids));
-    results.push(ad);
-    for (const delivery of deliveries) delivery.key = keyOf.get(publisherOfToken(delivery.token)) ?? '';
-    log(`   ${deliveries.length} ads answered; confirming and clicking them`);
-    const confirmation = await measure(confirmPhase(system, deliveries), settings, pids);
-    results.push(confirmation);
-    const click = await measure(clickPhase(system, deliveries), settings, pids);
-    results.push(click);
-
-    // The scaling pair runs in the order 10, 10,000, 10,000, 10 (each set on a freshly restarted allocation
-    // after a 10 s warm-up) and compares the sums: what drifts on a shared machine during the minutes it
-    // takes cancels out, and a cold process or the database settling after the bulk insert of campaigns
-    // weighs on both sides alike.
-    const scalingSettings = { ...settings, warmupSeconds: Math.max(settings.warmupSeconds, 10) };
-    const scalingPhase = async (label: string) => {
-      const result = await withLimitResets(system, keys, () => measure(adPhase(system, label, keys, null), scalingSettings, pids));
-      results.push(result);
-      return result;
-    };
+    const checks: Check[] = [];
+    const report: string[] = [];
+    const extraErrors: number[] = [];
     const restartAllocation = async () => {
       const started = performance.now();
       await system.restart('allocation');
@@ -327,32 +398,237 @@ async function main(): Promise<void> {
       if (!loaded.ok) throw new Error(`gateway not ready after the restart: ${await loaded.text()}`);
       return (performance.now() - started) / 1000;
     };
-    log(`3. selection scaling: ${FEW_CAMPAIGNS}, ${CAMPAIGNS}, ${CAMPAIGNS}, ${FEW_CAMPAIGNS} active campaigns (${scalingSettings.warmupSeconds} s warm-up each)`);
-    await restartAllocation();
-    const fewFirst = await scalingPhase(`ad, ${FEW_CAMPAIGNS} campaigns (1)`);
-    const rssFew = system.rssOf('allocation');
-    log(`   adding ${CAMPAIGNS - FEW_CAMPAIGNS} active campaigns and restarting allocation (it loads the snapshot at start)`);
-    await addActiveCampaigns(system, CAMPAIGNS - FEW_CAMPAIGNS);
-    const restartSeconds = await restartAllocation();
-    log(`   allocation ready again after ${restartSeconds.toFixed(1)} s (most of it the snapshot of ${CAMPAIGNS} campaigns)`);
-    const manyFirst = await scalingPhase(`ad, ${CAMPAIGNS} campaigns (1)`);
-    const manySecond = await scalingPhase(`ad, ${CAMPAIGNS} campaigns (2)`);
-    const rssMany = system.rssOf('allocation');
-    log(`   removing them again and restarting allocation`);
-    await removeBackgroundCampaigns(system);
-    await restartAllocation();
-    const fewSecond = await scalingPhase(`ad, ${FEW_CAMPAIGNS} campaigns (2)`);
-    log(`   adding the ${CAMPAIGNS - FEW_CAMPAIGNS} again for the propagation trials`);
-    await addActiveCampaigns(system, CAMPAIGNS - FEW_CAMPAIGNS);
-    await restartAllocation();
-    const scaling = (manyFirst.requestsPerSecond + manySecond.requestsPerSecond) / (fewFirst.requestsPerSecond + fewSecond.requestsPerSecond);
+    let backgroundStored = false;
+    const storeBackground = async () => {
+      if (backgroundStored) return;
+      log(`   adding ${CAMPAIGNS - FEW_CAMPAIGNS} active campaigns and restarting allocation (it loads the snapshot at start)`);
+      await addActiveCampaigns(system, CAMPAIGNS - FEW_CAMPAIGNS);
+      await restartAllocation();
+      backgroundStored = true;
+    };
 
-    log(`4. propagation, ${TRIALS} trials of activation and pause (${CAMPAIGNS} active campaigns)`);
-    const propagated = await withLimitResets(system, keys, () => propagation(system, admin, propagationCampaign, keys));
-    const rssAfter = system.rssOf('allocation');
+    let baseline: PhaseResult | null = null;
+    if (PHASES.has('throughput')) {
+      const deliveries: Delivery[] = [];
+      log('1. baseline');
+      const base = await measure(baselinePhase(system, keys), settings, pids);
+      baseline = base;
+      results.push(base);
+      log('2. ad endpoint (10 active campaigns)');
+      const ad = await withLimitResets(system, keys, () => measure(adPhase(system, 'ad', keys, deliveries), settings, pids));
+      results.push(ad);
+      for (const delivery of deliveries) delivery.key = keyOf.get(publisherOfToken(delivery.token)) ?? '';
+      log(`   ${deliveries.length} ads answered; confirming and clicking them`);
+      const confirmation = await measure(confirmPhase(system, deliveries), settings, pids);
+      results.push(confirmation);
+      const click = await measure(clickPhase(system, deliveries), settings, pids);
+      results.push(click);
+      const ratio = (result: PhaseResult) => result.requestsPerSecond / base.requestsPerSecond;
+      checks.push(
+        { figure: 'ad endpoint / baseline', value: fixed(ratio(ad)), target: '>= 0.5', pass: ratio(ad) >= 0.5 },
+        { figure: 'confirmation / baseline', value: fixed(ratio(confirmation)), target: '>= 0.5', pass: ratio(confirmation) >= 0.5 },
+        { figure: 'click / baseline', value: fixed(ratio(click)), target: '>= 0.5', pass: ratio(click) >= 0.5 },
+      );
+    }
+
+    let rssMany = 0;
+    let restartSeconds = Number.NaN;
+    if (PHASES.has('scaling')) {
+      // The scaling pair runs in the order 10, 10,000, 10,000, 10 (each set on a freshly restarted allocation
+      // after a 10 s warm-up) and compares the sums: what drifts on a shared machine during the minutes it
+      // takes cancels out, and a cold process or the database settling after the bulk insert of campaigns
+      // weighs on both sides alike.
+      const scalingSettings = { ...settings, warmupSeconds: Math.max(settings.warmupSeconds, 10) };
+      const scalingPhase = async (label: string) => {
+        const result = await withLimitResets(system, keys, () => measure(adPhase(system, label, keys, null), scalingSettings, pids));
+        results.push(result);
+        return result;
+      };
+      log(`3. selection scaling: ${FEW_CAMPAIGNS}, ${CAMPAIGNS}, ${CAMPAIGNS}, ${FEW_CAMPAIGNS} active campaigns (${scalingSettings.warmupSeconds} s warm-up each)`);
+      await restartAllocation();
+      const fewFirst = await scalingPhase(`ad, ${FEW_CAMPAIGNS} campaigns (1)`);
+      const rssFew = system.rssOf('allocation');
+      log(`   adding ${CAMPAIGNS - FEW_CAMPAIGNS} active campaigns and restarting allocation (it loads the snapshot at start)`);
+      await addActiveCampaigns(system, CAMPAIGNS - FEW_CAMPAIGNS);
+      restartSeconds = await restartAllocation();
+      log(`   allocation ready again after ${restartSeconds.toFixed(1)} s (most of it the snapshot of ${CAMPAIGNS} campaigns)`);
+      const manyFirst = await scalingPhase(`ad, ${CAMPAIGNS} campaigns (1)`);
+      const manySecond = await scalingPhase(`ad, ${CAMPAIGNS} campaigns (2)`);
+      rssMany = system.rssOf('allocation');
+      log(`   removing them again and restarting allocation`);
+      await removeBackgroundCampaigns(system);
+      await restartAllocation();
+      const fewSecond = await scalingPhase(`ad, ${FEW_CAMPAIGNS} campaigns (2)`);
+      const scaling = (manyFirst.requestsPerSecond + manySecond.requestsPerSecond) / (fewFirst.requestsPerSecond + fewSecond.requestsPerSecond);
+      checks.push({ figure: `${CAMPAIGNS} vs ${FEW_CAMPAIGNS} campaigns`, value: fixed(scaling, 3), target: '>= 0.9', pass: scaling >= 0.9 });
+      report.push(
+        `allocation restart with ${CAMPAIGNS} active campaigns (stop, start, snapshot loaded, ready): ${restartSeconds.toFixed(1)} s`,
+        `allocation RSS: ${fixed(mb(rssFew), 1)} MB with ${FEW_CAMPAIGNS} campaigns, ${fixed(mb(rssMany), 1)} MB with ${CAMPAIGNS} after the load`,
+        '',
+      );
+    }
+
+    let propagated: Awaited<ReturnType<typeof propagation>> | null = null;
+    if (PHASES.has('propagation')) {
+      log(`   the ${CAMPAIGNS - FEW_CAMPAIGNS} background campaigns stored again for the propagation trials`);
+      await storeBackground();
+      log(`4. propagation, ${TRIALS} trials of activation and pause (${CAMPAIGNS} active campaigns)`);
+      const trials = await withLimitResets(system, keys, () => propagation(system, admin, propagationCampaign, keys));
+      propagated = trials;
+      const rssAfter = system.rssOf('allocation');
+      const series = (samples: { fromSend: number; fromAnswer: number; call: number }[], field: 'fromSend' | 'fromAnswer' | 'call') => samples.map((sample) => sample[field]);
+      const activationDone = series(trials.activation, 'fromAnswer');
+      const pauseDone = series(trials.pause, 'fromAnswer');
+      const row = (name: string, samples: number[]) => [name, String(samples.length), ms(percentile(samples, 50)), ms(percentile(samples, 99)), ms(Math.max(...samples))];
+      report.push(
+        table([
+          ['propagation', 'n', 'p50', 'p99', 'max'],
+          row('activation -> selectable, from the 200 of the call', activationDone),
+          row('pause -> not selected, from the 200 of the call', pauseDone),
+          row('activation -> selectable, from sending the call', series(trials.activation, 'fromSend')),
+          row('pause -> not selected, from sending the call', series(trials.pause, 'fromSend')),
+          row('the activate call itself', series(trials.activation, 'call')),
+          row('the pause call itself', series(trials.pause, 'call')),
+        ]),
+        Object.keys(trials.others).length > 0 ? `propagation polls answered otherwise: ${JSON.stringify(trials.others)}` : '',
+        trials.timedOut > 0 ? `propagation trials not seen within ${TRIAL_DEADLINE_MS} ms (counted at that value): ${trials.timedOut}` : '',
+        `allocation RSS after the propagation trials: ${fixed(mb(rssAfter), 1)} MB`,
+        '',
+      );
+      extraErrors.push(Object.values(trials.others).reduce((a, b) => a + b, 0) + trials.timedOut);
+      checks.push(
+        { figure: 'activation propagation p99', value: ms(percentile(activationDone, 99)), target: '<= 100 ms', pass: percentile(activationDone, 99) <= 100 },
+        { figure: 'pause propagation p99', value: ms(percentile(pauseDone, 99)), target: '<= 100 ms', pass: percentile(pauseDone, 99) <= 100 },
+      );
+      const rss = Math.max(rssMany, rssAfter);
+      checks.push({ figure: `allocation RSS, ${CAMPAIGNS} campaigns`, value: `${fixed(mb(rss), 1)} MB`, target: '<= 200 MB', pass: mb(rss) <= 200 });
+    }
+
+    let campaignCalls: { pause: number[]; activate: number[] } | null = null;
+    if (PHASES.has('campaign-calls')) {
+      await storeBackground();
+      log(`5. activate / pause calls: ${CAMPAIGN_CALL_PAIRS} pairs as administrator, ${CAMPAIGNS} campaigns stored`);
+      const calls = await timeCampaignCalls(admin, fewCampaigns, CAMPAIGN_CALL_PAIRS);
+      campaignCalls = calls;
+      const row = (name: string, samples: number[]) => [name, String(samples.length), ms(percentile(samples, 50)), ms(percentile(samples, 95)), ms(Math.max(...samples))];
+      report.push(
+        table([
+          [`workspace call, ${CAMPAIGNS} campaigns stored, sequential`, 'n', 'p50', 'p95', 'max'],
+          row('POST /api/workspace/campaigns/{id}/pause', calls.pause),
+          row('POST /api/workspace/campaigns/{id}/activate', calls.activate),
+        ]),
+        '',
+      );
+      for (const [name, samples] of [
+        ['pause', calls.pause],
+        ['activate', calls.activate],
+      ] as const) {
+        const p95 = percentile(samples, 95);
+        checks.push({ figure: `${name} call p95, ${CAMPAIGNS} campaigns stored`, value: ms(p95), target: '<= 50 ms', pass: p95 <= 50 });
+      }
+    }
+
+    let counting: Record<string, unknown> | null = null;
+    if (PHASES.has('counting') && statsAdvertiser) {
+      const publisherOwnerOf = (index: number) => PUBLISHER_OWNERS[index % PUBLISHER_OWNERS.length] as string;
+      const campaignsOwned: Owned[] = [
+        ...statsCampaigns.map((id) => ({ id, owner: STATS_ADVERTISER })),
+        ...[...fewCampaigns, propagationCampaign].map((id) => ({ id, owner: CAMPAIGN_OWNER })),
+      ];
+      const publishersOwned: Owned[] = keys.map((publisher, index) => ({ id: publisher.publisherId, owner: publisherOwnerOf(index) }));
+      log(`6. counting at volume: seeding ${SEED_FACTS.toLocaleString('en')} facts over ${SEED_DAYS} days through the counting code (${campaignsOwned.length} campaigns, ${publishersOwned.length} publishers)`);
+      const seedPids = pids();
+      const cpuBefore = sampleCpu(seedPids);
+      const seeded = await seedCounts(system, campaignsOwned, publishersOwned, { facts: SEED_FACTS, days: SEED_DAYS, inFlight: SEED_IN_FLIGHT, log });
+      const seedCpu = cpuPerRequest(cpuBefore, sampleCpu(seedPids), seeded.facts / 1000);
+      log(`   seeded in ${seeded.seconds.toFixed(0)} s; waiting up to ${FOLD_WAIT_SECONDS} s for the tracking service's folder to fold everything`);
+      const seededData = await perEventData(system);
+      const folding = await waitForFolding(system, FOLD_WAIT_SECONDS, log);
+      log(folding.finished ? `   folded ${folding.seconds.toFixed(0)} s after the seeding ended` : `   folding not finished after ${folding.seconds.toFixed(0)} s; measuring the stats calls anyway`);
+      const left = await perEventData(system);
+
+      log(`   stats calls: ${STATS_CALLS} sequential calls per account and query, then ${STATS_LOAD.durationSeconds} s of autocannon per account`);
+      const range = `?from=${addDays(seeded.lastDay, -6)}&to=${seeded.lastDay}`;
+      const accounts: [string, Browser][] = [
+        ['administrator', admin],
+        [`advertiser with ${STATS_CAMPAIGNS} campaigns`, statsAdvertiser],
+        ['publisher owner (50 publishers)', owners[0] as Browser],
+      ];
+      const timings: { account: string; query: string; timing: StatsTiming }[] = [];
+      for (const [account, browser] of accounts) {
+        for (const query of ['', range]) timings.push({ account, query, timing: await timeStats(browser, query, STATS_CALLS) });
+        results.push(await measure(statsPhase(system, `stats, ${account}`, browser, range), STATS_LOAD, pids));
+      }
+      // The same calls with the folder stopped: the stats path alone, without a folder applying folds to the
+      // same database meanwhile (what is not folded yet is read from Redis, as always).
+      log(`   the sequential stats calls again with tracking's folder stopped (restarted with COUNT_FOLD_INTERVAL_MS=0)`);
+      await system.restart('tracking', { COUNT_FOLD_INTERVAL_MS: '0' });
+      const idleTimings: { account: string; query: string; timing: StatsTiming }[] = [];
+      for (const [account, browser] of accounts) {
+        for (const query of ['', range]) idleTimings.push({ account, query, timing: await timeStats(browser, query, Math.ceil(STATS_CALLS / 2)) });
+      }
+      const expected = seeded.byCampaignOwner.get(STATS_ADVERTISER);
+      const answered = timings.find((entry) => entry.account.startsWith('advertiser') && entry.query === '')?.timing.last;
+      const exact =
+        !!expected && !!answered && expected.adRequests === answered.adRequests && expected.confirmedDeliveries === answered.confirmedDeliveries && expected.clickedLinks === answered.clickedLinks;
+      extraErrors.push([...timings, ...idleTimings].reduce((sum, entry) => sum + entry.timing.failures, 0));
+
+      const count = (value: number) => value.toLocaleString('en');
+      const foldedWhen = (wait: FoldWait) =>
+        wait.finished
+          ? `${wait.seconds.toFixed(0)} s after the seeding ended (${wait.after.claimed - wait.before.claimed} more folds claimed, ${wait.after.claimed} in all)`
+          : `NOT finished ${wait.seconds.toFixed(0)} s after the seeding ended: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (${wait.after.claimed} claimed since the start, ${wait.before.pending} pending when the seeding ended)`;
+      const nothingLeft = (data: PerEventData) => data.onceSetsPastWindow + (data.records ?? 0) + (data.filteredClicks ?? 0);
+      const collection = (value: number | null) => (value === null ? 'absent' : `${count(value)} documents`);
+      report.push(
+        `counting at volume: ${count(seeded.facts)} facts seeded through CountRecorder (${count(seeded.adRequests)} ad requests, ${count(seeded.confirmedDeliveries)} first confirmations, ${count(seeded.clickedLinks)} first clicks), allocations from ${seeded.firstDay} to ${seeded.lastDay}, ${campaignsOwned.length} campaigns (${STATS_CAMPAIGNS} of account ${STATS_ADVERTISER}), ${publishersOwned.length} publishers of ${PUBLISHER_OWNERS.length} owners`,
+        `seeding: ${seeded.seconds.toFixed(1)} s (${count(Math.round(seeded.facts / seeded.seconds))} facts/s, ${SEED_IN_FLIGHT} calls in flight); when it ended: ${folding.before.openIntervals} intervals not claimed, ${folding.before.pending} folds claimed and not applied, ${folding.before.claimed} claimed`,
+        `CPU ms per 1,000 facts seeded: ${Object.entries(seedCpu)
+          .filter(([, value]) => value >= 0.5)
+          .map(([name, value]) => `${name} ${value.toFixed(0)}`)
+          .join(', ')}`,
+        `folding: ${foldedWhen(folding)}`,
+        `totals documents in tracking's database: ${count(left.totalsDocuments)} in ${left.totalsCollections} collections (${count(seededData.totalsDocuments)} when the seeding ended)`,
+        `counted-once sets in Redis: ${left.onceSets} (${left.onceSetsPastWindow} of hours past their window, ${count(left.onceMembersPastWindow)} allocation ids in those; ${seededData.onceSets} / ${seededData.onceSetsPastWindow} when the seeding ended); hours listed for the sweep: ${left.onceHoursListed}`,
+        `per-event collections in tracking's database: records ${collection(left.records)}, filtered_clicks ${collection(left.filteredClicks)}`,
+        `stats of account ${STATS_ADVERTISER} equal to what was seeded for it: ${exact ? 'yes' : `NO (seeded ${JSON.stringify(expected)}, answered ${JSON.stringify(answered && { adRequests: answered.adRequests, confirmedDeliveries: answered.confirmedDeliveries, clickedLinks: answered.clickedLinks })})`}`,
+        '',
+        table([
+          ['GET /api/workspace/stats, sequential', 'query', 'n', 'p50', 'p95', 'max', 'not 200', 'adRequests', 'days'],
+          ...[...timings, ...idleTimings.map((entry) => ({ ...entry, account: `${entry.account}, folder stopped` }))].map(({ account, query, timing }) => [
+            account,
+            query === '' ? '(all time)' : query,
+            String(timing.samples.length),
+            ms(timing.p50),
+            ms(timing.p95),
+            ms(Math.max(...timing.samples)),
+            String(timing.failures),
+            timing.last ? count(timing.last.adRequests) : '',
+            timing.last ? String(timing.last.days.length) : '',
+          ]),
+        ]),
+        '',
+      );
+      for (const [account] of accounts) {
+        const worst = Math.max(...timings.filter((entry) => entry.account === account).map((entry) => entry.timing.p95));
+        checks.push({ figure: `stats p95, ${account}`, value: ms(worst), target: '<= 50 ms', pass: worst <= 50 });
+      }
+      checks.push(
+        {
+          figure: 'per-event data left after its window',
+          value: `${nothingLeft(left)} (totals documents: ${count(left.totalsDocuments)})`,
+          target: '0',
+          pass: nothingLeft(left) === 0,
+        },
+        { figure: `everything folded within ${FOLD_WAIT_SECONDS} s of the seeding`, value: folding.finished ? `${folding.seconds.toFixed(0)} s` : 'no', target: 'yes', pass: folding.finished },
+        { figure: `stats = seeded counts (account ${STATS_ADVERTISER})`, value: exact ? 'equal' : 'different', target: 'equal', pass: exact },
+      );
+      counting = { seeded: { ...seeded, byCampaignOwner: Object.fromEntries(seeded.byCampaignOwner) }, seedCpu, folding, seededData, left, timings, idleTimings };
+    }
 
     // Report.
-    const ratio = (result: PhaseResult) => result.requestsPerSecond / baseline.requestsPerSecond;
+    const allErrors = results.reduce((sum, result) => sum + result.errors, 0) + extraErrors.reduce((a, b) => a + b, 0);
+    checks.push({ figure: 'errors (incl. 429)', value: String(allErrors), target: '0', pass: allErrors === 0 });
     const loadTable = [
       ['phase', 'req/s', 'p50', 'p99', 'requests', 'statuses', 'errors', '429', 'vs baseline'],
       ...results.map((result) => [
@@ -366,7 +642,7 @@ async function main(): Promise<void> {
           .join(' '),
         String(result.errors),
         String(result.rateLimited),
-        fixed(ratio(result)),
+        baseline ? fixed(result.requestsPerSecond / baseline.requestsPerSecond) : '',
       ]),
     ];
     const names = [...new Set(results.flatMap((result) => Object.keys(result.cpu)))];
@@ -374,67 +650,25 @@ async function main(): Promise<void> {
       ['CPU ms per request', ...names],
       ...results.map((result) => [result.name, ...names.map((name) => (result.cpu[name] === undefined ? '' : fixed(result.cpu[name] as number)))]),
     ];
-    const p = (samples: number[], q: number) => percentile(samples, q);
-    const series = (samples: { fromSend: number; fromAnswer: number; call: number }[], field: 'fromSend' | 'fromAnswer' | 'call') => samples.map((sample) => sample[field]);
-    const activationDone = series(propagated.activation, 'fromAnswer');
-    const pauseDone = series(propagated.pause, 'fromAnswer');
-    const row = (name: string, samples: number[]) => [name, String(samples.length), ms(p(samples, 50)), ms(p(samples, 99)), ms(Math.max(...samples))];
-    const propagationTable = [
-      ['propagation', 'n', 'p50', 'p99', 'max'],
-      row('activation -> selectable, from the 200 of the call', activationDone),
-      row('pause -> not selected, from the 200 of the call', pauseDone),
-      row('activation -> selectable, from sending the call', series(propagated.activation, 'fromSend')),
-      row('pause -> not selected, from sending the call', series(propagated.pause, 'fromSend')),
-      row('the activate call itself', series(propagated.activation, 'call')),
-      row('the pause call itself', series(propagated.pause, 'call')),
-    ];
-    const mb = (bytes: number) => bytes / 1024 / 1024;
-    const allErrors =
-      results.reduce((sum, result) => sum + result.errors, 0) + Object.values(propagated.others).reduce((a, b) => a + b, 0) + propagated.timedOut;
-    const checks: Check[] = [
-      { figure: 'ad endpoint / baseline', value: fixed(ratio(ad)), target: '>= 0.5', pass: ratio(ad) >= 0.5 },
-      { figure: 'confirmation / baseline', value: fixed(ratio(confirmation)), target: '>= 0.4', pass: ratio(confirmation) >= 0.4 },
-      { figure: 'click / baseline', value: fixed(ratio(click)), target: '>= 0.4', pass: ratio(click) >= 0.4 },
-      {
-        figure: `${CAMPAIGNS} vs ${FEW_CAMPAIGNS} campaigns`,
-        value: fixed(scaling),
-        target: '>= 0.9',
-        pass: scaling >= 0.9,
-      },
-      { figure: 'activation propagation p99', value: ms(p(activationDone, 99)), target: '<= 100 ms', pass: p(activationDone, 99) <= 100 },
-      { figure: 'pause propagation p99', value: ms(p(pauseDone, 99)), target: '<= 100 ms', pass: p(pauseDone, 99) <= 100 },
-      { figure: 'errors (incl. 429)', value: String(allErrors), target: '0', pass: allErrors === 0 },
-      { figure: `allocation RSS, ${CAMPAIGNS} campaigns`, value: `${fixed(mb(Math.max(rssMany, rssAfter)), 1)} MB`, target: '<= 200 MB', pass: mb(Math.max(rssMany, rssAfter)) <= 200 },
-    ];
     const cpus = os.cpus();
     const machine = `${cpus.length} x ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB, ${os.type()} ${os.release()}, Node ${process.version}`;
-    const report = [
+    const output = [
       '',
-      `Benchmark ${system.runId}  ${new Date(startedAt).toISOString()}`,
+      `Benchmark ${system.runId}  ${new Date(startedAt).toISOString()}  phases: ${[...PHASES].join(', ')}`,
       `machine: ${machine}`,
       `load average before/after: ${loadBefore.map((v) => v.toFixed(2)).join(' ')} / ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`,
       `load: autocannon, ${settings.connections} keep-alive connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per phase; ${PUBLISHERS} publishers in turn`,
       '',
-      table(loadTable),
-      '',
-      table(cpuTable),
-      '(rabbitmq and redis are shared with anything else running on the machine)',
-      '',
-      table(propagationTable),
-      Object.keys(propagated.others).length > 0 ? `propagation polls answered otherwise: ${JSON.stringify(propagated.others)}` : '',
-      propagated.timedOut > 0 ? `propagation trials not seen within ${TRIAL_DEADLINE_MS} ms (counted at that value): ${propagated.timedOut}` : '',
-      '',
-      `allocation restart with ${CAMPAIGNS} active campaigns (stop, start, snapshot loaded, ready): ${restartSeconds.toFixed(1)} s`,
-      `allocation RSS: ${fixed(mb(rssFew), 1)} MB with ${FEW_CAMPAIGNS} campaigns, ${fixed(mb(rssMany), 1)} MB with ${CAMPAIGNS} after the load, ${fixed(mb(rssAfter), 1)} MB after the propagation trials`,
-      '',
+      ...(results.length > 0 ? [table(loadTable), '', table(cpuTable), '(rabbitmq and redis are shared with anything else running on the machine)', ''] : []),
+      ...report,
       table([['figure', 'value', 'target', 'result'], ...checks.map((check) => [check.figure, check.value, check.target, check.pass ? 'PASS' : 'MISS'])]),
       '',
       `total run time ${((Date.now() - startedAt) / 1000).toFixed(0)} s`,
       '',
     ].join('\n');
-    process.stdout.write(report);
+    process.stdout.write(output);
     const file = path.join(ROOT, '.data', 'bench', system.runId, 'results.json');
-    writeFileSync(file, JSON.stringify({ machine, settings, results, propagated, rss: { rssFew, rssMany, rssAfter }, restartSeconds, checks }, null, 2));
+    writeFileSync(file, JSON.stringify({ machine, settings, phases: [...PHASES], results, propagated, campaignCalls, counting, restartSeconds, checks }, null, 2));
     log(`figures also in ${path.relative(ROOT, file)}`);
   } finally {
     log('stopping the system and removing its databases, queues and keys');

@@ -53,7 +53,8 @@ export interface BenchSystem {
   rssOf(name: string): number;
   /** Process ids of the system's own processes, by name. */
   pids(): Record<string, number>;
-  restart(name: string): Promise<void>;
+  /** Stops and starts a process again, with `env` added to its environment when given (kept afterwards). */
+  restart(name: string, env?: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -180,12 +181,12 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
       pids() {
         return Object.fromEntries([...processes.values()].map((running) => [running.name, running.child.pid ?? 0]));
       },
-      async restart(name) {
+      async restart(name, env) {
         const old = processes.get(name);
         if (!old) throw new Error(`no process ${name}`);
         processes.delete(name);
         await stopChild(old.child);
-        const running = launch(name, old.entry, old.env, old.url);
+        const running = launch(name, old.entry, { ...old.env, ...env }, old.url);
         await waitReady(running.url, 90_000, running.child, name);
       },
       async stop() {

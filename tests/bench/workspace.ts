@@ -22,7 +22,7 @@ export class Browser {
       redirect: 'manual',
       headers: {
         ...(write ? { origin: this.system.origin, 'content-type': 'application/json' } : {}),
-        ...(this.cookies.size > 0 ? { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') } : {}),
+        ...(this.cookies.size > 0 ? { cookie: this.cookieHeader() } : {}),
       },
       body: write ? JSON.stringify(body ?? {}) : undefined,
     });
@@ -33,6 +33,11 @@ export class Browser {
     }
     const text = await response.text();
     return { status: response.status, body: (text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : {}) as T, text };
+  }
+
+  /** The session's cookies as a Cookie header (for load generated outside this browser). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   /** The call, which must answer `expected`. */
@@ -82,8 +87,8 @@ export async function approvedPublisher(owner: Browser, admin: Browser, link: st
   return { publisherId: created.id, key: key.key };
 }
 
-export async function activeCampaign(owner: Browser, admin: Browser, serial: number, language: string): Promise<number> {
-  const created = await owner.must<{ id: number }>(201, 'POST', '/api/workspace/campaigns', {
+function campaignInput(serial: number, language: string) {
+  return {
     name: `Bench campaign ${serial}`,
     format: 'bot',
     title: 'Learn Turkish in 10 minutes a day',
@@ -91,7 +96,16 @@ export async function activeCampaign(owner: Browser, admin: Browser, serial: num
     destinationUrl: `https://advertiser.example/landing?c=${serial}`,
     buttonText: 'Try it',
     language,
-  });
+  };
+}
+
+/** A campaign created and left as a draft: it is owned and counted, never selected. */
+export async function draftCampaign(owner: Browser, serial: number, language: string): Promise<number> {
+  return (await owner.must<{ id: number }>(201, 'POST', '/api/workspace/campaigns', campaignInput(serial, language))).id;
+}
+
+export async function activeCampaign(owner: Browser, admin: Browser, serial: number, language: string): Promise<number> {
+  const created = await owner.must<{ id: number }>(201, 'POST', '/api/workspace/campaigns', campaignInput(serial, language));
   await owner.must(200, 'POST', `/api/workspace/campaigns/${created.id}/submit`);
   await admin.must(200, 'POST', `/api/workspace/campaigns/${created.id}/approve`);
   await admin.must(200, 'POST', `/api/workspace/campaigns/${created.id}/activate`);
