@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { CountJournal, CountKeys, CountRecorder, onceSetEnd, type CountedAllocation } from '../../packages/counting/src';
 import { connectMongo } from '../../packages/mongo/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
+import { seededRandom } from '../../packages/testkit/src';
 import { percentile } from './load';
 import type { BenchSystem } from './system';
 import type { Browser } from './workspace';
@@ -47,18 +48,6 @@ export interface SeedResult {
   lastDay: string;
 }
 
-/** A small deterministic generator, so every run seeds the same history. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Seeds `facts` counted facts: 60 % ad requests (one per allocation, through the same script as the ad
  * request limit, with a limit no call reaches), 25 % first confirmations and 15 % first clicks of some of
@@ -68,7 +57,7 @@ export async function seedCounts(system: BenchSystem, campaigns: Owned[], publis
   const redis = createRedis(system.redisUrl, 'bench-seed');
   await waitForRedis(redis);
   const recorder = new CountRecorder(redis, system.redisPrefix, 30_000);
-  const random = generator(20261123);
+  const random = seededRandom(20261123);
   const allocations = Math.round(options.facts * 0.6);
   const startedAt = Date.now();
   const latestCount = startedAt - 60_000;

@@ -1,18 +1,7 @@
 import type { CachedCampaign } from '@pilot/campaign-cache';
+import { seededRandom } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CampaignIndex } from '../src/domain/selection';
-
-/** A deterministic PRNG (mulberry32), so the statistical checks below cannot flake. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function campaign(campaignId: number, overrides: Partial<CachedCampaign> = {}): CachedCampaign {
   return {
@@ -58,7 +47,7 @@ const CHI2_999 = { 9: 27.88, 11: 31.26, 4: 18.47, 2: 13.82 } as const;
 
 describe('campaign selection index', () => {
   it('selects only campaigns whose format equals the publisher type', () => {
-    const index = new CampaignIndex(seeded(1));
+    const index = new CampaignIndex(seededRandom(1));
     index.reset([campaign(1, { format: 'channel' })]);
     expect(index.pick(botEn)).to.equal(null);
     index.upsert(campaign(2, { format: 'bot' }));
@@ -66,7 +55,7 @@ describe('campaign selection index', () => {
   });
 
   it('selects campaigns whose language equals the requested one or is all, and no other', () => {
-    const index = new CampaignIndex(seeded(2));
+    const index = new CampaignIndex(seededRandom(2));
     index.reset([campaign(1, { language: 'tr' }), campaign(2, { language: 'all' }), campaign(3, { language: 'en' })]);
     const picked = new Set([...tally(index, botEn, 200).keys()]);
     expect([...picked].sort()).to.deep.equal([2, 3]);
@@ -76,7 +65,7 @@ describe('campaign selection index', () => {
   });
 
   it("excludes the publisher's own account and answers null when only own campaigns qualify", () => {
-    const index = new CampaignIndex(seeded(3));
+    const index = new CampaignIndex(seededRandom(3));
     index.reset([campaign(1, { ownerAccountId: '7' }), campaign(2, { ownerAccountId: '7', language: 'all' })]);
     expect(index.pick({ ...botEn, excludedOwnerAccountId: '7' })).to.equal(null);
     expect(index.pick({ ...botEn, excludedOwnerAccountId: '8' })).to.not.equal(null);
@@ -86,7 +75,7 @@ describe('campaign selection index', () => {
   });
 
   it('stops selecting a removed campaign and forgets everything on reset', () => {
-    const index = new CampaignIndex(seeded(4));
+    const index = new CampaignIndex(seededRandom(4));
     index.reset([campaign(1), campaign(2), campaign(3)]);
     index.remove(2);
     expect(index.has(2)).to.equal(false);
@@ -98,7 +87,7 @@ describe('campaign selection index', () => {
   });
 
   it('moves a campaign whose attributes changed instead of keeping two copies', () => {
-    const index = new CampaignIndex(seeded(5));
+    const index = new CampaignIndex(seededRandom(5));
     index.upsert(campaign(1, { language: 'en' }));
     index.upsert(campaign(1, { language: 'tr', version: 5 }));
     expect(index.size()).to.equal(1);
@@ -107,7 +96,7 @@ describe('campaign selection index', () => {
   });
 
   it('is uniform over the qualifying campaigns of both buckets (chi-square, 10 campaigns, 20000 draws)', () => {
-    const index = new CampaignIndex(seeded(6));
+    const index = new CampaignIndex(seededRandom(6));
     const campaigns = Array.from({ length: 10 }, (_, i) =>
       campaign(i + 1, { ownerAccountId: String(100 + (i % 4)), language: i % 3 === 0 ? 'all' : 'en' }),
     );
@@ -119,7 +108,7 @@ describe('campaign selection index', () => {
   });
 
   it('stays uniform when a few candidates are excluded (rejection sampling path)', () => {
-    const index = new CampaignIndex(seeded(7));
+    const index = new CampaignIndex(seededRandom(7));
     // 15 candidates, 3 of them the publisher's own: 12 eligible.
     const campaigns = Array.from({ length: 15 }, (_, i) => campaign(i + 1, { ownerAccountId: i < 3 ? '1' : String(200 + i) }));
     index.reset(campaigns);
@@ -131,7 +120,7 @@ describe('campaign selection index', () => {
   });
 
   it('stays uniform when the own account holds most candidates (enumeration path)', () => {
-    const index = new CampaignIndex(seeded(8));
+    const index = new CampaignIndex(seededRandom(8));
     // 20 candidates across both buckets, 17 own: 3 eligible.
     const campaigns = Array.from({ length: 20 }, (_, i) =>
       campaign(i + 1, { ownerAccountId: i < 17 ? '1' : String(300 + i), language: i % 2 === 0 ? 'all' : 'en' }),
@@ -146,7 +135,7 @@ describe('campaign selection index', () => {
   it('costs about the same number of random draws with 10 or 100000 campaigns', () => {
     const drawsPerPick = (size: number): number => {
       let calls = 0;
-      const random = seeded(9);
+      const random = seededRandom(9);
       const index = new CampaignIndex(() => {
         calls += 1;
         return random();
