@@ -1,9 +1,10 @@
 /**
- * Moves counts from Redis into the MongoDB totals (docs/decisions/0013), for the service that owns them. Every tick, the replica holding
- * the folder lease claims each interval that closed at least `graceMs` ago as a numbered fold, applies
- * the pending folds to MongoDB in order, marks each applied, and sweeps what is no longer needed: folds
- * applied more than `keepAppliedMs` ago and counted-once sets whose tokens have all expired. A pass that
- * fails (MongoDB or Redis down) leaves everything where it was; the next tick carries on from there.
+ * Moves counts from Redis into the MongoDB totals (docs/decisions/0013), for the service that owns them.
+ * Every tick, the replica holding the folder lease sweeps what is no longer needed (folds applied more
+ * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
+ * least `graceMs` ago as a numbered fold, and applies the pending folds to MongoDB in order (at most 20 a
+ * pass), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
+ * the next tick carries on from there.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
@@ -27,6 +28,8 @@ export interface CountFolderOptions {
 
 /** How a service's folder paces itself: claim 2 s after an interval ends, keep applied folds 30 s. */
 export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
+
+const MAX_FOLDS_PER_PASS = 20;
 
 export interface FoldPass {
   /** False when another replica holds the lease. */
@@ -83,12 +86,15 @@ export class CountFolder {
     if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
     // Redis that lost its data (no persistence) must not number new folds below what MongoDB applied.
     if (!(await journal.hasSequence())) await journal.seedSequence(await totals.highestFold());
+    // Sweep first: a pass that falls behind must not keep expired counted-once sets alive.
+    const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
     const now = clock.now();
     let claimed = 0;
     const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);
     for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
     let applied = 0;
-    for (const seq of await journal.pendingFolds()) {
+    // A bounded pass, so the next one (and its sweep, and a lease check) comes soon even with a backlog.
+    for (const seq of (await journal.pendingFolds()).slice(0, MAX_FOLDS_PER_PASS)) {
       // A pass longer than the lease must not go on beside a replica that took over.
       if (!(await journal.holdLease(this.holder, this.options.leaseMs))) break;
       const counts = await journal.read(seq);
@@ -102,7 +108,6 @@ export class CountFolder {
       await journal.markApplied(seq, clock.now());
       applied += 1;
     }
-    const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
     return { held: true, claimed, applied, swept };
   }
 }
