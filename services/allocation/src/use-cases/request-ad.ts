@@ -37,9 +37,6 @@ export interface AdRequest {
 export type AdAnswer = { ad: Ad | null; headers: Record<string, string> };
 
 export const ERROR_CODES = {
-  missingKey: 'missing_key',
-  invalidKey: 'invalid_key',
-  notApproved: 'publisher_not_approved',
   invalidLanguage: 'invalid_language',
   rateLimited: 'rate_limited',
 } as const;
