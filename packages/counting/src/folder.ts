@@ -2,8 +2,9 @@
  * Moves counts from Redis into the MongoDB totals (docs/decisions/0013), for the service that owns them.
  * Every tick, the replica holding the folder lease sweeps what is no longer needed (folds applied more
  * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
- * least `graceMs` ago as a numbered fold, and applies the pending folds to MongoDB in order (at most 20 a
- * pass), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
+ * least `graceMs` ago as a numbered fold, and applies the pending folds to MongoDB in order, as many at
+ * once as fit a bound on the counts held in memory (one write per grain for the whole batch, decision
+ * 0015), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
  * the next tick carries on from there.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,7 @@ import type { Clock } from '@pilot/config';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Logger } from '@pilot/logging';
-import type { TotalsStore } from './totals-store';
+import type { Fold, TotalsStore } from './totals-store';
 
 export interface CountFolderOptions {
   journal: CountJournal;
@@ -29,7 +30,11 @@ export interface CountFolderOptions {
 /** How a service's folder paces itself: claim 2 s after an interval ends, keep applied folds 30 s. */
 export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
-const MAX_FOLDS_PER_PASS = 20;
+/**
+ * A pass reads pending folds until they hold this many grain x day x kind counts (at least one fold): about
+ * 40 MB in memory at most, and a grain counted in several of them is written once.
+ */
+const MAX_COUNTS_PER_PASS = 400_000;
 
 export interface FoldPass {
   /** False when another replica holds the lease. */
@@ -92,22 +97,29 @@ export class CountFolder {
     let claimed = 0;
     const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);
     for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
-    let applied = 0;
     // A bounded pass, so the next one (and its sweep, and a lease check) comes soon even with a backlog.
-    for (const seq of (await journal.pendingFolds()).slice(0, MAX_FOLDS_PER_PASS)) {
-      // A pass longer than the lease must not go on beside a replica that took over.
-      if (!(await journal.holdLease(this.holder, this.options.leaseMs))) break;
+    const batch: Fold[] = [];
+    let countsInBatch = 0;
+    for (const seq of await journal.pendingFolds()) {
+      if (batch.length > 0 && countsInBatch >= MAX_COUNTS_PER_PASS) break;
       const counts = await journal.read(seq);
-      const subjects = new Set<string>();
+      batch.push({ seq, counts });
+      for (const fields of counts.values()) countsInBatch += fields.size;
+    }
+    // A pass longer than the lease must not go on beside a replica that took over.
+    const stillHeld = () => journal.holdLease(this.holder, this.options.leaseMs);
+    if (batch.length === 0 || !(await stillHeld())) return { held: true, claimed, applied: 0, swept };
+    const subjects = new Set<string>();
+    for (const { counts } of batch) {
       for (const grain of counts.keys()) {
         const { campaignId, publisherId } = subjectsOf(grain);
         if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
         if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
       }
-      await totals.apply(seq, counts, await journal.owners([...subjects]));
-      await journal.markApplied(seq, clock.now());
-      applied += 1;
     }
+    await totals.applyFolds(batch, await journal.owners([...subjects]), { stillHeld });
+    for (const { seq } of batch) await journal.markApplied(seq, clock.now());
+    const applied = batch.length;
     return { held: true, claimed, applied, swept };
   }
 }

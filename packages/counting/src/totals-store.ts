@@ -3,18 +3,20 @@
  * (see layout.ts) holding its counts per UTC day, so every totals read is a few lookups by `_id`, whatever
  * the traffic so far. Documents grow with days x grains counted, never with requests.
  *
- *   totals_<nn>  {_id: <grain>, lastFold, days: {<YYYY-MM-DD>: {adRequests, confirmedDeliveries, clickedLinks,
- *            filtered_head?, filtered_preview_agent?}}, campaignOwnerAccountId?, publisherOwnerAccountId?}
+ *   totals_<nn>  {_id: <grain>, lastFold, days: '<JSON of {<YYYY-MM-DD>: {adRequests, confirmedDeliveries,
+ *            clickedLinks, filtered_head?, filtered_preview_agent?}}>', campaignOwnerAccountId?, publisherOwnerAccountId?}
  *
- * The documents are spread over TOTALS_SHARDS collections `totals_<nn>` by a hash of the grain: FerretDB
- * 1.24 over SQLite answers a find by string `_id` from its index but scans the whole collection for every
- * update (measured: 30 ms with 2,000 documents, 290 ms with 20,000), so an update costs in proportion to its
- * shard, not to every grain ever counted. On MongoDB the split costs nothing.
+ * Measured on FerretDB 1.24 over SQLite, the local and test store (decision 0015): it answers a find by
+ * string `_id` from its index but scans the whole collection for every update or replace (its UPDATE
+ * does not match the `_id` index), and a filter of more than `_id` alone makes it decode every document
+ * in Go; nested documents cost it 5 to 10 times what a string of the same data costs. So the days are
+ * stored as one JSON string (documents of the earlier object form are still read), the documents are
+ * spread over TOTALS_SHARDS collections by a hash of the grain, and a fold is applied by reading the
+ * grain's document by `_id` and replacing it by `_id` alone. On MongoDB all of this costs nothing extra.
  *
- * Folds are applied by one folder at a time, in sequence order. Applying fold s to a document is one
- * update filtered on `lastFold < s` that sets `lastFold: s`: a fold applied again after a crash changes
- * nothing (on MongoDB the filter and update are atomic per document; FerretDB's are not, which is why only
- * one folder works at a time, under a lease, and never on the same fold as another).
+ * Folds are applied by one folder at a time (the folder lease), in sequence order, several at once: a
+ * grain gets the folds numbered above its `lastFold` in one write that sets `lastFold` to the batch's
+ * highest, so a batch applied again after a crash adds to each grain only what it lacks.
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { isDuplicateKeyError, type Connection } from '@pilot/mongo';
@@ -24,6 +26,7 @@ import type { Collection } from 'mongodb';
 
 export type DayCounts = Record<string, Record<string, number>>;
 
+/** A grain's totals as readers see them (`days` decoded). */
 export interface TotalsDocument {
   _id: string;
   lastFold: number;
@@ -34,8 +37,33 @@ export interface TotalsDocument {
   migrated?: boolean;
 }
 
+/** As stored: `days` is a JSON string, or an object in documents written before decision 0015. */
+type StoredTotals = Omit<TotalsDocument, 'days'> & { days?: string | DayCounts };
+
+/** A claimed fold: its number and its counts. */
+export interface Fold {
+  seq: number;
+  counts: FoldCounts;
+}
+
+export interface ApplyOptions {
+  /** Asked every few hundred grains; false stops the batch (another folder took over). */
+  stillHeld?: () => Promise<boolean>;
+}
+
+export class FoldingInterruptedError extends Error {
+  constructor() {
+    super('the folder lease was lost while applying folds');
+    this.name = 'FoldingInterruptedError';
+  }
+}
+
 /** How many collections the totals are spread over; fixed for a deployment (grains do not move). */
 export const TOTALS_SHARDS = 64;
+
+/** Grains written side by side: reads of some overlap writes of others. */
+const WRITE_CONCURRENCY = 4;
+const GRAINS_BETWEEN_LEASE_CHECKS = 250;
 
 /** FNV-1a: a cheap, stable hash of a grain name. */
 function shardOf(grain: string): number {
@@ -47,8 +75,36 @@ function shardOf(grain: string): number {
   return hash % TOTALS_SHARDS;
 }
 
+function decodeDays(days: StoredTotals['days']): DayCounts {
+  if (days === undefined) return {};
+  return typeof days === 'string' ? (JSON.parse(days) as DayCounts) : days;
+}
+
+/** Adds `<day>|<kind>` counts into day counts, in place. */
+function addFields(days: DayCounts, fields: Map<string, number>): void {
+  for (const [field, count] of fields) {
+    const parsed = parseField(field);
+    if (!parsed || count <= 0) continue;
+    const day = (days[parsed.day] ??= {});
+    day[parsed.kind] = (day[parsed.kind] ?? 0) + count;
+  }
+}
+
+/** Runs `work` on every item, at most `limit` at a time; stops at the first failure. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      await work(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export class TotalsStore {
-  private readonly shards: Collection<TotalsDocument>[];
+  private readonly shards: Collection<StoredTotals>[];
 
   constructor(
     connection: Connection,
@@ -56,10 +112,10 @@ export class TotalsStore {
   ) {
     const db = connection.db;
     if (!db) throw new Error('MongoDB is not connected');
-    this.shards = Array.from({ length: TOTALS_SHARDS }, (_, index) => db.collection<TotalsDocument>(`totals_${String(index).padStart(2, '0')}`));
+    this.shards = Array.from({ length: TOTALS_SHARDS }, (_, index) => db.collection<StoredTotals>(`totals_${String(index).padStart(2, '0')}`));
   }
 
-  private totalsOf(grain: string): Collection<TotalsDocument> {
+  private totalsOf(grain: string): Collection<StoredTotals> {
     return this.shards[shardOf(grain)]!;
   }
 
@@ -82,36 +138,44 @@ export class TotalsStore {
       Promise.all(grains.map((grain) => this.totalsOf(grain).findOne({ _id: grain }, { maxTimeMS: this.timeoutMs }))),
     );
     const documents = new Map<string, TotalsDocument>();
-    for (const document of found) if (document) documents.set(document._id, document);
+    for (const document of found) if (document) documents.set(document._id, { ...document, days: decodeDays(document.days) });
     return documents;
   }
 
-  /**
-   * Adds fold `seq` to every grain it counted, once. `owners` maps `c:<id>` / `p:<id>` to accounts. One
-   * update per grain, not a bulk write: FerretDB 1.24 hangs on a bulk write of more than about 40 updates
-   * and stops an unordered one at its first error, which would skip the grains after an applied one.
-   */
+  /** Adds fold `seq` to every grain it counted, once (see applyFolds). */
   async apply(seq: number, counts: FoldCounts, owners: Map<string, string>): Promise<void> {
-    for (const [grain, fields] of counts) {
-      const increments: Record<string, number> = {};
-      for (const [field, count] of fields) {
-        const parsed = parseField(field);
-        if (parsed && count > 0) increments[`days.${parsed.day}.${parsed.kind}`] = count;
-      }
-      if (Object.keys(increments).length === 0) continue;
-      const { campaignId, publisherId } = subjectsOf(grain);
-      const identity: Record<string, string> = {};
-      const campaignOwner = campaignId === undefined ? undefined : owners.get(`c:${campaignId}`);
-      const publisherOwner = publisherId === undefined ? undefined : owners.get(`p:${publisherId}`);
-      if (campaignOwner) identity.campaignOwnerAccountId = campaignOwner;
-      if (publisherOwner) identity.publisherOwnerAccountId = publisherOwner;
-      try {
-        await this.totalsOf(grain).updateOne({ _id: grain, lastFold: { $lt: seq } }, { $inc: increments, $set: { lastFold: seq, ...identity } }, { upsert: true });
-      } catch (error) {
-        // A document that applied this fold already refuses the upsert's insert: that is the "once".
-        if (!isDuplicateKeyError(error)) throw error;
+    await this.applyFolds([{ seq, counts }], owners);
+  }
+
+  /**
+   * Adds every fold of the batch to the grains it counted, once: each grain gets the folds numbered above
+   * its `lastFold` in one write, which sets `lastFold` to the batch's highest number. `owners` maps
+   * `c:<id>` / `p:<id>` to accounts. One write per grain, not a bulk write: FerretDB 1.24 hangs on a bulk
+   * write of more than about 40 operations and stops an unordered one at its first error.
+   */
+  async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
+    if (folds.length === 0) return;
+    const top = Math.max(...folds.map((fold) => fold.seq));
+    const byGrain = new Map<string, Array<{ seq: number; fields: Map<string, number> }>>();
+    for (const { seq, counts } of folds) {
+      for (const [grain, fields] of counts) {
+        let parts = byGrain.get(grain);
+        if (!parts) byGrain.set(grain, (parts = []));
+        parts.push({ seq, fields });
       }
     }
+    await eachLimited([...byGrain], WRITE_CONCURRENCY, async ([grain, parts], index) => {
+      if (index > 0 && index % GRAINS_BETWEEN_LEASE_CHECKS === 0 && options.stillHeld && !(await options.stillHeld())) {
+        throw new FoldingInterruptedError();
+      }
+      await this.rewrite(grain, (stored) => {
+        const missing = parts.filter((part) => part.seq > (stored?.lastFold ?? 0));
+        if (missing.length === 0) return null;
+        const days = decodeDays(stored?.days);
+        for (const part of missing) addFields(days, part.fields);
+        return { ...this.identity(grain, owners, stored), lastFold: top, days };
+      });
+    });
   }
 
   /**
@@ -121,19 +185,48 @@ export class TotalsStore {
    */
   async mergeInitial(counts: FoldCounts): Promise<void> {
     for (const [grain, fields] of counts) {
-      const increments: Record<string, number> = {};
-      for (const [field, count] of fields) {
-        const parsed = parseField(field);
-        if (parsed && count > 0) increments[`days.${parsed.day}.${parsed.kind}`] = count;
+      await this.rewrite(grain, (stored) => {
+        if (stored?.migrated) return null;
+        const days = decodeDays(stored?.days);
+        addFields(days, fields);
+        return { ...this.identity(grain, new Map(), stored), lastFold: stored?.lastFold ?? 0, days, migrated: true };
+      });
+    }
+  }
+
+  /** The grain's owner fields: the stored ones, or those `owners` knows. */
+  private identity(grain: string, owners: Map<string, string>, stored: StoredTotals | null): Partial<TotalsDocument> {
+    const { campaignId, publisherId } = subjectsOf(grain);
+    const identity: Partial<TotalsDocument> = {};
+    const campaignOwner = stored?.campaignOwnerAccountId ?? (campaignId === undefined ? undefined : owners.get(`c:${campaignId}`));
+    const publisherOwner = stored?.publisherOwnerAccountId ?? (publisherId === undefined ? undefined : owners.get(`p:${publisherId}`));
+    if (campaignOwner) identity.campaignOwnerAccountId = campaignOwner;
+    if (publisherOwner) identity.publisherOwnerAccountId = publisherOwner;
+    if (stored?.migrated) identity.migrated = true;
+    return identity;
+  }
+
+  /**
+   * Reads the grain's document by `_id`, and writes what `change` makes of it (nothing when it answers
+   * null) by `_id` alone. Only one writer works on a grain at a time (the folder lease); should an insert
+   * still meet a document that appeared meanwhile, the change is made again on top of it.
+   */
+  private async rewrite(grain: string, change: (stored: StoredTotals | null) => Omit<TotalsDocument, '_id'> | null): Promise<void> {
+    const totals = this.totalsOf(grain);
+    for (let attempt = 1; ; attempt += 1) {
+      const stored = await totals.findOne({ _id: grain });
+      const next = change(stored);
+      if (!next) return;
+      const document: StoredTotals = { ...next, _id: grain, days: JSON.stringify(next.days) };
+      if (stored) {
+        await totals.replaceOne({ _id: grain }, document);
+        return;
       }
       try {
-        await this.totalsOf(grain).updateOne(
-          { _id: grain, migrated: { $ne: true } },
-          { $inc: increments, $set: { migrated: true }, $setOnInsert: { lastFold: 0 } },
-          { upsert: true },
-        );
+        await totals.insertOne(document);
+        return;
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error; // merged already
+        if (!isDuplicateKeyError(error) || attempt >= 3) throw error;
       }
     }
   }

@@ -84,4 +84,66 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     expect((await figures('p:6')).adRequests).to.equal(61);
     expect((await totals.read(['p:6'])).get('p:6')?.days['2026-04-01']?.adRequests).to.equal(61);
   });
+
+  describe('applying folds to the totals', () => {
+    const fold = (seq: number, grains: Record<string, Record<string, number>>) => ({
+      seq,
+      counts: new Map(Object.entries(grains).map(([grain, fields]) => [grain, new Map(Object.entries(fields))])),
+    });
+    const folds = [
+      fold(101, { 'c:90': { '2026-04-02|adRequests': 3 }, 'c:91': { '2026-04-02|adRequests': 1 } }),
+      fold(102, { 'c:90': { '2026-04-02|adRequests': 2, '2026-04-03|clickedLinks': 1 } }),
+      fold(103, { 'c:91': { '2026-04-03|confirmedDeliveries': 4 }, 'c:92': { '2026-04-03|adRequests': 7 } }),
+    ];
+    const owners = new Map([
+      ['c:90', '900'],
+      ['c:91', '910'],
+    ]);
+    const expected = {
+      'c:90': { '2026-04-02': { adRequests: 5 }, '2026-04-03': { clickedLinks: 1 } },
+      'c:91': { '2026-04-02': { adRequests: 1 }, '2026-04-03': { confirmedDeliveries: 4 } },
+      'c:92': { '2026-04-03': { adRequests: 7 } },
+    };
+    const stored = async () => {
+      const documents = await totals.read(Object.keys(expected));
+      return Object.fromEntries([...documents].map(([grain, document]) => [grain, document.days]));
+    };
+
+    it('adds a batch of folds with one write per grain and every grain at the batch\'s highest fold', async () => {
+      await totals.applyFolds(folds, owners);
+      expect(await stored()).to.deep.equal(expected);
+      const documents = await totals.read(['c:90', 'c:92']);
+      expect(documents.get('c:90')).to.include({ lastFold: 103, campaignOwnerAccountId: '900' });
+      expect(documents.get('c:92')?.lastFold).to.equal(103);
+    });
+
+    it('adds to each grain only the folds it lacks when batches are cut differently after a crash', async () => {
+      // Already applied above; applied again, alone and in other batches, nothing changes.
+      await totals.applyFolds([folds[0]!], owners);
+      await totals.applyFolds(folds.slice(1), owners);
+      await totals.apply(102, folds[1]!.counts, owners);
+      expect(await stored()).to.deep.equal(expected);
+      // A folder that died after writing c:90 of a batch 104-105; the next one applies 104 to 106.
+      const later = [fold(104, { 'c:90': { '2026-04-03|adRequests': 1 }, 'c:91': { '2026-04-03|adRequests': 1 } }), fold(105, { 'c:91': { '2026-04-03|adRequests': 1 } })];
+      await totals.applyFolds([later[0]!, later[1]!].map((f) => ({ seq: f.seq, counts: new Map([...f.counts].filter(([grain]) => grain === 'c:90')) })), owners);
+      await totals.applyFolds([...later, fold(106, { 'c:90': { '2026-04-03|adRequests': 10 } })], owners);
+      const days = await stored();
+      expect(days['c:90']?.['2026-04-03']).to.deep.equal({ clickedLinks: 1, adRequests: 11 });
+      expect(days['c:91']?.['2026-04-03']).to.deep.equal({ confirmedDeliveries: 4, adRequests: 2 });
+    });
+
+    it('reads and adds to a grain document of the earlier layout (days as an object)', async () => {
+      const old = { _id: 'c:93', lastFold: 50, days: { '2026-04-01': { adRequests: 2 } } };
+      // Where the store keeps c:93: the shard that holds it after one write through the store.
+      await totals.applyFolds([fold(200, { 'c:93': { '2026-04-01|clickedLinks': 1 } })], owners);
+      const shardNames = (await mongo.db!.listCollections().toArray()).map((collection) => collection.name).filter((name) => name.startsWith('totals_'));
+      const holders = await Promise.all(shardNames.map(async (name) => ((await mongo.db!.collection(name).findOne({ _id: 'c:93' as never })) ? name : null)));
+      const shard = holders.find((name): name is string => name !== null)!;
+      await mongo.db!.collection(shard).replaceOne({ _id: 'c:93' as never }, old);
+      expect((await totals.read(['c:93'])).get('c:93')?.days).to.deep.equal(old.days);
+      await totals.applyFolds([fold(201, { 'c:93': { '2026-04-01|adRequests': 1, '2026-04-02|adRequests': 4 } })], owners);
+      expect((await totals.read(['c:93'])).get('c:93')).to.deep.include({ lastFold: 201, days: { '2026-04-01': { adRequests: 3 }, '2026-04-02': { adRequests: 4 } } });
+      expect(typeof (await mongo.db!.collection(shard).findOne({ _id: 'c:93' as never }))?.days, 'stored as a string again').to.equal('string');
+    });
+  });
 });
