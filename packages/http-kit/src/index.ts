@@ -8,3 +8,5 @@ export * from './server';
 export * from './run';
 export * from './audit';
 export * from './resources';
+export * from './public-host';
+export * from './text-length';

@@ -87,6 +87,19 @@ describe('campaign service: workspace campaigns', () => {
       ]);
     });
 
+    it('refuses one character of 20,000 combining marks and URLs naming private addresses with 422', async () => {
+      const response = await api.post('/api/workspace/campaigns', OWNER, {
+        ...CREATIVE,
+        title: `a${'\u0301'.repeat(20_000)}`,
+        destinationUrl: 'https://2130706433/',
+        imageUrl: 'https://169.254.169.254/latest/meta-data/',
+      });
+      expect(response.status).to.equal(422);
+      expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
+      const failing = (response.body.errors as Array<{ field: string; code: string }>).map((error) => `${error.field}:${error.code}`);
+      expect(failing).to.have.members(['title:too_long_encoded', 'destinationUrl:ip_address_not_allowed', 'imageUrl:ip_address_not_allowed']);
+    });
+
     it('accepts every text at its limit counted in graphemes (100, 700, 32 emoji)', async () => {
       const family = '👨‍👩‍👧';
       const body = await create(OWNER, { name: family.repeat(100), title: family.repeat(100), text: family.repeat(700), buttonText: family.repeat(32) });

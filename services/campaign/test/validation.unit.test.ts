@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { checkHttpsUrl, graphemeLength, validateCreative, validateRejection } from '../src/domain/validation';
+import { graphemeLength } from '@pilot/http-kit';
+import { checkHttpsUrl, validateCreative, validateRejection } from '../src/domain/validation';
 
 const valid = {
   name: 'Spring sale',
@@ -21,8 +22,10 @@ function fieldCodes(body: unknown): string[] {
   return errorsOf(body).map((error) => `${error.field}:${error.code}`);
 }
 
-const FAMILY = '👨‍👩‍👧‍👦'; // one grapheme, seven code points
+const FAMILY = '👨‍👩‍👧‍👦'; // one grapheme, seven code points, 11 UTF-16 code units
+const FAMILY_OF_THREE = '👨‍👩‍👧'; // one grapheme, 8 UTF-16 code units: the most a character may take at a limit
 const FLAG = '🇹🇷';
+const COMBINING_MARK = '\u0301';
 
 describe('campaign creative validation', () => {
   it('accepts a complete creative and keeps exactly the inputs', () => {
@@ -58,8 +61,15 @@ describe('campaign creative validation', () => {
         expect(fieldCodes({ ...valid, [field]: 'a'.repeat(max + 1) })).to.deep.equal([`${field}:too_long`]);
       });
       it(`accepts ${max} emoji (many more code units) and refuses ${max + 1}`, () => {
-        expect(fieldCodes({ ...valid, [field]: FAMILY.repeat(max) })).to.deep.equal([]);
-        expect(fieldCodes({ ...valid, [field]: FAMILY.repeat(max + 1) })).to.deep.equal([`${field}:too_long`]);
+        expect(fieldCodes({ ...valid, [field]: FAMILY_OF_THREE.repeat(max) })).to.deep.equal([]);
+        expect(fieldCodes({ ...valid, [field]: FAMILY_OF_THREE.repeat(max + 1) })).to.deep.equal([`${field}:too_long`]);
+      });
+      it(`refuses one character carrying 20,000 combining marks with too_long_encoded, and caps the UTF-16 length at ${max * 8}`, () => {
+        expect(fieldCodes({ ...valid, [field]: `a${COMBINING_MARK.repeat(20_000)}` })).to.deep.equal([`${field}:too_long_encoded`]);
+        expect(fieldCodes({ ...valid, [field]: `a${COMBINING_MARK.repeat(max * 8 - 1)}` })).to.deep.equal([]);
+        expect(fieldCodes({ ...valid, [field]: `a${COMBINING_MARK.repeat(max * 8)}` })).to.deep.equal([`${field}:too_long_encoded`]);
+        const message = errorsOf({ ...valid, [field]: `a${COMBINING_MARK.repeat(max * 8)}` })[0]?.message;
+        expect(message).to.contain(`at most ${max * 8} UTF-16 code units`);
       });
       it('refuses a missing value with required and a number with invalid_type', () => {
         const { [field]: _omitted, ...rest } = valid;
@@ -165,6 +175,54 @@ describe('campaign URL validation (destination and image)', () => {
     expect(code(`https://example.com/${'a'.repeat(2048)}`)).to.equal('too_long');
   });
 
+  it('refuses IP literals in every spelling the URL parser normalises, with ip_address_not_allowed', () => {
+    for (const url of [
+      'https://127.0.0.1/',
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://0177.0.0.1/',
+      'https://127.1/',
+      'https://0/',
+      'https://10.0.0.8/',
+      'https://172.16.3.4/',
+      'https://192.168.1.1/',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://8.8.8.8/',
+      'https://[::1]/',
+      'https://[::]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://[fd00:ec2::254]/',
+      'https://[fc00::1]/',
+      'https://[fe80::1]/',
+      'https://[2001:db8::1]:8443/x',
+    ]) {
+      expect(code(url), url).to.equal('ip_address_not_allowed');
+    }
+  });
+
+  it('refuses localhost, single-label and internal names with private_host', () => {
+    for (const url of [
+      'https://localhost/',
+      'https://LOCALHOST./',
+      'https://api.localhost/',
+      'https://metadata.google.internal/computeMetadata/v1/',
+      'https://metadata/',
+      'https://intranet/',
+      'https://printer.local/',
+      'https://router.home.arpa/',
+    ]) {
+      expect(code(url), url).to.equal('private_host');
+    }
+  });
+
+  it('refuses a private image URL as well as a private destination', () => {
+    expect(fieldCodes({ ...valid, destinationUrl: 'https://[::1]/', imageUrl: 'https://169.254.169.254/i.png' })).to.have.members([
+      'destinationUrl:ip_address_not_allowed',
+      'imageUrl:ip_address_not_allowed',
+    ]);
+  });
+
   it('refuses a missing or non-string URL', () => {
     expect(code(undefined)).to.equal('required');
     expect(code('')).to.equal('required');
@@ -175,7 +233,9 @@ describe('campaign URL validation (destination and image)', () => {
 describe('rejection reason', () => {
   it('accepts 1 and 500 characters and refuses 0 and 501', () => {
     expect(validateRejection({ reason: 'x' }).ok).to.equal(true);
-    expect(validateRejection({ reason: FAMILY.repeat(500) }).ok).to.equal(true);
+    expect(validateRejection({ reason: FAMILY_OF_THREE.repeat(500) }).ok).to.equal(true);
+    const marks = validateRejection({ reason: `x${COMBINING_MARK.repeat(4000)}` });
+    expect(marks.ok ? [] : marks.errors.map((error) => error.code)).to.deep.equal(['too_long_encoded']);
     const empty = validateRejection({ reason: '' });
     expect(empty.ok ? [] : empty.errors.map((error) => error.code)).to.deep.equal(['too_short']);
     const long = validateRejection({ reason: 'x'.repeat(501) });

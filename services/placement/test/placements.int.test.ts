@@ -166,11 +166,15 @@ describe('placement service', function () {
       ['destinationUrl', 'ftp://example.com', 'https_required'],
       ['destinationUrl', 'https://me:pw@example.com', 'credentials_not_allowed'],
       ['imageUrl', 'http://example.com/a.png', 'https_required'],
+      ['title', `a${'\u0301'.repeat(2_000)}`, 'too_long_encoded'],
+      ['destinationUrl', 'https://169.254.169.254/latest/meta-data/', 'ip_address_not_allowed'],
+      ['imageUrl', 'https://[::ffff:127.0.0.1]/a.png', 'ip_address_not_allowed'],
+      ['destinationUrl', 'https://localhost/', 'private_host'],
       ['status', 'approved', 'not_allowed'],
       ['startsAt', '2026-06-01 10:00', 'invalid_datetime'],
       ['endsAt', '2026-06-01T10:00:00+03:00', 'invalid_datetime'],
     ] as const) {
-      it(`refuses ${field} = ${JSON.stringify(value)} with 422 ${code}`, async () => {
+      it(`refuses ${field} = ${value.length > 60 ? `${value.slice(0, 1)} and ${value.length - 1} combining marks` : JSON.stringify(value)} with 422 ${code}`, async () => {
         const response = await h.call('put', '/api/workspace/placements/home-feature', ADMIN).send(body({ [field]: value })).expect(422);
         expect(response.body.errors).to.deep.equal([{ field, code, message: response.body.errors[0].message }]);
       });

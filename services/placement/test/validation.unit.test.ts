@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { isShowable, type Placement } from '../src/domain/placement';
 import { isSlot } from '../src/domain/slots';
-import { graphemeCount, parseUtcDateTime, validateImpressionInput, validatePlacementInput, type FieldProblem } from '../src/domain/validation';
+import { graphemeLength } from '@pilot/http-kit';
+import { parseUtcDateTime, validateImpressionInput, validatePlacementInput, type FieldProblem } from '../src/domain/validation';
 
 const valid = {
   title: 'Try the pilot',
@@ -60,10 +61,26 @@ describe('placement input validation', () => {
 
   it('counts title and button label in graphemes: 100 and 32 pass, 101 and 33 fail', () => {
     const family = '👨‍👩‍👧';
-    expect(graphemeCount(family.repeat(3))).to.equal(3);
+    expect(graphemeLength(family.repeat(3))).to.equal(3);
     expect(validatePlacementInput({ ...valid, title: family.repeat(100), buttonText: 'é'.repeat(32) }).ok).to.equal(true);
     expect(codesOf({ ...valid, title: 'a'.repeat(101) })).to.deep.equal(['title:too_long']);
     expect(codesOf({ ...valid, buttonText: family.repeat(33) })).to.deep.equal(['buttonText:too_long']);
+  });
+
+  it('caps the UTF-16 length of title and button label at 8 code units a character (too_long_encoded)', () => {
+    const mark = '\u0301';
+    expect(codesOf({ ...valid, title: `a${mark.repeat(20_000)}` })).to.deep.equal(['title:too_long_encoded']);
+    expect(codesOf({ ...valid, buttonText: `a${mark.repeat(32 * 8)}` })).to.deep.equal(['buttonText:too_long_encoded']);
+    expect(validatePlacementInput({ ...valid, title: `a${mark.repeat(100 * 8 - 1)}`, buttonText: `a${mark.repeat(32 * 8 - 1)}` }).ok).to.equal(true);
+  });
+
+  it('refuses destination and image URLs naming an IP address, localhost or an internal name', () => {
+    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://[::ffff:127.0.0.1]/', 'https://169.254.169.254/', 'https://10.1.2.3/', 'https://[fd00::1]/', 'https://[fe80::1]/']) {
+      expect(codesOf({ ...valid, destinationUrl: url, imageUrl: url }), url).to.deep.equal(['destinationUrl:ip_address_not_allowed', 'imageUrl:ip_address_not_allowed']);
+    }
+    for (const url of ['https://localhost/', 'https://a.localhost/', 'https://metadata.google.internal/', 'https://intranet/']) {
+      expect(codesOf({ ...valid, destinationUrl: url, imageUrl: url }), url).to.deep.equal(['destinationUrl:private_host', 'imageUrl:private_host']);
+    }
   });
 
   it('refuses empty, blank and non-string texts', () => {

@@ -1,9 +1,12 @@
 /**
  * Validation of the creative inputs of a campaign (SPEC.md "Campaign (creative inputs)"), pure.
- * Lengths are counted in grapheme clusters, the characters people see: an emoji with modifiers is one.
+ * Lengths are counted in grapheme clusters, the characters people see: an emoji with modifiers is one;
+ * the UTF-16 length is capped as well (http-kit text-length). URLs must name a public host.
  * Every failing field is reported, so the client can show all problems at once.
  */
+import { lengthExcess, lengthExcessMessage, publicHostProblem } from '@pilot/http-kit';
 import { isCampaignLanguage } from './languages';
+
 
 export interface FieldProblem {
   field: string;
@@ -30,15 +33,6 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldPr
 
 export const LIMITS = { name: 100, title: 100, text: 700, buttonText: 32, reason: 500, url: 2048 } as const;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** The number of user-perceived characters (extended grapheme clusters). */
-export function graphemeLength(value: string): number {
-  let count = 0;
-  for (const _segment of segmenter.segment(value)) count += 1;
-  return count;
-}
-
 // C0 and C1 controls (newline and tab included), DEL, and unpaired surrogates.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -54,9 +48,9 @@ function problem(field: string, code: string, message: string): FieldProblem {
 export function checkText(field: string, value: unknown, max: number, multiLine = false): FieldProblem | null {
   if (value === undefined || value === null) return problem(field, 'required', `${field} is required`);
   if (typeof value !== 'string') return problem(field, 'invalid_type', `${field} must be a string`);
-  const length = graphemeLength(value);
-  if (length === 0) return problem(field, 'too_short', `${field} must have at least 1 character`);
-  if (length > max) return problem(field, 'too_long', `${field} must have at most ${max} characters`);
+  if (value.length === 0) return problem(field, 'too_short', `${field} must have at least 1 character`);
+  const excess = lengthExcess(value, max);
+  if (excess) return problem(field, excess, lengthExcessMessage(field, excess, max));
   if ((multiLine ? MULTI_LINE_FORBIDDEN : SINGLE_LINE_FORBIDDEN).test(value)) {
     return problem(field, 'invalid_characters', `${field} must be plain text without control characters`);
   }
@@ -66,7 +60,8 @@ export function checkText(field: string, value: unknown, max: number, multiLine 
 
 /**
  * An absolute HTTPS URL without embedded credentials, spaces, control characters or backslashes (which
- * browsers silently rewrite), so what is stored is exactly where a click goes.
+ * browsers silently rewrite), so what is stored is exactly where a click goes; its host a public name,
+ * never an IP address, localhost or an internal name.
  */
 export function checkHttpsUrl(field: string, value: unknown): FieldProblem | null {
   if (value === undefined || value === null) return problem(field, 'required', `${field} is required`);
@@ -92,7 +87,7 @@ export function checkHttpsUrl(field: string, value: unknown): FieldProblem | nul
   if (parsed.hostname === '' || parsed.hostname.startsWith('.') || parsed.hostname.includes('..')) {
     return problem(field, 'invalid_url', `${field} has no valid host`);
   }
-  return null;
+  return publicHostProblem(field, parsed);
 }
 
 const CREATIVE_FIELDS = new Set(['name', 'format', 'title', 'text', 'destinationUrl', 'buttonText', 'imageUrl', 'language', 'replaces']);

@@ -1,8 +1,10 @@
 /**
  * Validation of PUT /api/workspace/placements/{slot}. Pure, so every rule is unit-tested; every failing
  * field is reported at once as {field, code, message}. Limits follow the campaign creative limits of
- * SPEC.md: title 1..100 and button label 1..32 user-perceived characters (graphemes).
+ * SPEC.md: title 1..100 and button label 1..32 user-perceived characters (graphemes), with the UTF-16
+ * length capped as well (http-kit text-length); URLs name a public host (http-kit public-host).
  */
+import { graphemeLength, lengthExcess, lengthExcessMessage, publicHostProblem } from '@pilot/http-kit';
 import { PLACEMENT_STATUSES, type PlacementStatus } from './placement';
 
 export interface FieldProblem {
@@ -31,14 +33,6 @@ export const LIMITS = {
 
 const KNOWN_FIELDS = new Set(['title', 'buttonText', 'destinationUrl', 'imageUrl', 'status', 'startsAt', 'endsAt']);
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-export function graphemeCount(text: string): number {
-  let count = 0;
-  for (const _ of segmenter.segment(text)) count += 1;
-  return count;
-}
-
 // C0/C1 controls (tab, newline and the rest) have no place in a one-line title or button label.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -52,12 +46,13 @@ function checkText(field: string, value: unknown, limits: { min: number; max: nu
     errors.push({ field, code: 'invalid_type', message: `${field} must be a string` });
     return undefined;
   }
-  if (value.trim().length === 0 || graphemeCount(value) < limits.min) {
+  if (value.trim().length === 0 || graphemeLength(value) < limits.min) {
     errors.push({ field, code: 'too_short', message: `${field} must have at least ${limits.min} visible character(s)` });
     return undefined;
   }
-  if (graphemeCount(value) > limits.max) {
-    errors.push({ field, code: 'too_long', message: `${field} must have at most ${limits.max} characters` });
+  const excess = lengthExcess(value, limits.max);
+  if (excess) {
+    errors.push({ field, code: excess, message: lengthExcessMessage(field, excess, limits.max) });
     return undefined;
   }
   if (CONTROL_CHARACTERS.test(value)) {
@@ -67,7 +62,7 @@ function checkText(field: string, value: unknown, limits: { min: number; max: nu
   return value;
 }
 
-/** An absolute HTTPS URL with a host and without embedded credentials. */
+/** An absolute HTTPS URL with a public host and without embedded credentials. */
 function checkUrl(field: string, value: unknown, required: boolean, errors: FieldProblem[]): string | null | undefined {
   if (value === undefined || value === null) {
     if (required) errors.push({ field, code: 'required', message: `${field} is required` });
@@ -98,6 +93,11 @@ function checkUrl(field: string, value: unknown, required: boolean, errors: Fiel
   }
   if (parsed.hostname === '' || /\s/.test(value)) {
     errors.push({ field, code: 'invalid_url', message: `${field} must be an absolute URL` });
+    return undefined;
+  }
+  const hostProblem = publicHostProblem(field, parsed);
+  if (hostProblem) {
+    errors.push(hostProblem);
     return undefined;
   }
   return value;
