@@ -82,3 +82,4 @@ export async function insertWithNextId<T extends Record<string, unknown>>(
   throw new Error(`no free id in ${collection} after ${maxAttempts} attempts`);
 }
 export * from './retention';
+export * from './shards';
