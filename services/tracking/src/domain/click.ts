@@ -5,46 +5,49 @@
 import { isExpired, type AllocationClaims } from '@pilot/tokens';
 
 /**
- * User agents of link-preview fetchers and crawlers: they open links to render a preview or index a page,
- * not because a person clicked. They get the redirect, but the visit is kept apart from the click total.
+ * Link-preview fetchers and crawlers: they open links to render a preview or index a page, not because a
+ * person clicked. They get the redirect, but the visit is kept apart from the click total.
+ *
+ * Each fetcher is matched by the product token it sends (with its `/version` or at the start of the user
+ * agent where that is how it identifies itself), never by a bare word: the in-app browsers of the same
+ * apps carry the app's name too (`Snapchat/12.44`, `[Pinterest/iOS]`, `Viber/20.3`, `Instagram 302.0`,
+ * `[FBAN/FBIOS;FBAV/...]`, `Line/13.3`), and a person opening the link there is a click.
  */
-const PREVIEW_AGENT_PATTERN = new RegExp(
-  [
-    'telegrambot',
-    'twitterbot',
-    'facebookexternalhit',
-    'facebookcatalog',
-    'meta-externalagent',
-    'slackbot',
-    'slack-imgproxy',
-    'discordbot',
-    'whatsapp',
-    'linkedinbot',
-    'skypeuripreview',
-    'vkshare',
-    'redditbot',
-    'pinterest',
-    'embedly',
-    'iframely',
-    'applebot',
-    'googlebot',
-    'bingbot',
-    'yandexbot',
-    'duckduckbot',
-    'baiduspider',
-    'mastodon',
-    'viber',
-    'snapchat',
-    'google-inspectiontool',
-    'bitlybot',
-    'crawler',
-    'spider',
-  ].join('|'),
-  'i',
-);
+const PREVIEW_AGENTS: readonly RegExp[] = [
+  /^TelegramBot\b/, // Telegram's preview; its in-app browser sends Telegram-Android/...
+  /\bTwitterbot\//,
+  /\bfacebookexternalhit\//,
+  /\bfacebookcatalog\//,
+  /\bmeta-externalagent\//,
+  /^Facebot\b/,
+  /^Slackbot-LinkExpanding\b/,
+  /^Slackbot \d/,
+  /^Slack-ImgProxy\b/,
+  /\bDiscordbot\//,
+  /^WhatsApp\//, // the preview fetcher; WhatsApp opens links in the system browser
+  /^LinkedInBot\//,
+  /\bSkypeUriPreview\b/,
+  /\bvkShare;/,
+  /\bredditbot\//,
+  /\bPinterestbot\//,
+  /^Pinterest\/0\.\d/, // the older Pinterest fetcher; the app's browser ends in [Pinterest/iOS] or [Pinterest/Android]
+  /^Snap URL Preview Service\b/,
+  /\bEmbedly\//,
+  /^Iframely\//,
+  /\bApplebot\//,
+  /\bGooglebot(?:-Image|-News|-Video)?\//,
+  /\bGoogle-InspectionTool\//,
+  /\bbingbot\//,
+  /\bYandexBot\//,
+  /\bDuckDuckBot(?:-Https)?\//,
+  /\bBaiduspider\b/,
+  /^Mastodon\//,
+  /^http\.rb\/\S+ \(Mastodon\//,
+  /\bbitlybot\//,
+];
 
 export function isPreviewAgent(userAgent: string | undefined): boolean {
-  return typeof userAgent === 'string' && PREVIEW_AGENT_PATTERN.test(userAgent);
+  return typeof userAgent === 'string' && PREVIEW_AGENTS.some((pattern) => pattern.test(userAgent));
 }
 
 export type ClickCounting = 'count' | 'head' | 'preview_agent';
