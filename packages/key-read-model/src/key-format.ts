@@ -57,10 +57,13 @@ export function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The key from an `Authorization: Bearer <key>` header, or null when absent or malformed. */
+/**
+ * The key from an `Authorization: Bearer <key>` header, or null when absent or malformed. The scheme is
+ * case-insensitive and separated from the key by one or more spaces (RFC 9110 section 11.4).
+ */
 export function bearerKeyOf(authorization: string | undefined): string | null {
   if (typeof authorization !== 'string') return null;
-  const match = /^Bearer ([\x21-\x7e]{1,200})$/.exec(authorization.trim());
+  const match = /^bearer +([\x21-\x7e]{1,200})$/i.exec(authorization.trim());
   if (!match || !match[1]) return null;
   return isWellFormedApiKey(match[1]) ? match[1] : null;
 }

@@ -50,8 +50,15 @@ describe('key-read-model: API key format', () => {
     const key = generateApiKey();
     expect(bearerKeyOf(`Bearer ${key}`)).to.equal(key);
     expect(bearerKeyOf(`  Bearer ${key} `)).to.equal(key);
-    for (const header of [undefined, '', key, `bearer ${key}`, `Basic ${key}`, `Bearer  ${key}`, `Bearer ${key.slice(0, -1)}x`, `Bearer ${'a'.repeat(201)}`]) {
+    for (const header of [undefined, '', key, `Basic ${key}`, `Bearer\t${key}`, `Bearer${key}`, `Bearer ${key.slice(0, -1)}x`, `Bearer ${'a'.repeat(201)}`]) {
       expect(bearerKeyOf(header), String(header)).to.equal(null);
+    }
+  });
+
+  it('takes the scheme in any case and one or more spaces before the key (RFC 9110)', () => {
+    const key = generateApiKey();
+    for (const header of [`bearer ${key}`, `BEARER ${key}`, `bEaReR ${key}`, `Bearer  ${key}`, `bearer   ${key}`]) {
+      expect(bearerKeyOf(header), header).to.equal(key);
     }
   });
 });

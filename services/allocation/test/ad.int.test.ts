@@ -216,6 +216,14 @@ describe('GET /api/network/ad', function () {
     }
   });
 
+  it('accepts the bearer scheme in any case (RFC 9110): bearer and BEARER are Bearer', async () => {
+    const known = await world.publisher(publisherId(), '6012');
+    for (const authorization of [`bearer ${known}`, `BEARER ${known}`]) {
+      const response = await getAd(service, infra, '?language=fr', authorization);
+      expect(response.status, authorization).to.be.oneOf([200, 204]);
+    }
+  });
+
   it('refuses the key of a paused or rejected publisher with 401 publisher_not_approved on its next request', async () => {
     const id = publisherId();
     const key = await world.publisher(id, '6012');
