@@ -247,10 +247,11 @@ describe('security hardening through the gateway', function () {
     for (const [context, answer] of answers) expectProblem(answer, context);
   });
 
-  it('marks the binding and session cookies Secure when the site is served over https', async () => {
-    const https = await startSystem({ settings: { 'publisher-identity': { PUBLIC_BASE_URL: 'https://pilot.example' } } });
+  it('marks the binding and session cookies Secure when the site is served over https, the session cookie __Host- prefixed', async () => {
+    const site = 'https://pilot.example';
+    const https = await startSystem({ settings: { 'publisher-identity': { PUBLIC_BASE_URL: site }, gateway: { PUBLIC_BASE_URL: site } } });
     try {
-      const login = await fetch(`${https.baseUrl}/api/auth/login`, { method: 'POST', headers: { origin: https.origin } });
+      const login = await fetch(`${https.baseUrl}/api/auth/login`, { method: 'POST', headers: { origin: site } });
       expect(login.status).to.equal(201);
       const binding = login.headers.getSetCookie();
       expect(binding.length).to.be.greaterThan(0);
@@ -260,11 +261,24 @@ describe('security hardening through the gateway', function () {
       const confirmed = await fetch(`${https.baseUrl}/api/auth/login/${requestId}`, {
         headers: { cookie: binding.map((line) => line.split(';')[0]).join('; ') },
       });
-      const session = confirmed.headers.getSetCookie().find((line) => line.startsWith('pilot_session='));
+      const setCookies = confirmed.headers.getSetCookie();
+      expect(setCookies.find((line) => line.startsWith('pilot_session='))).to.equal(undefined);
+      const session = setCookies.find((line) => line.startsWith('__Host-pilot_session='));
       expect(session).to.match(/;\s*Secure/i);
       expect(session).to.match(/HttpOnly/i);
+      expect(session).to.match(/;\s*Path=\/(;|$)/);
+      expect(session).not.to.match(/Domain=/i);
+      // The gateway reads the prefixed name: the session works through it, the unprefixed name does not.
+      const pair = (session as string).split(';')[0] as string;
+      const signedInAnswer = await fetch(`${https.baseUrl}/api/auth/session`, { headers: { cookie: pair } });
+      expect(signedInAnswer.status).to.equal(200);
+      const workspace = await fetch(`${https.baseUrl}/api/workspace/campaigns`, { headers: { cookie: pair } });
+      expect(workspace.status).to.equal(200);
+      const unprefixed = await fetch(`${https.baseUrl}/api/workspace/campaigns`, { headers: { cookie: pair.replace('__Host-', '') } });
+      expect(unprefixed.status).to.equal(401);
     } finally {
       await https.stop();
     }
   });
+
 });

@@ -10,3 +10,4 @@ export * from './audit';
 export * from './resources';
 export * from './public-host';
 export * from './text-length';
+export * from './session-cookie';

@@ -28,7 +28,7 @@ export const configSpec = {
   WEB_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8106'], desc: 'web replicas' }),
   UPSTREAM_TIMEOUT_MS: num({ default: 10_000, desc: 'an upstream slower than this gives 504' }),
   MAX_BODY_BYTES: num({ default: 65_536, desc: 'a request body larger than this is refused with 413 before it reaches a service' }),
-  SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie set by publisher-identity' }),
+  SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie set by publisher-identity (__Host- prefixed when PUBLIC_BASE_URL is https)' }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -2,7 +2,7 @@
  * The gateway: the only public entry. Config -> upstream pools -> app (logs, metrics, probes, security
  * headers) -> routes -> listen. stop() stops accepting, lets in-flight requests finish, closes the agents.
  */
-import { createServiceApp, listen } from '@pilot/http-kit';
+import { createServiceApp, listen, sessionCookieName } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';
@@ -52,7 +52,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
-    sessionCookie: config.SESSION_COOKIE,
+    sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
     maxBodyBytes: config.MAX_BODY_BYTES,
   });
   finish();

@@ -37,7 +37,7 @@ export const configSpec = {
     devDefault: 'local-only-telegram-webhook-secret',
     desc: 'value the messaging platform sends in X-Telegram-Bot-Api-Secret-Token',
   }),
-  SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie (the gateway reads the same name)' }),
+  SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie (the gateway reads the same name; __Host- prefixed when PUBLIC_BASE_URL is https)' }),
   SESSION_TTL_HOURS: num({ default: 168, desc: 'a workspace session ends this many hours after sign-in' }),
   LOGIN_LIMIT_POINTS: num({ default: 10, desc: 'login requests one client address may create per window' }),
   LOGIN_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'length of the login request limit window, in seconds' }),

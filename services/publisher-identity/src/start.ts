@@ -4,7 +4,7 @@
  */
 import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen, Resources } from '@pilot/http-kit';
+import { createServiceApp, listen, Resources, sessionCookieName } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
@@ -96,7 +96,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
       }),
       webhookSecret: config.TELEGRAM_WEBHOOK_SECRET,
-      sessionCookie: config.SESSION_COOKIE,
+      sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
     });

@@ -228,7 +228,7 @@ describe('publisher-identity: login limits and HTTPS cookies', () => {
     await h.call('post', '/api/auth/login', null, { clientIp: '203.0.113.10' }).expect(201);
   });
 
-  it('marks the binding and session cookies Secure when the site is HTTPS', async () => {
+  it('marks the binding and session cookies Secure when the site is HTTPS, the session cookie with the __Host- prefix', async () => {
     const created = await h.call('post', '/api/auth/login', null, { clientIp: '203.0.113.20' }).expect(201);
     const binding = cookieFrom(created, 'pilot_login')!;
     expect(binding.line).to.match(/Secure/);
@@ -238,6 +238,10 @@ describe('publisher-identity: login limits and HTTPS cookies', () => {
       .send(startUpdate(created.body.code, OWNER.accountId))
       .expect(200);
     const confirmed = await h.call('get', `/api/auth/login/${created.body.requestId}`, null, { cookie: binding.pair }).expect(200);
-    expect(cookieFrom(confirmed, 'pilot_session')!.line).to.match(/Secure/).and.to.match(/HttpOnly/).and.to.match(/SameSite=Lax/);
+    expect(cookieFrom(confirmed, 'pilot_session')).to.equal(null);
+    const session = cookieFrom(confirmed, '__Host-pilot_session')!;
+    expect(session.line).to.match(/Secure/).and.to.match(/HttpOnly/).and.to.match(/SameSite=Lax/).and.to.match(/Path=\/;/);
+    expect(session.line).not.to.match(/Domain=/i);
+    await h.call('get', '/api/auth/session', null, { cookie: session.pair }).expect(200);
   });
 });
