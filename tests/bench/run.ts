@@ -14,7 +14,7 @@
  * Settings (environment): MONGO_URL (required), BENCH_PHASES (all of the above, comma-separated, in that
  * order), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16), BENCH_TRIALS (100),
  * BENCH_PUBLISHERS (200), BENCH_CAMPAIGNS (10000), BENCH_CAMPAIGN_CALLS (pairs, 100), BENCH_FACTS
- * (1000000), BENCH_FOLD_WAIT (s, 120), BENCH_STATS_CALLS (200).
+ * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -60,7 +60,7 @@ const STATS_CAMPAIGNS = 100;
 const SEED_FACTS = Number(process.env.BENCH_FACTS ?? 1_000_000);
 const SEED_DAYS = 30;
 const SEED_IN_FLIGHT = 512;
-const FOLD_WAIT_SECONDS = Number(process.env.BENCH_FOLD_WAIT ?? 120);
+const FOLD_WAIT_SECONDS = Number(process.env.BENCH_FOLD_WAIT ?? 900);
 const STATS_CALLS = Number(process.env.BENCH_STATS_CALLS ?? 200);
 const SETTLE_LIMIT_SECONDS = 60;
 const STATS_LOAD: LoadSettings = { connections: 8, durationSeconds: 5, warmupSeconds: 1 };
