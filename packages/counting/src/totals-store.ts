@@ -19,7 +19,7 @@
  * highest, so a batch applied again after a crash adds to each grain only what it lacks.
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { isDuplicateKeyError, type Connection } from '@pilot/mongo';
+import { isDuplicateKeyError, KeyedShards, type Connection } from '@pilot/mongo';
 import type { FoldCounts } from './journal';
 import { parseField, subjectsOf } from './layout';
 import type { Collection } from 'mongodb';
@@ -65,16 +65,6 @@ export const TOTALS_SHARDS = 64;
 const WRITE_CONCURRENCY = 4;
 const GRAINS_BETWEEN_LEASE_CHECKS = 250;
 
-/** FNV-1a: a cheap, stable hash of a grain name. */
-function shardOf(grain: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < grain.length; i += 1) {
-    hash ^= grain.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash % TOTALS_SHARDS;
-}
-
 function decodeDays(days: StoredTotals['days']): DayCounts {
   if (days === undefined) return {};
   return typeof days === 'string' ? (JSON.parse(days) as DayCounts) : days;
@@ -104,7 +94,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: 
 }
 
 export class TotalsStore {
-  private readonly shards: Collection<StoredTotals>[];
+  private readonly shards: KeyedShards<StoredTotals>;
 
   constructor(
     connection: Connection,
@@ -112,22 +102,22 @@ export class TotalsStore {
   ) {
     const db = connection.db;
     if (!db) throw new Error('MongoDB is not connected');
-    this.shards = Array.from({ length: TOTALS_SHARDS }, (_, index) => db.collection<StoredTotals>(`totals_${String(index).padStart(2, '0')}`));
+    this.shards = new KeyedShards<StoredTotals>(db, 'totals', TOTALS_SHARDS);
   }
 
   private totalsOf(grain: string): Collection<StoredTotals> {
-    return this.shards[shardOf(grain)]!;
+    return this.shards.of(grain);
   }
 
   /** How many grain documents there are (for benchmarks and operators; counts every shard). */
   async documentCount(): Promise<number> {
-    const counts = await Promise.all(this.shards.map((shard) => shard.estimatedDocumentCount()));
+    const counts = await Promise.all(this.shards.all.map((shard) => shard.estimatedDocumentCount()));
     return counts.reduce((sum, count) => sum + count, 0);
   }
 
   /** The highest fold any grain applied (0 when none): where numbering must go on after Redis lost it. */
   async highestFold(): Promise<number> {
-    const tops = await Promise.all(this.shards.map((shard) => shard.find({}, { projection: { lastFold: 1 } }).sort({ lastFold: -1 }).limit(1).toArray()));
+    const tops = await Promise.all(this.shards.all.map((shard) => shard.find({}, { projection: { lastFold: 1 } }).sort({ lastFold: -1 }).limit(1).toArray()));
     return tops.reduce((highest, [top]) => Math.max(highest, top?.lastFold ?? 0), 0);
   }
 
