@@ -1,8 +1,10 @@
 /**
- * Publishes the events of write-once documents (history entries) that carry an `outbox` and an
- * `outboxPending` flag. Events are published with broker confirms, then the flag is cleared; a process
- * that dies in between leaves the flag set and the next pass (any replica) publishes them again:
- * at-least-once, so consumers are idempotent and drop versions they already have.
+ * Publishes the events of write-once documents (history entries) that carry an `outbox` and have a pending
+ * marker (pending-markers.ts, docs/decisions/0014). A pass lists the markers (a small collection), loads
+ * each entry by `_id`, publishes its events with broker confirms, then deletes the marker; a process that
+ * dies in between leaves the marker and the next pass (any replica) publishes them again: at-least-once, so
+ * consumers are idempotent and drop versions they already have. A marker whose entry does not exist
+ * `pendingGraceMs` after its time is deleted: its writer died before the entry, so the change never happened.
  *
  * The writer normally publishes its document's events itself with publishNow(), right after the write
  * and before it answers, so a change is on the bus when the caller hears it was made; the periodic pass
@@ -26,15 +28,16 @@ import type { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Logger } from '@pilot/logging';
 import type { Collection } from 'mongodb';
+import type { OutboxQueue, PendingMarker } from './pending-markers';
 
 export interface OutboxRelayOptions {
   bus: Bus;
-  /** Collections whose documents carry `outbox` + `outboxPending`. */
-  collections: () => Collection[];
+  /** Where the events wait: entries carrying `outbox` and the markers of those not yet published. */
+  queues: () => OutboxQueue[];
   logger: Logger;
   /**
    * How often a pass looks for what nobody published (default 10 s): a writer that died before publishing,
-   * another replica's leftovers. Each pass reads the pending documents, which on FerretDB is a scan.
+   * another replica's leftovers. Each pass reads the markers, a collection that is nearly empty.
    */
   intervalMs?: number;
   /** After a failed publish, the next pass comes this soon (default 1 s), so an outage ends quickly. */
@@ -44,6 +47,11 @@ export interface OutboxRelayOptions {
   leases?: Collection;
   /** After this long a lease is presumed abandoned and another relay may publish (default 30 s). */
   leaseMs?: number;
+  /**
+   * A marker whose entry is still missing this long after its time is deleted (default twice `leaseMs`):
+   * its writer died or lost the race for that version between the marker and the entry.
+   */
+  pendingGraceMs?: number;
   /** Leases older than this are deleted by the lease sweep (default 1 hour; at least twice `leaseMs`). */
   leaseRetentionMs?: number;
   /** Time between lease sweeps after the one at start (default 10 minutes; 0: only at start). */
@@ -52,9 +60,9 @@ export interface OutboxRelayOptions {
   clock?: { now(): Date };
 }
 
-/** A repository whose writes carry outbox events: where they are, and where their publishing leases go. */
+/** A repository whose writes carry outbox events: where they wait, and where their publishing leases go. */
 export interface OutboxSource {
-  outboxCollections(): Collection[];
+  outboxQueues(): OutboxQueue[];
   outboxLeases(): Collection;
 }
 
@@ -71,10 +79,11 @@ export const DEFAULT_LEASE_RETENTION_MS = 60 * 60 * 1000;
 export const DEFAULT_LEASE_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const systemClock = { now: () => new Date() };
 
-interface PendingDocument {
-  _id: unknown;
-  outbox?: KnownEvent[];
-}
+/**
+ * What became of a pending entry in hand: its events are on the bus, its marker was swept (no entry), or
+ * it is left for later (held by another relay, its entry not written yet, or the publish failed).
+ */
+type Outcome = 'published' | 'swept' | 'left';
 
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
@@ -88,7 +97,7 @@ export class OutboxRelay {
   /** Identifies this relay's leases, so it may retry a document it holds after a failed publish. */
   private readonly holder: string = randomUUID();
   /** Documents this process is publishing right now (a pass or publishNow), which the other must leave alone. */
-  private readonly inHand = new Map<string, Promise<unknown>>();
+  private readonly inHand = new Map<string, Promise<Outcome>>();
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -96,7 +105,7 @@ export class OutboxRelay {
   static forSource(bus: Bus, source: OutboxSource, settings: OutboxSettings, logger: Logger, clock?: { now(): Date }): OutboxRelay {
     return new OutboxRelay({
       bus,
-      collections: () => source.outboxCollections(),
+      queues: () => source.outboxQueues(),
       leases: source.outboxLeases(),
       leaseMs: settings.OUTBOX_LEASE_MS,
       // Read only when declared: a service's settings object refuses to read an undeclared setting.
@@ -183,19 +192,18 @@ export class OutboxRelay {
   }
 
   /**
-   * Publishes the events of one document just written (under a lease, like a pass) and clears its flag.
+   * Publishes the events of one entry just written (under a lease, like a pass) and deletes its marker.
    * Resolves once the events are on the bus (or left pending for the next pass when they could not be
-   * published); the flag is cleared after that, while the document stays in hand, because on FerretDB an
-   * update scans the whole history and the caller need not wait for it. Does nothing while the relay is
-   * not started.
+   * published); the marker is deleted after that, while the entry stays in hand, so the caller does not wait
+   * for the delete. Does nothing while the relay is not started.
    */
-  async publishNow(collection: Collection, documentId: unknown, events: KnownEvent[]): Promise<void> {
-    const key = inHandKey(collection, documentId);
+  async publishNow(queue: OutboxQueue, entryId: string, events: KnownEvent[]): Promise<void> {
+    const key = inHandKey(queue, entryId);
     if (this.stopped || events.length === 0) return;
-    const pass = this.inHand.get(key);
-    if (pass) {
-      await pass.catch(() => undefined); // a pass of this relay is publishing it already
-      return;
+    // A pass of this relay may have it in hand already; it may also have found no entry yet (the marker is
+    // written before the entry) and left it, which this call must not take for published.
+    for (let pass = this.inHand.get(key); pass; pass = this.inHand.get(key)) {
+      if ((await pass.catch(() => 'left')) === 'published') return;
     }
     // A holder of its own: a pass of this relay that listed the document before it was cleared must see
     // the lease as somebody else's, not re-enter it as it would to retry its own failed publish.
@@ -206,31 +214,33 @@ export class OutboxRelay {
       announcePublished = resolve;
     });
     let published = false;
-    const work = this.holding(key, async () => {
+    const work = this.holding(key, async (): Promise<Outcome> => {
       try {
-        leased = await this.lease(collection, { _id: documentId }, holder);
-        if (!leased) return;
+        leased = await this.lease(queue, entryId, holder);
+        if (!leased) return 'left';
         for (const event of events) await this.options.bus.publish(event);
         published = true;
         announcePublished();
-        await collection.updateOne({ _id: documentId } as never, { $set: { outboxPending: false } });
+        await queue.pending.deleteOne({ _id: entryId as never });
+        return 'published';
       } catch (error) {
         if (published) {
           // On the bus already: the next pass publishes it once more, and consumers drop the duplicate.
-          this.options.logger.warn({ err: (error as Error).message }, 'published events still flagged pending');
-          return;
+          this.options.logger.warn({ err: (error as Error).message }, 'published events still marked pending');
+          return 'published';
         }
         this.options.logger.warn({ err: (error as Error).message }, 'events left pending for the outbox relay');
         this.retrySoon();
         // Let the next pass take the document at once rather than after the lease expires.
         if (leased) await this.options.leases?.deleteOne({ _id: leased as never, holder }).catch(() => undefined);
+        return 'left';
       }
     });
     await Promise.race([publishedSignal, work]);
   }
 
-  /** Runs `work` on one document, marked as in hand for its duration. */
-  private async holding<T>(key: string, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` on one entry, marked as in hand for its duration. */
+  private async holding(key: string, work: () => Promise<Outcome>): Promise<Outcome> {
     const running = work();
     this.inHand.set(key, running);
     try {
@@ -264,15 +274,15 @@ export class OutboxRelay {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.sweeping) await this.sweeping;
     if (this.running) await this.running;
-    await Promise.allSettled([...this.inHand.values()]); // flags still being cleared after publishNow
+    await Promise.allSettled([...this.inHand.values()]); // markers still being deleted after publishNow
   }
 
   /**
-   * The lease's `_id` when `holder` may publish the document now (always, without a lease collection: then
-   * the document's own key), null when another holder has it.
+   * The lease's `_id` when `holder` may publish the entry now (always, without a lease collection: then
+   * the entry's own key), null when another holder has it.
    */
-  private async lease(collection: Collection, document: PendingDocument, holder = this.holder): Promise<string | null> {
-    const base = `${collection.collectionName}:${String(document._id)}`;
+  private async lease(queue: OutboxQueue, entryId: string, holder = this.holder): Promise<string | null> {
+    const base = inHandKey(queue, entryId);
     const leases = this.options.leases;
     if (!leases) return base;
     const leaseMs = this.options.leaseMs ?? 30_000;
@@ -294,32 +304,40 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     const batchSize = this.options.batchSize ?? 100;
-    for (const collection of this.options.collections()) {
+    for (const queue of this.options.queues()) {
       for (;;) {
-        const pending = (await collection
-          .find({ outboxPending: true }, { projection: { outbox: 1 } })
-          .sort({ _id: 1 })
-          .limit(batchSize)
-          .toArray()) as unknown as PendingDocument[];
-        let published = 0;
-        for (const document of pending) {
-          const key = inHandKey(collection, document._id);
+        const markers = (await queue.pending.find({}).sort({ at: 1, _id: 1 }).limit(batchSize).toArray()) as unknown as PendingMarker[];
+        let settled = 0;
+        for (const marker of markers) {
+          const key = inHandKey(queue, marker._id);
           if (this.inHand.has(key)) continue;
-          const done = await this.holding(key, async () => {
-            if (!(await this.lease(collection, document))) return false;
-            for (const event of document.outbox ?? []) await this.options.bus.publish(event);
-            await collection.updateOne({ _id: document._id } as never, { $set: { outboxPending: false } });
-            return true;
-          });
-          if (done) published += 1;
+          if ((await this.holding(key, () => this.publishMarked(queue, marker))) !== 'left') settled += 1;
         }
-        // A full batch held by other relays: leave the rest to them and to the next pass.
-        if (pending.length < batchSize || published === 0) break;
+        // A full batch held by other relays or awaiting its entries: leave the rest to the next pass.
+        if (markers.length < batchSize || settled === 0) break;
       }
     }
   }
+
+  /** Publishes the events of a marked entry and deletes the marker. */
+  private async publishMarked(queue: OutboxQueue, marker: PendingMarker): Promise<Outcome> {
+    const entry = (await queue.entries.findOne({ _id: marker._id as never }, { projection: { outbox: 1 } })) as { outbox?: KnownEvent[] } | null;
+    if (!entry) {
+      // Its writer has not inserted the entry yet, or never will (it died, or lost the race for the version).
+      const markedAt = marker.at instanceof Date ? marker.at.getTime() : 0;
+      const graceMs = this.options.pendingGraceMs ?? 2 * (this.options.leaseMs ?? 30_000);
+      if (this.now().getTime() - markedAt < graceMs) return 'left';
+      await queue.pending.deleteOne({ _id: marker._id as never });
+      return 'swept';
+    }
+    if (!(await this.lease(queue, marker._id))) return 'left';
+    for (const event of entry.outbox ?? []) await this.options.bus.publish(event);
+    await queue.pending.deleteOne({ _id: marker._id as never });
+    return 'published';
+  }
 }
 
-function inHandKey(collection: Collection, documentId: unknown): string {
-  return `${collection.collectionName}:${String(documentId)}`;
+/** Names an entry across queues: for leases, and for what this process has in hand. */
+function inHandKey(queue: OutboxQueue, entryId: string): string {
+  return `${queue.entries.collectionName}:${entryId}`;
 }

@@ -4,17 +4,29 @@
  * A change from version v inserts history entry `<id>:<v+1>` carrying the new state, the audit facts
  * (actor, action, from, to, reason) and the events to publish, in ONE insert. The unique `_id` makes the
  * change exclusive even on FerretDB, which has no atomic conditional update: of two concurrent changes from
- * the same version exactly one is inserted; the other gets ConcurrentChangeError. The `current` document
- * is a projection of the newest entry for fast reads; if a process dies between the two writes, the next
- * change (or read through `load`) rolls the projection forward from history.
+ * the same version exactly one is inserted; the other gets ConcurrentChangeError. A change with events first
+ * inserts its pending marker (pending-markers.ts), which the outbox relay publishes from.
+ *
+ * The current state of each record is a projection of its newest entry, for fast reads, kept in one of
+ * PROJECTION_SHARDS collections `<current>_<nn>` chosen by a hash of the record's key (docs/decisions/0014):
+ * FerretDB over SQLite scans a whole collection on every write, so a write scans one shard. Projections are
+ * written by key alone (a second condition makes FerretDB decode every document in Go), so a slower writer
+ * may overwrite a newer projection with its older one: after every write the store looks for the next
+ * history entry and rolls forward when there is one. If a process dies between its entry and its projection,
+ * the next change (or read through `load`) rolls the projection forward from history.
  *
  * Every lookup is by a string `_id` (the projection's `_id` is the record's id as a string, with the id
  * itself in `id` for sorting; a history entry's is `<id>:<version>`), the one lookup every store answers
- * without a scan: FerretDB over SQLite scans for a number `_id` or any other field, so a load costs the same
- * with 10 or 100,000 records.
+ * without a scan: FerretDB over SQLite scans for a number `_id` or any other field.
  */
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Db, Document } from 'mongodb';
+import { isDuplicateKeyError } from '@pilot/mongo';
+import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
+import { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue } from './pending-markers';
+import { ProjectionShards, type FindCurrentOptions, type KeyedDocument } from './projection-shards';
+
+/** How many collections hold the projections of one store. */
+export const PROJECTION_SHARDS = 64;
 
 export class ConcurrentChangeError extends Error {
   constructor(entity: string, id: string | number) {
@@ -41,7 +53,6 @@ export interface HistoryEntry<S> extends ChangeFacts {
   ownerAccountId: string;
   state: S;
   outbox: KnownEvent[];
-  outboxPending: boolean;
 }
 
 export type Current<S> = S & { _id: string | number; version: number; createdAt: Date; updatedAt: Date };
@@ -53,60 +64,96 @@ function keyOf(id: string | number): string {
   return String(id);
 }
 
-/** A document whose `_id` is a string or a number, never an ObjectId. */
-export interface KeyedDocument extends Document {
-  _id: string | number;
+/** A stored projection as callers know it: `_id` is the record's id again (a number for numbered records). */
+function fromStored<S>(stored: Document): Current<S> {
+  const { id, ...rest } = stored as StoredCurrent<S>;
+  return { ...rest, _id: id ?? rest._id } as unknown as Current<S>;
 }
 
+export type { FindCurrentOptions, KeyedDocument, SortSpec } from './projection-shards';
+
 export class VersionedStore<S extends { ownerAccountId: string }> {
-  /** The projections and the history, for the owning repository's own queries (lists, audit). */
-  readonly current: Collection<Document>;
+  /** The history, for the owning repository's own queries (audit). */
   readonly history: Collection<Document>;
-  /** The same collections, typed by their string or number `_id`, for lookups by key. */
-  private readonly projections: Collection<KeyedDocument>;
   private readonly entries: Collection<KeyedDocument>;
+  private readonly pending: Collection<Document>;
+  private readonly projections: ProjectionShards;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     readonly entity: string,
-    currentCollection: string,
+    /** The projections' base name; before 0014 the one collection that held them all. */
+    private readonly currentCollection: string,
     historyCollection: string,
   ) {
-    this.current = db.collection(currentCollection);
     this.history = db.collection(historyCollection);
-    this.projections = db.collection<KeyedDocument>(currentCollection);
     this.entries = db.collection<KeyedDocument>(historyCollection);
+    this.pending = db.collection(pendingCollectionName(historyCollection));
+    this.projections = new ProjectionShards(db, currentCollection, PROJECTION_SHARDS);
   }
 
+  /** Indexes, then what earlier layouts left: projections in one collection, entries flagged `outboxPending`. */
   async ensureIndexes(): Promise<void> {
     await this.history.createIndex({ entityId: 1, version: -1 });
+    // Only the migration of flagged entries reads it (once per start); MongoDB answers that from the index.
     await this.history.createIndex({ outboxPending: 1 });
     await this.history.createIndex({ ownerAccountId: 1, at: -1 });
     await this.history.createIndex({ at: -1 });
-    await this.current.createIndex({ id: 1 });
-    await this.keyProjectionsByString();
+    await this.createCurrentIndex({ id: 1 });
+    await this.moveProjectionsToShards();
+    await markFlaggedEntries(this.outbox());
+  }
+
+  /** Where this store's events wait for the outbox relay. */
+  outbox(): OutboxQueue {
+    return { entries: this.history, pending: this.pending };
+  }
+
+  /** An index on every projection shard. */
+  createCurrentIndex(spec: IndexSpecification): Promise<void> {
+    return this.projections.createIndex(spec);
   }
 
   /**
-   * Projections written before lookups went by string `_id` had the id itself as `_id` and no `id`:
-   * each is written again under its string key and the old one removed. Safe to run again after a crash.
+   * Current records matching `filter` (on the stored fields: `id` is the record's id), from every shard at
+   * once, merged in the order of `sort` and cut at `limit`. Returned with `_id` as the record's id.
    */
-  private async keyProjectionsByString(): Promise<void> {
-    for await (const old of this.projections.find({ id: { $exists: false } })) {
-      if (typeof old._id === 'string') continue;
-      try {
-        await this.projections.insertOne({ ...old, _id: keyOf(old._id), id: old._id });
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 11000) throw error;
-      }
-      await this.projections.deleteOne({ _id: old._id });
-    }
+  async findCurrent(filter: Filter<Document>, options: FindCurrentOptions = {}): Promise<Current<S>[]> {
+    return (await this.projections.find(filter as Filter<KeyedDocument>, options)).map((stored) => fromStored<S>(stored));
   }
 
-  /** A stored projection as callers know it: `_id` is the record's id again (a number for numbered records). */
-  static fromStored<S>(stored: Document): Current<S> {
-    const { id, ...rest } = stored as StoredCurrent<S>;
-    return { ...rest, _id: id ?? rest._id } as unknown as Current<S>;
+  /**
+   * Projections of the earlier layouts, all in the collection that now names the shards (with the id itself
+   * as `_id` in the oldest), are copied into their shard, then that collection is dropped. A copy already
+   * there (an earlier start that crashed, another replica) is never replaced: it is rolled forward from
+   * history instead, which never goes back a version. Safe to run again at any point.
+   */
+  private async moveProjectionsToShards(): Promise<void> {
+    const found = await this.db.listCollections({ name: this.currentCollection }, { nameOnly: true }).toArray();
+    if (found.length === 0) return;
+    const single = this.db.collection<KeyedDocument>(this.currentCollection);
+    const byShard = new Map<Collection<KeyedDocument>, KeyedDocument[]>();
+    for (const old of await single.find({}).toArray()) {
+      const id = (old.id as string | number | undefined) ?? old._id;
+      const stored = { ...old, _id: keyOf(id), id };
+      const shard = this.projections.of(stored._id);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), stored]);
+    }
+    await Promise.all(
+      [...byShard].map(async ([shard, documents]) => {
+        for (const document of documents) {
+          try {
+            await shard.insertOne(document);
+          } catch (error) {
+            if (!isDuplicateKeyError(error)) throw error;
+            await this.load(document.id as string | number);
+          }
+        }
+      }),
+    );
+    await single.drop().catch((error: unknown) => {
+      if ((error as { codeName?: unknown }).codeName !== 'NamespaceNotFound') throw error;
+    });
   }
 
   /** The `_id` of the history entry that holds version `version` of record `id` (and its events). */
@@ -118,7 +165,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   async create(id: string | number, state: S, facts: ChangeFacts, events: KnownEvent[] = []): Promise<Current<S>> {
     await this.insertEntry(id, 1, state, facts, events);
     const current = { ...state, _id: id, version: 1, createdAt: facts.at, updatedAt: facts.at } as Current<S>;
-    await this.projections.replaceOne({ _id: keyOf(id) }, this.toStored(current), { upsert: true });
+    await this.writeProjection(current);
     return current;
   }
 
@@ -128,18 +175,18 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     try {
       await this.insertEntry(record._id, version, next, facts, events);
     } catch (error) {
-      if (error instanceof ConcurrentChangeError) await this.rollForward(record._id);
+      if (error instanceof ConcurrentChangeError) await this.load(record._id);
       throw error;
     }
     const updated = { ...next, _id: record._id, version, createdAt: record.createdAt, updatedAt: facts.at } as Current<S>;
-    await this.projections.replaceOne({ _id: keyOf(record._id), version: { $lt: version } }, this.toStored(updated));
+    await this.writeProjection(updated);
     return updated;
   }
 
   /** The current state, rolled forward from history if a change was interrupted. */
   async load(id: string | number): Promise<Current<S> | null> {
-    const stored = await this.projections.findOne({ _id: keyOf(id) });
-    const current = stored ? VersionedStore.fromStored<S>(stored) : null;
+    const stored = await this.projections.of(keyOf(id)).findOne({ _id: keyOf(id) });
+    const current = stored ? fromStored<S>(stored) : null;
     // A change interrupted between its history insert and its projection left newer entries behind.
     let latest: HistoryEntry<S> | null = null;
     for (let version = (current?.version ?? 0) + 1; ; version += 1) {
@@ -155,10 +202,6 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return record.version + 1;
   }
 
-  private async rollForward(id: string | number): Promise<void> {
-    await this.load(id);
-  }
-
   private async project(entry: HistoryEntry<S>, current: Current<S> | null): Promise<Current<S>> {
     const projected = {
       ...entry.state,
@@ -167,17 +210,33 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       createdAt: current?.createdAt ?? entry.at,
       updatedAt: entry.at,
     } as Current<S>;
-    await this.projections.replaceOne({ _id: keyOf(entry.entityId) }, this.toStored(projected), { upsert: true });
+    await this.writeProjection(projected);
     return projected;
   }
 
-  private toStored(current: Current<S>): KeyedDocument {
-    return { ...current, _id: keyOf(current._id), id: current._id };
+  /**
+   * Writes the projection by key alone, then rolls forward if the next version exists: its writer may have
+   * written its projection before this one landed on top of it. The last write of all is always followed by
+   * such a check, so crossing writers end with the newest state.
+   */
+  private async writeProjection(current: Current<S>): Promise<void> {
+    const key = keyOf(current._id);
+    const shard = this.projections.of(key);
+    const stored: KeyedDocument = { ...current, _id: key, id: current._id };
+    try {
+      await shard.replaceOne({ _id: key }, stored, { upsert: true });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await shard.replaceOne({ _id: key }, stored); // two upserts inserted at once: it exists now
+    }
+    const newer = await this.entries.findOne({ _id: VersionedStore.entryId(current._id, current.version + 1) }, { projection: { _id: 1 } });
+    if (newer) await this.load(current._id);
   }
 
   private async insertEntry(id: string | number, version: number, state: S, facts: ChangeFacts, events: KnownEvent[]): Promise<void> {
+    const entryId = VersionedStore.entryId(id, version);
     const entry: HistoryEntry<S> = {
-      _id: VersionedStore.entryId(id, version),
+      _id: entryId,
       entity: this.entity,
       entityId: id,
       version,
@@ -186,12 +245,14 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       reason: facts.reason ?? null,
       state,
       outbox: events,
-      outboxPending: events.length > 0,
     };
+    // Before the entry, so an entry with events is never unmarked. A writer that loses the race for this
+    // version leaves the marker to the winner's entry: at worst its events are published once more.
+    if (events.length > 0) await markPending(this.pending, entryId, facts.at);
     try {
       await this.entries.insertOne(entry);
     } catch (error) {
-      if ((error as { code?: unknown }).code === 11000) throw new ConcurrentChangeError(this.entity, id);
+      if (isDuplicateKeyError(error)) throw new ConcurrentChangeError(this.entity, id);
       throw error;
     }
   }

@@ -7,7 +7,7 @@ import { testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { ConcurrentChangeError, OutboxRelay, VersionedStore, type Current, type HistoryEntry } from '../src';
-import { campaign, campaignEvent, facts, type Campaign } from './support';
+import { campaign, campaignEvent, facts, isMarkedPending, projectionOf, type Campaign } from './support';
 
 const logger = createLogger({ service: 'outbox-test', level: 'silent' });
 
@@ -29,7 +29,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
     return bus;
   };
   const newRelay = (bus: Bus, store: VersionedStore<Campaign>) => {
-    const relay = new OutboxRelay({ bus, collections: () => [store.history], logger, intervalMs: 100 });
+    const relay = new OutboxRelay({ bus, queues: () => [store.outbox()], logger, intervalMs: 100 });
     relays.push(relay);
     return relay;
   };
@@ -62,7 +62,8 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const created = await store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [event]);
       expect(created).to.include({ _id: state.campaignId, version: 1, status: 'submitted' });
       const entry = (await store.history.findOne({ _id: `${state.campaignId}:1` as never })) as unknown as HistoryEntry<Campaign>;
-      expect(entry).to.include({ entity: 'campaign', entityId: state.campaignId, version: 1, ownerAccountId: '501', action: 'submit', from: 'draft', to: 'submitted', reason: null, outboxPending: true });
+      expect(entry).to.include({ entity: 'campaign', entityId: state.campaignId, version: 1, ownerAccountId: '501', action: 'submit', from: 'draft', to: 'submitted', reason: null });
+      expect(await isMarkedPending(store, entry._id)).to.equal(true);
       expect(entry.state).to.deep.equal(state);
       expect(entry.outbox).to.deep.equal([event]);
       expect(await store.load(state.campaignId)).to.deep.equal(created);
@@ -139,15 +140,14 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         reason: null,
         state: next,
         outbox: [],
-        outboxPending: false,
       } as never);
-      expect((await store.current.findOne({ _id: String(state.campaignId) } as never))?.version).to.equal(1);
+      expect((await projectionOf(db, 'campaigns', state.campaignId))?.version).to.equal(1);
 
       const loaded = await store.load(state.campaignId);
       expect(loaded).to.deep.include({ version: 2, status: 'active' });
       expect(loaded?.createdAt.toISOString()).to.equal(created.createdAt.toISOString());
       expect(loaded?.updatedAt.toISOString()).to.equal('2026-02-03T00:00:00.000Z');
-      expect(await store.current.findOne({ _id: String(state.campaignId) } as never)).to.deep.include({ version: 2, status: 'active' });
+      expect(await projectionOf(db, 'campaigns', state.campaignId)).to.deep.include({ version: 2, status: 'active' });
 
       const changed = await store.change(loaded as Current<Campaign>, { ...next, status: 'paused' }, facts('pause', 'active', 'paused'));
       expect(changed.version).to.equal(3);
@@ -166,23 +166,9 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         reason: null,
         state,
         outbox: [],
-        outboxPending: false,
       } as never);
       expect(await store.load(state.campaignId)).to.deep.include({ version: 1, status: 'submitted' });
       expect(await store.load(999_999)).to.equal(null);
-    });
-
-    it('keys projections of the earlier layout (a number _id) by string at start, and loads them by key', async () => {
-      const store = newStore('_keys');
-      const state = campaign(nextId++);
-      const at = new Date('2026-02-01T00:00:00Z');
-      await store.current.insertOne({ ...state, _id: state.campaignId, version: 1, createdAt: at, updatedAt: at } as never);
-      await store.ensureIndexes();
-      await store.ensureIndexes(); // again, as a second replica starting would
-      expect(await store.current.countDocuments({ _id: state.campaignId } as never)).to.equal(0);
-      expect(await store.current.findOne({ _id: String(state.campaignId) } as never)).to.deep.include({ id: state.campaignId, version: 1 });
-      const loaded = await store.load(state.campaignId);
-      expect(loaded).to.deep.include({ _id: state.campaignId, version: 1, status: state.status });
     });
 
     it('repairs the projection when a stale writer loses, so the next read is current', async () => {
@@ -199,10 +185,9 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         reason: null,
         state: { ...state, title: 'from history' },
         outbox: [],
-        outboxPending: false,
       } as never);
       await store.change(created, { ...state, title: 'late' }, facts('edit', null, null)).catch(() => undefined);
-      expect(await store.current.findOne({ _id: String(state.campaignId) } as never)).to.deep.include({ version: 2, title: 'from history' });
+      expect(await projectionOf(db, 'campaigns', state.campaignId)).to.deep.include({ version: 2, title: 'from history' });
     });
   });
 
@@ -215,12 +200,12 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [first]);
       const quiet = campaign(nextId++);
       await store.create(quiet.campaignId, quiet, facts('submit', null, 'submitted'));
-      expect(await store.history.findOne({ _id: `${quiet.campaignId}:1` as never })).to.include({ outboxPending: false });
+      expect(await isMarkedPending(store, `${quiet.campaignId}:1`)).to.equal(false);
 
       const relay = newRelay(await newBus(), store);
       relay.start();
       await relay.flush();
-      expect(await store.history.findOne({ _id: `${state.campaignId}:1` as never })).to.include({ outboxPending: false });
+      expect(await isMarkedPending(store, `${state.campaignId}:1`)).to.equal(false);
       await waitFor(() => received.length === 1);
       await relay.flush();
       await settle();
@@ -244,7 +229,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
     it('publishNow() puts a just-written change on the bus before it resolves, once, while passes run beside it', async () => {
       const store = newStore('_now');
       const received = await consumer('relay-now');
-      const relay = new OutboxRelay({ bus: await newBus(), collections: () => [store.history], logger, intervalMs: 1, leases: db.collection('leases_now') });
+      const relay = new OutboxRelay({ bus: await newBus(), queues: () => [store.outbox()], logger, intervalMs: 1, leases: db.collection('leases_now') });
       relays.push(relay);
       relay.start();
       const published: string[] = [];
@@ -252,11 +237,9 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         const state = campaign(nextId++);
         const event = campaignEvent(state, 1);
         await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
-        await relay.publishNow(store.history, VersionedStore.entryId(state.campaignId, 1), [event]);
-        // The flag is cleared after the caller heard back (an update scans the history on FerretDB).
-        await waitFor(async () => (await store.history.findOne({ _id: VersionedStore.entryId(state.campaignId, 1) as never }))?.outboxPending === false, {
-          message: 'flag cleared after publishNow',
-        });
+        await relay.publishNow(store.outbox(), VersionedStore.entryId(state.campaignId, 1), [event]);
+        // The marker is deleted after the caller heard back.
+        await waitFor(async () => !(await isMarkedPending(store, VersionedStore.entryId(state.campaignId, 1))), { message: 'marker deleted after publishNow' });
         published.push(event.id);
       }
       await waitFor(() => received.length >= 20);
@@ -274,13 +257,13 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const entryId = VersionedStore.entryId(state.campaignId, 1);
 
       const notStarted = newRelay(await newBus(), store);
-      await notStarted.publishNow(store.history, entryId, [event]);
+      await notStarted.publishNow(store.outbox(), entryId, [event]);
       const downRelay = newRelay(await newBus('amqp://guest:guest@127.0.0.1:1'), store);
       downRelay.start();
-      await downRelay.publishNow(store.history, entryId, [event]);
+      await downRelay.publishNow(store.outbox(), entryId, [event]);
       await settle();
       expect(received).to.deep.equal([]);
-      expect(await store.history.findOne({ _id: entryId as never })).to.include({ outboxPending: true });
+      expect(await isMarkedPending(store, entryId)).to.equal(true);
 
       await newRelay(await newBus(), store).flush();
       await waitFor(() => received.length === 1);
@@ -298,7 +281,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       let failure: unknown;
       await downRelay.flush().catch((error: unknown) => (failure = error));
       expect((failure as Error).name).to.equal('ServiceUnavailableError');
-      expect(await store.history.findOne({ _id: `${state.campaignId}:1` as never })).to.include({ outboxPending: true });
+      expect(await isMarkedPending(store, `${state.campaignId}:1`)).to.equal(true);
 
       await newRelay(await newBus(), store).flush();
       await waitFor(() => received.length === 1);
@@ -341,7 +324,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       expect(await exited).to.equal('SIGKILL');
 
       expect(written.written).to.equal(campaignId);
-      expect(await store.history.findOne({ _id: `${campaignId}:1` as never })).to.include({ outboxPending: true });
+      expect(await isMarkedPending(store, `${campaignId}:1`)).to.equal(true);
       await settle();
       expect(received).to.have.length(0); // the dead writer published nothing
 
@@ -352,7 +335,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       await settle();
       expect(received.map((event) => event.id)).to.deep.equal([written.eventId]);
       expect(received[0]).to.deep.include({ type: CAMPAIGN_SUBMITTED, aggregateId: String(campaignId), aggregateVersion: 1 });
-      expect(await store.history.findOne({ _id: `${campaignId}:1` as never })).to.include({ outboxPending: false });
+      expect(await isMarkedPending(store, `${campaignId}:1`)).to.equal(false);
       expect((await store.load(campaignId))?.status).to.equal('submitted');
     });
   });

@@ -1,5 +1,7 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
-import type { ChangeFacts } from '../src';
+import { KeyedShards } from '@pilot/mongo';
+import type { Db, Document } from 'mongodb';
+import { PROJECTION_SHARDS, type ChangeFacts, type VersionedStore } from '../src';
 
 export type Campaign = CampaignState;
 
@@ -25,4 +27,14 @@ export function campaignEvent(state: Campaign, version: number): CampaignEvent {
 
 export function facts(action: string, from: string | null, to: string | null, at = new Date('2026-02-01T10:00:00.000Z')): ChangeFacts {
   return { at, actorAccountId: '501', action, from, to };
+}
+
+/** Whether entry `entryId` of `store` is still marked pending (its events may not be on the bus yet). */
+export async function isMarkedPending(store: VersionedStore<Campaign>, entryId: string): Promise<boolean> {
+  return (await store.outbox().pending.countDocuments({ _id: entryId as never })) > 0;
+}
+
+/** The stored projection of record `id` in the shard that holds it (`base` is the store's current collection). */
+export function projectionOf(db: Db, base: string, id: number): Promise<Document | null> {
+  return new KeyedShards(db, base, PROJECTION_SHARDS).of(String(id)).findOne({ _id: String(id) as never });
 }

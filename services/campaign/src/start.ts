@@ -38,14 +38,15 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await repository.ensureIndexes();
     const repaired = await repository.repairProjections();
     if (repaired.length > 0) logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history at start');
-    const relay = OutboxRelay.forSource(bus, repository, config, logger);
+    // The relay judges markers by the clock the changes were made with.
+    const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);
     resources.add(relay, (opened) => opened.stop());
     const campaigns = new CampaignUseCases({
       repository,
       clock,
       logger,
       publishChange: (campaignId, version, events) =>
-        relay.publishNow(repository.historyCollection(), VersionedStore.entryId(campaignId, version), events),
+        relay.publishNow(repository.outbox(), VersionedStore.entryId(campaignId, version), events),
     });
 
     const { app, finish } = createServiceApp({

@@ -2,7 +2,8 @@ import { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { ConfigError } from '@pilot/config';
 import type { KnownEvent } from '@pilot/contracts';
 import { internalGet } from '@pilot/http-kit';
-import { connectMongo } from '@pilot/mongo';
+import { connectMongo, KeyedShards } from '@pilot/mongo';
+import { PROJECTION_SHARDS } from '@pilot/outbox';
 import { infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';
@@ -79,14 +80,14 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const api = client(infra, service.url);
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const history = mongo.db!.collection('campaign_history');
+    const pending = mongo.db!.collection('campaign_history_pending');
 
     const id = (await api.post('/api/workspace/campaigns', owner, CREATIVE)).body.id as number;
     const moves: Array<[string, Who]> = [['submit', owner], ['approve', ADMIN], ['activate', ADMIN], ['pause', owner]];
     for (const [index, [action, who]] of moves.entries()) {
       expect((await api.post(`/api/workspace/campaigns/${id}/${action}`, who)).status).to.equal(200);
-      // No relay pass runs: the writer published the change itself (and clears the flag right after).
-      await waitFor(async () => (await history.findOne({ _id: `${id}:${index + 2}` as never }))?.outboxPending === false, { message: `${action} published by the writer` });
+      // No relay pass runs: the writer published the change itself (and deletes its pending marker right after).
+      await waitFor(async () => (await pending.countDocuments({ _id: `${id}:${index + 2}` as never })) === 0, { message: `${action} published by the writer` });
     }
     await waitFor(() => events.length >= moves.length, { message: 'events of every transition' });
     expect(events.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
@@ -114,14 +115,14 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const pending = await mongo.db!.collection('campaign_history').countDocuments({ outboxPending: true });
-    expect(pending).to.equal(2);
+    const pending = mongo.db!.collection('campaign_history_pending');
+    expect((await pending.find({}).toArray()).map((marker) => marker._id)).to.have.members([`${id}:2`, `${id}:3`]);
     expect(events).to.deep.equal([]);
 
     // Another replica starts; its relay finds the pending events and publishes them.
     const recovered = await running(infra);
     await waitFor(() => events.length >= 2, { message: 'pending events published' });
-    await waitFor(async () => (await mongo.db!.collection('campaign_history').countDocuments({ outboxPending: true })) === 0);
+    await waitFor(async () => (await pending.countDocuments({})) === 0);
     // A later transition is a marker: any duplicate of the recovered events would arrive before it.
     const api2 = client(infra, recovered.service.url);
     expect((await api2.post(`/api/workspace/campaigns/${id}/activate`, ADMIN)).status).to.equal(200);
@@ -194,7 +195,8 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
     const stale = await mongo.db!.collection('campaign_history').findOne({ _id: `${body.id}:3` as never });
-    await mongo.db!.collection('campaigns').replaceOne({ _id: String(body.id) as never }, { ...stale!.state, _id: String(body.id), id: body.id, version: 3, createdAt: stale!.at, updatedAt: stale!.at });
+    const shard = new KeyedShards(mongo.db!, 'campaigns', PROJECTION_SHARDS).of(String(body.id));
+    await shard.replaceOne({ _id: String(body.id) as never }, { ...stale!.state, _id: String(body.id), id: body.id, version: 3, createdAt: stale!.at, updatedAt: stale!.at });
 
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.body.items).to.have.length(1);

@@ -1,15 +1,17 @@
 /**
  * Everything the campaign service stores, and the only code that touches the driver.
  *
- * - `campaigns` (current projection) and `campaign_history` (one immutable entry per change, holding the
- *   audit facts and the pending events: the outbox) through @pilot/outbox's VersionedStore.
+ * - `campaigns_00` .. `campaigns_63` (current projections, by a hash of the id), `campaign_history` (one
+ *   immutable entry per change, holding the audit facts and the events: the outbox) and
+ *   `campaign_history_pending` (the entries whose events may not be on the bus yet) through @pilot/outbox's
+ *   VersionedStore.
  * - `campaign_ids`: one document per id ever handed out (insertWithNextId), so ids are unique across
  *   replicas and never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
  *   create a record (docs/decisions/0002). Records are never deleted, so claims are never released.
  */
 import { claimOnce, insertWithNextId, type Connection } from '@pilot/mongo';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
@@ -21,7 +23,7 @@ const IDS = 'campaign_ids';
 const SLOTS = 'campaign_slots';
 
 export class CampaignRepository {
-  readonly store: VersionedStore<CampaignRecord>;
+  private readonly store: VersionedStore<CampaignRecord>;
   private readonly slots: Collection<Document>;
   private readonly leases: Collection<Document>;
 
@@ -35,8 +37,8 @@ export class CampaignRepository {
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
     await this.store.history.createIndex({ entity: 1, at: -1 });
-    await this.store.current.createIndex({ ownerAccountId: 1, createdAt: -1 });
-    await this.store.current.createIndex({ status: 1 });
+    await this.store.createCurrentIndex({ ownerAccountId: 1, createdAt: -1 });
+    await this.store.createCurrentIndex({ status: 1 });
     await this.slots.createIndex({ accountId: 1 });
   }
 
@@ -45,13 +47,13 @@ export class CampaignRepository {
     return this.leases as unknown as Collection;
   }
 
-  /** The history collection, whose documents carry the pending events the relay publishes. */
-  historyCollection(): Collection {
-    return this.store.history as unknown as Collection;
+  /** Where the events of campaign changes wait for the outbox relay. */
+  outbox(): OutboxQueue {
+    return this.store.outbox();
   }
 
-  outboxCollections(): Collection[] {
-    return [this.historyCollection()];
+  outboxQueues(): OutboxQueue[] {
+    return [this.outbox()];
   }
 
   /**
@@ -98,7 +100,7 @@ export class CampaignRepository {
     const query: Document = {};
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== null) query.status = filter.status;
-    return (await this.store.current.find(query).sort({ createdAt: -1, id: -1 }).toArray()).map((stored) => VersionedStore.fromStored<CampaignRecord>(stored));
+    return this.store.findCurrent(query, { sort: { createdAt: -1, id: -1 } });
   }
 
   /**
@@ -113,14 +115,14 @@ export class CampaignRepository {
       latest.set(id, Math.max(latest.get(id) ?? 0, Number(entry.version)));
     }
     const projected = new Map<number, number>();
-    for await (const current of this.store.current.find({}, { projection: { id: 1, version: 1 } })) projected.set(Number(current.id), Number(current.version));
+    for (const current of await this.store.findCurrent({}, { projection: { id: 1, version: 1 } })) projected.set(Number(current._id), current.version);
     const stale = [...latest].filter(([id, version]) => (projected.get(id) ?? 0) < version).map(([id]) => id);
     for (const id of stale) await this.store.load(id);
     return stale;
   }
 
   async listActive(): Promise<StoredCampaign[]> {
-    return (await this.store.current.find({ status: 'active' }).sort({ id: 1 }).toArray()).map((stored) => VersionedStore.fromStored<CampaignRecord>(stored));
+    return this.store.findCurrent({ status: 'active' }, { sort: { id: 1 } });
   }
 
   /** Audit entries newest first; `ownerAccountId` null for an administrator. */

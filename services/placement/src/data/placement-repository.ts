@@ -1,10 +1,10 @@
 /**
  * Slots and their placements, as a VersionedStore keyed by slot (docs/decisions/0002): each PUT inserts
  * history entry `<slot>:<version>` holding the new placement, the audit facts and the placement.changed
- * event in ONE insert; the outbox relay publishes the event afterwards. The `slots` collection is the
- * current projection that public reads use.
+ * event in ONE insert; the outbox relay publishes the event afterwards. The `slots_00` .. `slots_63`
+ * collections hold the current projections that public reads use (loaded by slot).
  */
-import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
+import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { Placement } from '../domain/placement';
@@ -37,9 +37,9 @@ export class PlacementRepository {
     return this.leases;
   }
 
-  /** The collections whose documents carry outbox events (for the relay). */
-  outboxCollections(): Collection[] {
-    return [this.store.history];
+  /** Where the placement.changed events wait for the outbox relay. */
+  outboxQueues(): OutboxQueue[] {
+    return [this.store.outbox()];
   }
 
   async ensureIndexes(): Promise<void> {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
 import { insertWithNextId, isDuplicateKeyError, type Connection } from '@pilot/mongo';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/outbox';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 
@@ -47,14 +47,14 @@ export class PublisherRepository {
     return this.leases;
   }
 
-  outboxCollections(): Collection[] {
-    return [this.store.history];
+  outboxQueues(): OutboxQueue[] {
+    return [this.store.outbox()];
   }
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.store.current.createIndex({ ownerAccountId: 1, id: -1 });
-    await this.store.current.createIndex({ status: 1, id: -1 });
+    await this.store.createCurrentIndex({ ownerAccountId: 1, id: -1 });
+    await this.store.createCurrentIndex({ status: 1, id: -1 });
   }
 
   /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */
@@ -80,16 +80,14 @@ export class PublisherRepository {
     const query: Filter<Document> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== undefined) query.status = filter.status;
-    return (await this.store.current.find(query).sort({ id: -1 }).limit(limit).toArray()).map((stored) => VersionedStore.fromStored<PublisherState>(stored));
+    return this.store.findCurrent(query, { sort: { id: -1 }, limit });
   }
 
   /** Every current record in id order, in batches (for rebuilding the key read model). */
   async *batches(batchSize = 200): AsyncGenerator<PublisherRecord[]> {
     let after = 0;
     for (;;) {
-      const batch = (await this.store.current.find({ id: { $gt: after } }).sort({ id: 1 }).limit(batchSize).toArray()).map((stored) =>
-        VersionedStore.fromStored<PublisherState>(stored),
-      );
+      const batch = await this.store.findCurrent({ id: { $gt: after } }, { sort: { id: 1 }, limit: batchSize });
       if (batch.length > 0) yield batch;
       if (batch.length < batchSize) return;
       after = Number(batch[batch.length - 1]!._id);
