@@ -5,7 +5,7 @@
  */
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { openLink, signedIn, type Answer, type Browser, type PublisherServer } from './support/clients';
+import { openLink, signedIn, type Answer, type Browser, PublisherServer } from './support/clients';
 import { activeCampaign, approvedPublisher, type Campaign } from './support/scenario';
 import { ADMIN_ID, startSystem, type System } from './support/system';
 
@@ -148,6 +148,27 @@ describe('end to end through the gateway', function () {
     expect((await other.server.ad()).status).to.equal(401);
     expect((await other.server.confirm(ad.body.delivery_token)).status).to.equal(401);
     await waitFor(async () => (await openLink(ad.body.click_url)).status === 410, { message: 'the click link to stop working' });
+  });
+
+  it('revokes the key of a rejected platform for good: approved again, it needs a new key', async () => {
+    const other = await approvedPublisher(system, publisherOwner, admin);
+    expect((await other.server.ad()).status).to.equal(200);
+    const rejected = await admin.post<{ status: string }>(`/api/workspace/publishers/${other.publisher.id}/reject`, { reason: 'Not a bot we can verify' });
+    expect(rejected.status, rejected.text).to.equal(200);
+    const refused = await other.server.ad();
+    expect(refused.status).to.equal(401);
+    expect((refused.body as { code?: string }).code).to.equal('invalid_key');
+    expect((await publisherOwner.post(`/api/workspace/publishers/${other.publisher.id}/submit`)).status).to.equal(200);
+    expect((await admin.post(`/api/workspace/publishers/${other.publisher.id}/approve`)).status).to.equal(200);
+    const again = await other.server.ad();
+    expect(again.status, 'the old key after a new approval').to.equal(401);
+    expect((again.body as { code?: string }).code).to.equal('invalid_key');
+    const view = await publisherOwner.get<{ status: string; keyCreatedAt: string | null }>(`/api/workspace/publishers/${other.publisher.id}`);
+    expect(view.body).to.include({ status: 'approved', keyCreatedAt: null });
+    const generated = await publisherOwner.post<{ key: string }>(`/api/workspace/publishers/${other.publisher.id}/keys`);
+    expect(generated.status, generated.text).to.equal(201);
+    expect((await new PublisherServer(system, generated.body.key).ad()).status).to.equal(200);
+    expect((await other.server.ad()).status, 'the old key stays refused').to.equal(401);
   });
 
   it('shows each account the audit of its own records and the administrator all of them', async () => {

@@ -40,6 +40,12 @@ function stateOf(record: PublisherRecord): PublisherState {
   };
 }
 
+/** The key fields of a record whose current key is revoked: no key, the old one among the revoked. */
+function withoutKey(record: PublisherRecord): Pick<PublisherState, 'keyHash' | 'keyCreatedAt' | 'revokedKeyHashes'> {
+  const revoked = record.keyHash ? [...(record.revokedKeyHashes ?? []), record.keyHash] : (record.revokedKeyHashes ?? []);
+  return { keyHash: null, keyCreatedAt: null, revokedKeyHashes: revoked.slice(-KEPT_REVOKED_HASHES) };
+}
+
 function eventData(id: number, state: PublisherState): PublisherEventData {
   return {
     publisherId: id,
@@ -103,6 +109,8 @@ export class Publishers {
       if (!to) throw problems.conflict('invalid_transition', `A ${record.status} platform cannot be ${ACTION_NAMES[action]}`);
       const now = this.clock.now();
       const next: PublisherState = { ...stateOf(record), status: to, rejectionReason: action === 'reject' ? reason : null };
+      // A rejection revokes the key for good: after a new approval the owner generates a new one.
+      if (to === 'rejected' && record.keyHash) Object.assign(next, withoutKey(record));
       const event = createEnvelope(`publisher.${ACTION_NAMES[action]}` as const, String(id), record.version + 1, eventData(id, next), now);
       const revoking = to === 'paused' || to === 'rejected';
       let changed: PublisherRecord;
@@ -135,7 +143,7 @@ export class Publishers {
         ...stateOf(record),
         keyHash: hashApiKey(key),
         keyCreatedAt: now,
-        revokedKeyHashes: previous ? [...(record.revokedKeyHashes ?? []), previous].slice(-KEPT_REVOKED_HASHES) : (record.revokedKeyHashes ?? []),
+        revokedKeyHashes: withoutKey(record).revokedKeyHashes,
       };
       const event = createEnvelope('publisher.key_rotated', String(id), record.version + 1, eventData(id, next), now);
       let changed: PublisherRecord;
