@@ -59,3 +59,27 @@ describe('every service refuses to start without a required setting', function (
     });
   }
 });
+
+/** Each secret set to what a careless deployment leaves in it: the example's placeholder, a development default, a short value. */
+const WEAK_SECRETS: Array<{ service: string; setting: string; value: string }> = [
+  { service: 'gateway', setting: 'INTERNAL_SECRET', value: 'change-me-internal-secret' },
+  { service: 'campaign', setting: 'INTERNAL_SECRET', value: 'local-only-internal-secret-0123456789' },
+  { service: 'allocation', setting: 'TOKEN_SECRET', value: 'change-me-token-secret' },
+  { service: 'tracking', setting: 'TOKEN_SECRET', value: 'a-31-character-token-secret-xyz' },
+  { service: 'publisher-identity', setting: 'TELEGRAM_WEBHOOK_SECRET', value: 'local-only-telegram-webhook-secret' },
+  { service: 'publisher-identity', setting: 'TELEGRAM_WEBHOOK_SECRET', value: 'change-me-telegram-webhook-secret' },
+];
+
+describe('every service refuses to start in production with a weak secret', function () {
+  this.timeout(60_000);
+
+  for (const { service, setting, value } of WEAK_SECRETS) {
+    it(`stops ${service} with exit code 1 naming ${setting} when it is ${JSON.stringify(value)}`, async () => {
+      const env: Record<string, string> = { ...INFRASTRUCTURE, ...COMPLETE[service], [setting]: value };
+      const { code, stderr } = await runServiceMain(service, { NODE_ENV: 'production', ...env });
+      expect(code).to.equal(1);
+      expect(stderr).to.contain(setting);
+      expect(stderr).to.match(/placeholder|shorter than 32/);
+    });
+  }
+});

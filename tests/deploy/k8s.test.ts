@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import yaml from 'js-yaml';
-import { REPO_ROOT, listenPortOf, missingSettings, productionConfigProblem, readEnvFile, serviceConfig, serviceNames } from './support';
+import { REPO_ROOT, listenPortOf, missingSettings, productionConfigProblem, readEnvFile, sampleSecret, serviceConfig, serviceNames } from './support';
 
 const OVERLAYS_DIR = path.join(REPO_ROOT, 'deploy', 'k8s', 'overlays');
 const SECRET_NAME = 'pilot-secrets';
@@ -83,6 +83,9 @@ function asApiServerReads(object: K8sObject): K8sObject {
 }
 
 function render(overlay: string): K8sObject[] {
+  // The local overlay's secrets are generated per machine, as its README says (a no-op once they exist).
+  const generator = path.join(OVERLAYS_DIR, overlay, 'generate-secrets.sh');
+  if (fs.existsSync(generator)) execFileSync('bash', [generator]);
   const output = execFileSync('kubectl', ['kustomize', path.join(OVERLAYS_DIR, overlay)], { encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
   return yaml.loadAll(output).filter((doc): doc is K8sObject => doc !== null && typeof doc === 'object');
 }
@@ -124,6 +127,22 @@ describe('deploy/k8s', function () {
     for (const [key, value] of Object.entries(example)) expect(value, key).to.contain('change-me');
   });
 
+  it('has services that refuse to start in production with the placeholders of the Secret example, naming each', async function () {
+    const example = readEnvFile(SECRET_EXAMPLE);
+    const complete = { NODE_ENV: 'production', PORT: '8080', PUBLIC_BASE_URL: 'https://pilot.example', CAMPAIGN_URL: 'http://campaign:8080' };
+    const problem = productionConfigProblem(await serviceConfig('tracking'), { ...complete, MONGO_DB: 'tracking', ...example });
+    expect(problem).to.contain('INTERNAL_SECRET is a placeholder').and.to.contain('TOKEN_SECRET is a placeholder');
+    const identity = productionConfigProblem(await serviceConfig('publisher-identity'), { ...complete, MONGO_DB: 'identity', ...example });
+    expect(identity).to.contain('TELEGRAM_WEBHOOK_SECRET is a placeholder');
+  });
+
+  it('commits no secret of the local overlay: they are generated per machine, at least 32 characters each', function () {
+    const committed = readEnvFile(path.join(OVERLAYS_DIR, 'local', 'secrets.local.env'));
+    expect(Object.keys(committed).filter((key) => key.endsWith('_SECRET'))).to.deep.equal([]);
+    const ignored = execFileSync('git', ['check-ignore', 'deploy/k8s/overlays/local/generated-secrets.env'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(ignored.trim()).to.equal('deploy/k8s/overlays/local/generated-secrets.env');
+  });
+
   for (const overlay of overlays) {
     describe(`overlay ${overlay}`, function () {
       this.timeout(60_000);
@@ -131,10 +150,15 @@ describe('deploy/k8s', function () {
       const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name);
       const deploymentOf = (service: string) => find('Deployment', service)?.spec as DeploymentSpec | undefined;
 
-      /** The Secret's values: rendered (local), or the keys of the example, which production must create. */
+      /**
+       * The Secret's values: rendered (local), or the keys of the example, which production must create
+       * with generated secrets (its placeholders are refused in production, as the test above shows).
+       */
       const secretValues = (): Record<string, string> => {
         const secret = find('Secret', SECRET_NAME);
-        return secret ? decodeSecret(secret) : readEnvFile(SECRET_EXAMPLE);
+        if (secret) return decodeSecret(secret);
+        const example = readEnvFile(SECRET_EXAMPLE);
+        return Object.fromEntries(Object.entries(example).map(([key, value]) => [key, key.endsWith('_SECRET') ? sampleSecret(key) : value]));
       };
 
       /** The environment a container starts with: envFrom ConfigMaps/Secrets, then env entries. */

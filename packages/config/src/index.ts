@@ -2,10 +2,14 @@
  * Every setting of a process is declared once with envalid validators and read here, at start.
  * A missing or invalid setting throws a ConfigError naming each bad variable; the entry point prints it
  * and exits. `devDefault` values apply only outside NODE_ENV=production, so production never silently
- * falls back to a local default.
+ * falls back to a local default; and in production a `*_SECRET` setting that is short or a known
+ * placeholder stops the process too (secrets.ts).
  */
 import { cleanEnv, type CleanedEnv, type ValidatorSpec } from 'envalid';
 import { makeValidator, num as numValidator, str as strValidator, url as urlValidator } from 'envalid';
+import { isSecretSettingName, weakSecretProblem } from './secrets';
+
+export { MIN_SECRET_LENGTH, isSecretSettingName, weakSecretProblem } from './secrets';
 
 
 export { bool, host, num, port, str, url, json, makeValidator, EnvError, EnvMissingError } from 'envalid';
@@ -26,7 +30,7 @@ export class ConfigError extends Error {
 export type Spec = { [key: string]: ValidatorSpec<unknown> };
 
 export function loadConfig<S extends Spec>(spec: S, env: NodeJS.ProcessEnv = process.env): CleanedEnv<S> {
-  return cleanEnv(env, spec, {
+  const config = cleanEnv(env, spec, {
     reporter: ({ errors }) => {
       const names = Object.keys(errors);
       if (names.length === 0) return;
@@ -39,6 +43,19 @@ export function loadConfig<S extends Spec>(spec: S, env: NodeJS.ProcessEnv = pro
       throw new ConfigError(problems);
     },
   });
+  if (env.NODE_ENV === 'production') refuseWeakSecrets(spec, config as Record<string, unknown>);
+  return config;
+}
+
+/** Under NODE_ENV=production: every secret setting strong enough, else a ConfigError naming each weak one. */
+function refuseWeakSecrets(spec: Spec, config: Record<string, unknown>): void {
+  const devDefaults = new Set(Object.values(spec).map((validator) => validator.devDefault));
+  const problems: Record<string, string> = {};
+  for (const name of Object.keys(spec).filter(isSecretSettingName)) {
+    const problem = weakSecretProblem(config[name], devDefaults);
+    if (problem) problems[name] = problem;
+  }
+  if (Object.keys(problems).length > 0) throw new ConfigError(problems);
 }
 
 /** A comma-separated list of positive integers as strings, e.g. numeric account ids. */
@@ -73,7 +90,10 @@ export const listenPort = makeValidator<number>((raw) => {
 export const httpSettings = {
   PORT: listenPort({ desc: 'port this service listens on (0: any free port)' }),
   HOST: strValidator({ default: '127.0.0.1', desc: 'address to listen on (0.0.0.0 in containers)' }),
-  INTERNAL_SECRET: strValidator({ devDefault: 'local-only-internal-secret-0123456789', desc: 'HMAC secret the gateway signs forwarded calls with' }),
+  INTERNAL_SECRET: strValidator({
+    devDefault: 'local-only-internal-secret-0123456789',
+    desc: 'HMAC secret the gateway signs forwarded calls with (production: at least 32 characters, not a placeholder)',
+  }),
   LOG_LEVEL: strValidator({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
 };
 

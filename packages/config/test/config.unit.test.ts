@@ -114,3 +114,41 @@ describe('config: systemClock', () => {
     expect(now).to.be.within(before, Date.now());
   });
 });
+
+describe('config: secrets in production', () => {
+  const strong = 'f3a9c1d27be04e8a96d5b0c4e1f7a2d3';
+  const spec = { INTERNAL_SECRET: httpSettings.INTERNAL_SECRET, TOKEN_SECRET: str(), NAME: str() };
+
+  it('refuses the placeholders of the deployment examples, naming each setting', () => {
+    const error = configErrorOf(() =>
+      loadConfig(spec, { NODE_ENV: 'production', INTERNAL_SECRET: 'change-me-internal-secret', TOKEN_SECRET: 'change-me-token-secret', NAME: 'x' }),
+    );
+    expect(Object.keys(error.variables).sort()).to.deep.equal(['INTERNAL_SECRET', 'TOKEN_SECRET']);
+    expect(error.variables.INTERNAL_SECRET).to.contain('placeholder').and.to.contain('openssl rand -hex 32');
+    expect(error.message).to.contain('INTERNAL_SECRET is a placeholder');
+  });
+
+  it('refuses the development defaults, even when set explicitly and longer than 32 characters', () => {
+    const error = configErrorOf(() =>
+      loadConfig(spec, { NODE_ENV: 'production', INTERNAL_SECRET: 'local-only-internal-secret-0123456789', TOKEN_SECRET: 'local-only-token-secret-0123456789', NAME: 'x' }),
+    );
+    expect(Object.keys(error.variables).sort()).to.deep.equal(['INTERNAL_SECRET', 'TOKEN_SECRET']);
+  });
+
+  it('refuses a secret shorter than 32 characters', () => {
+    const error = configErrorOf(() => loadConfig(spec, { NODE_ENV: 'production', INTERNAL_SECRET: strong, TOKEN_SECRET: strong.slice(0, 31), NAME: 'x' }));
+    expect(error.variables).to.have.keys(['TOKEN_SECRET']);
+    expect(error.variables.TOKEN_SECRET).to.contain('shorter than 32 characters');
+  });
+
+  it('accepts generated secrets of 32 characters or more in production', () => {
+    const config = loadConfig(spec, { NODE_ENV: 'production', INTERNAL_SECRET: strong, TOKEN_SECRET: `${strong}${strong}`, NAME: 'x' });
+    expect(config.TOKEN_SECRET).to.equal(`${strong}${strong}`);
+  });
+
+  it('leaves development and test runs their defaults and short secrets', () => {
+    const config = loadConfig(spec, { NODE_ENV: 'test', TOKEN_SECRET: 'short', NAME: 'x' });
+    expect(config.INTERNAL_SECRET).to.equal('local-only-internal-secret-0123456789');
+    expect(config.TOKEN_SECRET).to.equal('short');
+  });
+});
