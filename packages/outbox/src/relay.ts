@@ -205,8 +205,8 @@ export class OutboxRelay {
     for (let pass = this.inHand.get(key); pass; pass = this.inHand.get(key)) {
       if ((await pass.catch(() => 'left')) === 'published') return;
     }
-    // A holder of its own: a pass of this relay that listed the document before it was cleared must see
-    // the lease as somebody else's, not re-enter it as it would to retry its own failed publish.
+    // A holder of its own: a pass of this relay that listed the marker before it was deleted must see the
+    // lease as somebody else's, not re-enter it as it would to retry its own failed publish.
     const holder = `${this.holder}/now`;
     let leased: string | null = null;
     let announcePublished!: () => void;
@@ -231,7 +231,7 @@ export class OutboxRelay {
         }
         this.options.logger.warn({ err: (error as Error).message }, 'events left pending for the outbox relay');
         this.retrySoon();
-        // Let the next pass take the document at once rather than after the lease expires.
+        // Let the next pass take the entry at once rather than after the lease expires.
         if (leased) await this.options.leases?.deleteOne({ _id: leased as never, holder }).catch(() => undefined);
         return 'left';
       }
