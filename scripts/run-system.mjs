@@ -87,7 +87,11 @@ function launch(name, entry, env) {
   children.push(child);
 }
 
-const gatewayEnv = { ...shared, GATEWAY_PORT: String(new URL(publicBaseUrl).port || 8080) };
+const gatewayEnv = {
+  ...shared,
+  GATEWAY_PORT: String(new URL(publicBaseUrl).port || 8080),
+  GATEWAY_OPERATOR_PORT: process.env.GATEWAY_OPERATOR_PORT ?? '8090',
+};
 for (const service of SERVICES) {
   const urls = [];
   for (let replica = 0; replica < replicas[service.name]; replica += 1) {
@@ -114,19 +118,20 @@ async function stopAll(exitCode) {
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
-const readyUrl = `http://127.0.0.1:${gatewayEnv.GATEWAY_PORT}/readyz`;
+// The gateway's operator port reports every upstream replica: the system is up when each one is ready.
+const readyUrl = `http://127.0.0.1:${gatewayEnv.GATEWAY_OPERATOR_PORT}/readyz`;
 const deadline = Date.now() + 90_000;
 let last = '';
 while (!stopping) {
   try {
     const response = await fetch(readyUrl, { signal: AbortSignal.timeout(3000) });
     last = await response.text();
-    if (response.ok) break;
+    if (response.ok && Object.values(JSON.parse(last).checks ?? {}).every((check) => check === 'ok')) break;
   } catch (error) {
     last = error.message;
   }
   if (Date.now() > deadline) {
-    console.error(`The gateway did not become ready within 90 s: ${last}`);
+    console.error(`The system did not become ready within 90 s: ${last}`);
     await stopAll(1);
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -134,7 +139,7 @@ while (!stopping) {
 
 console.log(`
   Publisher pilot is running.
-  Open ${publicBaseUrl}/            (gateway readiness: ${readyUrl})
+  Open ${publicBaseUrl}/            (each service's readiness and the metrics: ${readyUrl}, /metrics)
 
   Sign in locally (there is no real bot here): click "Sign in" on the site, then run
       pnpm signin <code> [accountId]

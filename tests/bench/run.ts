@@ -394,8 +394,9 @@ async function main(): Promise<void> {
     const restartAllocation = async () => {
       const started = performance.now();
       await system.restart('allocation');
-      const loaded = await fetch(`${system.baseUrl}/readyz`);
-      if (!loaded.ok) throw new Error(`gateway not ready after the restart: ${await loaded.text()}`);
+      // The gateway's operator port reports each upstream replica; every one must be up again.
+      const report = (await (await fetch(`${system.gatewayOperatorUrl}/readyz`)).json()) as { checks: Record<string, string> };
+      if (Object.values(report.checks).some((check) => check !== 'ok')) throw new Error(`an upstream is not ready after the restart: ${JSON.stringify(report.checks)}`);
       return (performance.now() - started) / 1000;
     };
     let backgroundStored = false;

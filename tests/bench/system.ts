@@ -41,6 +41,8 @@ export interface BenchSystem {
   origin: string;
   /** The gateway whose site upstream is the trivial server (baseline). */
   baselineUrl: string;
+  /** The gateway's operator port: /metrics and the readiness of every upstream replica. */
+  gatewayOperatorUrl: string;
   webhookSecret: string;
   mongoUrl: string;
   redisUrl: string;
@@ -127,7 +129,8 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     return running;
   };
 
-  const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), UPSTREAM_TIMEOUT_MS: '10000' };
+  const gatewayOperatorPort = await freePort();
+  const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), GATEWAY_OPERATOR_PORT: String(gatewayOperatorPort), UPSTREAM_TIMEOUT_MS: '10000' };
   try {
     let campaignUrl = '';
     for (const service of SERVICES) {
@@ -152,7 +155,7 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     await waitReady(trivial.url, 10_000, trivial.child, 'trivial-upstream');
     const baselinePort = await freePort();
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-    const baseline = launch('gateway-baseline', path.join(ROOT, 'services', 'gateway', 'dist', 'main.js'), { ...gatewayEnv, GATEWAY_PORT: String(baselinePort), WEB_URLS: trivial.url }, baselineUrl);
+    const baseline = launch('gateway-baseline', path.join(ROOT, 'services', 'gateway', 'dist', 'main.js'), { ...gatewayEnv, GATEWAY_PORT: String(baselinePort), GATEWAY_OPERATOR_PORT: String(await freePort()), WEB_URLS: trivial.url }, baselineUrl);
     await waitReady(baselineUrl, 60_000, baseline.child, 'gateway-baseline');
 
     return {
@@ -160,6 +163,7 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
       baseUrl,
       origin: new URL(baseUrl).origin,
       baselineUrl,
+      gatewayOperatorUrl: `http://127.0.0.1:${gatewayOperatorPort}`,
       webhookSecret,
       mongoUrl: options.mongoUrl,
       redisUrl,

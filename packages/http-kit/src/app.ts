@@ -2,6 +2,10 @@
  * The common shape of every service's HTTP side: request id and JSON logs, metrics, /livez, /readyz and
  * /metrics (open, for probes and scrapers), then everything else only through the gateway's signature.
  * Call `finish()` after mounting routes to add the 404 and problem+json error handlers.
+ *
+ * The gateway, the one public entry, asks for an `operator` app instead (`operatorRoutes`): /metrics and the
+ * detailed readiness are served there, on a port of their own that the public route does not reach, and
+ * the public /readyz says ready or not, nothing more.
  */
 import type { Logger } from '@pilot/logging';
 import { httpLogger } from '@pilot/logging';
@@ -24,10 +28,17 @@ export interface ServiceAppOptions {
   requireSignature?: boolean;
   /** helmet options; services behind the gateway leave the page policy (CSP) to the gateway. */
   securityHeaders?: HelmetOptions;
+  /**
+   * Serve /metrics and the detailed readiness (`readiness` plus `details`, at /readyz) on a separate
+   * `operator` app; the main app then answers /readyz with its status only.
+   */
+  operatorRoutes?: { details: Record<string, ReadinessCheck> };
 }
 
 export interface ServiceApp {
   app: Express;
+  /** The app for operators (metrics, detailed readiness), when `operatorRoutes` was asked for. */
+  operator?: Express;
   finish(): void;
 }
 
@@ -71,16 +82,27 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
   app.use(metrics.middleware);
 
-  app.get('/livez', (_req, res) => {
+  const probes = options.operatorRoutes ? express() : app;
+  const livez: RequestHandler = (_req, res) => {
     res.json({ status: 'ok', service: options.service });
-  });
-  app.get('/readyz', async (_req, res) => {
+  };
+  app.get('/livez', livez);
+  probes.get('/readyz', async (_req, res) => {
     const report = await readinessReport(options.readiness);
-    res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready', service: options.service, checks: report.checks });
+    const details = options.operatorRoutes ? await readinessReport(options.operatorRoutes.details) : null;
+    const checks = details ? { ...report.checks, ...details.checks } : report.checks;
+    res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready', service: options.service, checks });
   });
-  app.get('/metrics', async (_req, res) => {
+  probes.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+  if (options.operatorRoutes) {
+    probes.get('/livez', livez);
+    app.get('/readyz', async (_req, res) => {
+      const report = await readinessReport(options.readiness);
+      res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready' });
+    });
+  }
 
   const publicPaths = options.publicPaths ?? [];
   const signatureCheck = requireInternalSignature(options.internalSecret);
@@ -94,6 +116,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   return {
     app,
+    ...(options.operatorRoutes ? { operator: probes } : {}),
     finish() {
       app.use(notFoundHandler);
       app.use(errorHandler(options.logger));

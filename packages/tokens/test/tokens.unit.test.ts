@@ -3,12 +3,15 @@ import {
   isExpired,
   isWellFormedToken,
   issueToken,
+  LEGACY_TOKENS_ISSUED_BEFORE,
   newAllocationId,
   readToken,
   TOKEN_LIFETIME_SECONDS,
   type AllocationClaims,
   type TokenPurpose,
 } from '../src';
+import { encodeClaims } from '../src/claims-codec';
+import { createHmac } from 'node:crypto';
 
 const SECRET = 'test-token-secret-0123456789abcdef';
 const issuedAt = new Date('2026-05-01T12:00:00.000Z');
@@ -31,16 +34,53 @@ function tamper(token: string, index: number): string {
   return token.slice(0, index) + replacement + token.slice(index + 1);
 }
 
+/** A token as the previous version issued it: HMAC-signed, readable payload (legacy-signed-token.ts). */
+function legacyToken(secret: string, purpose: TokenPurpose, original: AllocationClaims): string {
+  const payload = Buffer.concat([Buffer.from([1]), encodeClaims(original)]);
+  const mac = createHmac('sha256', secret).update(purpose).update(payload).digest().subarray(0, 16);
+  return `${payload.toString('base64url')}.${mac.toString('base64url')}`;
+}
+
+/** The ways an account id could be written into bytes: decimal text, 64-bit big and little endian, hex text. */
+function accountIdEncodings(accountId: string): Buffer[] {
+  const big = Buffer.alloc(8);
+  big.writeBigUInt64BE(BigInt(accountId));
+  const little = Buffer.alloc(8);
+  little.writeBigUInt64LE(BigInt(accountId));
+  return [Buffer.from(accountId), big, little, Buffer.from(BigInt(accountId).toString(16))];
+}
+
 describe('tokens', () => {
   for (const purpose of ['delivery', 'click'] as TokenPurpose[]) {
     it(`reads back every claim of a ${purpose} token`, () => {
       const original = claims();
       const token = issueToken(SECRET, purpose, original);
       expect(isWellFormedToken(token)).to.equal(true);
-      expect(token).to.have.length(86);
+      expect(token).to.have.length(100);
       expect(readToken(SECRET, purpose, token)).to.deep.equal(original);
     });
   }
+
+  it('reveals no account id: no base64url part of a token decodes to anything containing one', () => {
+    const campaignOwner = '9007199254740993123';
+    const publisherOwner = '4200000042';
+    const original = claims({ campaignOwnerAccountId: campaignOwner, publisherOwnerAccountId: publisherOwner });
+    for (const purpose of ['delivery', 'click'] as TokenPurpose[]) {
+      const token = issueToken(SECRET, purpose, original);
+      for (const part of token.split(/[^A-Za-z0-9_-]+/)) {
+        // Every alignment: a part may hide its payload after a prefix of any length.
+        for (let skip = 0; skip < 4; skip += 1) {
+          const decoded = Buffer.from(part.slice(skip), 'base64url');
+          for (const accountId of [campaignOwner, publisherOwner]) {
+            for (const encoding of accountIdEncodings(accountId)) {
+              expect(decoded.includes(encoding), `${purpose} token part ${part} shows ${accountId}`).to.equal(false);
+            }
+          }
+        }
+      }
+      expect(token.includes(campaignOwner) || token.includes(publisherOwner)).to.equal(false);
+    }
+  });
 
   it('keeps large account ids (above 2^53) exact', () => {
     const original = claims({ campaignOwnerAccountId: '18446744073709551615', publisherOwnerAccountId: '9007199254740993' });
@@ -70,26 +110,51 @@ describe('tokens', () => {
     }
   });
 
-  it('refuses a non-canonical spelling of a valid token (padding bits set in the last character)', () => {
-    const token = issueToken(SECRET, 'delivery', claims());
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    const [payload, mac] = token.split('.') as [string, string];
-    // The payload's last character carries 2 unused bits, the signature's 4.
-    const twinPayload = payload.slice(0, -1) + alphabet[alphabet.indexOf(payload.slice(-1)) | 1];
-    const twinMac = mac.slice(0, -1) + alphabet[alphabet.indexOf(mac.slice(-1)) | 1];
-    expect(Buffer.from(twinPayload, 'base64url')).to.deep.equal(Buffer.from(payload, 'base64url'));
-    expect(readToken(SECRET, 'delivery', `${twinPayload}.${mac}`)).to.equal(null);
-    expect(readToken(SECRET, 'delivery', `${payload}.${twinMac}`)).to.equal(null);
+  it('seals the same claims into a different token every time (random nonce)', () => {
+    const original = claims();
+    expect(issueToken(SECRET, 'click', original)).not.to.equal(issueToken(SECRET, 'click', original));
+  });
+
+  describe('tokens of the earlier signed-only format (read during the upgrade, decision 0016)', () => {
+    const legacyIssuedAt = new Date(LEGACY_TOKENS_ISSUED_BEFORE.getTime() - 60_000);
+
+    it('reads an authentic legacy token issued before the cut-off, for its purpose only', () => {
+      const original = claims({ issuedAt: legacyIssuedAt });
+      const token = legacyToken(SECRET, 'click', original);
+      expect(isWellFormedToken(token)).to.equal(true);
+      expect(readToken(SECRET, 'click', token)).to.deep.equal(original);
+      expect(readToken(SECRET, 'delivery', token)).to.equal(null);
+      expect(readToken('another-secret', 'click', token)).to.equal(null);
+    });
+
+    it('refuses a legacy token issued at or after the cut-off', () => {
+      expect(readToken(SECRET, 'click', legacyToken(SECRET, 'click', claims({ issuedAt: LEGACY_TOKENS_ISSUED_BEFORE })))).to.equal(null);
+    });
+
+    it('refuses a legacy token changed in any character, or spelled non-canonically', () => {
+      const token = legacyToken(SECRET, 'delivery', claims({ issuedAt: legacyIssuedAt }));
+      for (let index = 0; index < token.length; index += 1) {
+        if (token[index] === '.') continue;
+        expect(readToken(SECRET, 'delivery', tamper(token, index)), `changed at ${index}`).to.equal(null);
+      }
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const [payload, mac] = token.split('.') as [string, string];
+      // The payload's last character carries 2 unused bits, the signature's 4.
+      const twinPayload = payload.slice(0, -1) + alphabet[alphabet.indexOf(payload.slice(-1)) | 1];
+      const twinMac = mac.slice(0, -1) + alphabet[alphabet.indexOf(mac.slice(-1)) | 1];
+      expect(readToken(SECRET, 'delivery', `${twinPayload}.${mac}`)).to.equal(null);
+      expect(readToken(SECRET, 'delivery', `${payload}.${twinMac}`)).to.equal(null);
+    });
   });
 
   it('refuses malformed candidates without throwing', () => {
     const token = issueToken(SECRET, 'click', claims());
-    for (const candidate of ['', 'abc', token.slice(1), `${token}A`, token.replace('.', '_'), `${token.slice(0, 85)}=`, ' '.repeat(86)]) {
+    for (const candidate of ['', 'abc', token.slice(1), `${token}A`, `${token.slice(0, 50)}.${token.slice(51)}`, `${token.slice(0, 99)}=`, ' '.repeat(100)]) {
       expect(isWellFormedToken(candidate), candidate).to.equal(false);
       expect(readToken(SECRET, 'click', candidate), candidate).to.equal(null);
     }
     expect(isWellFormedToken(undefined)).to.equal(false);
-    expect(isWellFormedToken(86)).to.equal(false);
+    expect(isWellFormedToken(100)).to.equal(false);
     expect(readToken(SECRET, 'click', null as unknown as string)).to.equal(null);
   });
 
@@ -107,7 +172,7 @@ describe('tokens', () => {
   it('fits a delivery confirmation body {"token":"..."} well under 200 characters', () => {
     const body = JSON.stringify({ token: issueToken(SECRET, 'delivery', claims()) });
     expect(body.length).to.be.below(200);
-    expect(body.length).to.equal(98);
+    expect(body.length).to.equal(112);
   });
 
   it('makes a fresh allocation id every time', () => {

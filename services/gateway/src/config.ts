@@ -1,4 +1,5 @@
 import { httpSettings, listenPort, loadConfig as load, makeValidator, num, str, url } from '@pilot/config';
+import proxyaddr from 'proxy-addr';
 
 /** A comma-separated list of upstream base URLs (replicas of one service). */
 const upstreamList = makeValidator<string[]>((raw) => {
@@ -14,8 +15,29 @@ const upstreamList = makeValidator<string[]>((raw) => {
   return urls.map((item) => item.replace(/\/+$/, ''));
 });
 
+/**
+ * Addresses or CIDR ranges of the proxies in front of the gateway (proxy-addr's syntax, also `loopback`,
+ * `linklocal`, `uniquelocal`), comma-separated; empty: none, the socket peer is the client.
+ */
+const proxyList = makeValidator<string[]>((raw) => {
+  const entries = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+  proxyaddr.compile(entries); // throws on an entry that is not an address, a range or a known name
+  return entries;
+});
+
 export const configSpec = {
   GATEWAY_PORT: listenPort({ devDefault: 8080, desc: 'port the gateway listens on' }),
+  GATEWAY_OPERATOR_PORT: listenPort({
+    default: 0,
+    desc: 'port of /metrics and the detailed /readyz (each upstream replica), which the public port does not serve (0: any free port, logged)',
+  }),
+  TRUSTED_PROXIES: proxyList({
+    default: [],
+    desc: 'proxies in front of the gateway (addresses, CIDR ranges, loopback/uniquelocal): X-Forwarded-For is read only from them',
+  }),
   HOST: httpSettings.HOST,
   INTERNAL_SECRET: httpSettings.INTERNAL_SECRET,
   LOG_LEVEL: httpSettings.LOG_LEVEL,

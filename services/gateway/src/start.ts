@@ -14,6 +14,8 @@ import { Upstreams } from './http/upstreams';
 export interface RunningGateway {
   url: string;
   port: number;
+  /** Where /metrics and the detailed readiness are served (not through the public port). */
+  operatorUrl: string;
   stop(): Promise<void>;
 }
 
@@ -32,24 +34,28 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     web: config.WEB_URLS,
   } satisfies Record<Upstream, string[]>);
 
-  // Ready when every replica of every upstream is ready; the report names each one.
-  const readiness = Object.fromEntries(
+  // The gateway's readiness is its own: a service that is down must not take ad serving out of the load
+  // balancer with it. The operator port reports every replica of every upstream.
+  const upstreamReport = Object.fromEntries(
     upstreams.all().flatMap((pool) =>
       pool.urls().map((url, index) => [pool.urls().length > 1 ? `${pool.name}#${index + 1}` : pool.name, () => upstreamReady(url)]),
     ),
   );
 
-  const { app, finish } = createServiceApp({
+  const { app, operator, finish } = createServiceApp({
     service: 'gateway',
     logger,
     internalSecret: config.INTERNAL_SECRET,
-    readiness,
+    readiness: {},
+    operatorRoutes: { details: upstreamReport },
     requireSignature: false,
     securityHeaders,
   });
+  // X-Forwarded-For is believed only from the configured proxies; req.ip is then the client's address.
+  app.set('trust proxy', config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false);
   mountRoutes(app, {
     upstreams,
-    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
+    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, maxBodyBytes: config.MAX_BODY_BYTES }),
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
@@ -59,13 +65,15 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
 
   upstreams.startProbing();
   const server = await listen(app, config.GATEWAY_PORT, config.HOST);
-  logger.info({ url: server.url }, 'gateway listening');
+  const operatorServer = await listen(operator!, config.GATEWAY_OPERATOR_PORT, config.HOST);
+  logger.info({ url: server.url, operatorUrl: operatorServer.url }, 'gateway listening');
 
   return {
     url: server.url,
     port: server.port,
+    operatorUrl: operatorServer.url,
     async stop() {
-      await server.close();
+      await Promise.all([server.close(), operatorServer.close()]);
       upstreams.stop();
     },
   };

@@ -1,6 +1,8 @@
-import { verifyInternalCall } from '@pilot/http-kit';
+import { request as httpRequest } from 'node:http';
+import { listen, verifyInternalCall } from '@pilot/http-kit';
 import { expect } from 'chai';
-import type { Request } from 'express';
+import express, { type Request } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
 import request from 'supertest';
 import { SECRET, standIn, startGateway, type StandIn } from './support';
 
@@ -137,15 +139,96 @@ describe('gateway', () => {
     expect(response.headers['x-content-type-options']).to.equal('nosniff');
   });
 
-  it('reports every upstream in /readyz', async () => {
+  it('serves /metrics and each upstream replica\'s readiness on the operator port only; the public /readyz says ready or not', async () => {
     const ready = await withStandIn((_req, res) => res.end('{}'));
-    const gateway = await gatewayFor({ identity: ready.url, campaign: ready.url, allocation: ready.url, tracking: ready.url, placement: ready.url, web: ready.url });
-    const response = await request(gateway.url).get('/readyz').expect(200);
-    expect(Object.keys(response.body.checks).sort()).to.deep.equal(['allocation', 'campaign', 'identity', 'placement', 'tracking', 'web']);
-    const partial = await gatewayFor({ identity: ready.url });
-    const notReady = await request(partial.url).get('/readyz');
-    expect(notReady.status).to.equal(503);
-    expect(notReady.body.checks.identity).to.equal('ok');
-    expect(notReady.body.checks.campaign).to.equal('unavailable');
+    const gateway = await gatewayFor({ identity: ready.url, campaign: ready.url, allocation: ready.url, tracking: ready.url, placement: ready.url });
+    const publicReady = await request(gateway.url).get('/readyz').expect(200);
+    expect(publicReady.body).to.deep.equal({ status: 'ready' });
+    // Neither the gateway's metrics nor a service's (web's, which every other path reaches) from outside.
+    for (const path of ['/metrics', '/metrics/', '/livez/x']) {
+      const refused = await request(gateway.url).get(path).expect(404);
+      expect(refused.body).to.include({ code: 'route_not_found' });
+    }
+    expect(ready.requests.map((forwarded) => forwarded.url)).to.not.include('/metrics');
+    const detailed = await request(gateway.operatorUrl).get('/readyz').expect(200);
+    expect(detailed.body.checks).to.deep.equal({ identity: 'ok', campaign: 'ok', allocation: 'ok', tracking: 'ok', placement: 'ok', web: 'unavailable' });
+    const metrics = await request(gateway.operatorUrl).get('/metrics').expect(200);
+    expect(metrics.text).to.include('http_request_duration_seconds');
+  });
+
+  it('stays ready and serves ad requests while another service is down (its readiness is its own)', async () => {
+    const allocation = await withStandIn((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"sponsored":true}');
+    });
+    const gateway = await gatewayFor({ allocation: allocation.url }); // campaign, identity, ... unreachable
+    expect((await request(gateway.url).get('/readyz')).status).to.equal(200);
+    expect((await request(gateway.operatorUrl).get('/readyz')).body.checks.campaign).to.equal('unavailable');
+    await request(gateway.url).get('/api/network/ad').expect(200);
+  });
+
+  describe('the client address it signs', () => {
+    /** A GET through `via`, sent from the loopback address `from` (127.0.0.0/8 is all loopback on Linux). */
+    function getFrom(from: string, via: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const target = new URL(path, via);
+        const call = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, localAddress: from, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        call.on('error', reject);
+        call.end();
+      });
+    }
+
+    async function signedClientIp(upstream: StandIn): Promise<string | null> {
+      const forwarded = upstream.requests.at(-1)!;
+      const asExpress = Object.assign(forwarded, { originalUrl: forwarded.url ?? '/' }) as unknown as Request;
+      return verifyInternalCall(asExpress, SECRET)?.clientIp ?? null;
+    }
+
+    /** An extra proxy hop in front of the gateway, as an Ingress is: it appends the peer to X-Forwarded-For. */
+    async function ingressFor(gatewayUrl: string): Promise<string> {
+      const app = express();
+      app.use(createProxyMiddleware({ target: gatewayUrl, xfwd: true }));
+      const server = await listen(app, 0, '127.0.0.1');
+      cleanup.push(() => server.close(0));
+      return server.url;
+    }
+
+    const answer = (_req: unknown, res: { setHeader(n: string, v: string): void; end(b: string): void }) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    };
+
+    it('is the X-Forwarded-For client when the peer is a trusted proxy, and a forged X-Forwarded-For is ignored', async () => {
+      const upstream = await withStandIn(answer);
+      const gateway = await gatewayFor({ allocation: upstream.url }, { TRUSTED_PROXIES: '127.0.0.1' });
+      const ingress = await ingressFor(gateway.url);
+      expect(await getFrom('127.0.0.5', ingress, '/api/network/ad')).to.equal(200);
+      expect(await signedClientIp(upstream)).to.equal('127.0.0.5');
+      expect(await getFrom('127.0.0.6', ingress, '/api/network/ad', { 'x-forwarded-for': '203.0.113.9' })).to.equal(200);
+      expect(await signedClientIp(upstream), 'a forged hop before the trusted proxy').to.equal('127.0.0.6');
+    });
+
+    it('is the socket peer when no proxy is trusted (the default), whatever X-Forwarded-For says', async () => {
+      const upstream = await withStandIn(answer);
+      const gateway = await gatewayFor({ allocation: upstream.url });
+      const ingress = await ingressFor(gateway.url);
+      expect(await getFrom('127.0.0.5', gateway.url, '/api/network/ad', { 'x-forwarded-for': '203.0.113.9' })).to.equal(200);
+      expect(await signedClientIp(upstream)).to.equal('127.0.0.5');
+      expect(await getFrom('127.0.0.5', ingress, '/api/network/ad')).to.equal(200);
+      expect(await signedClientIp(upstream), 'every visitor behind an untrusted proxy is the proxy').to.equal('127.0.0.1');
+    });
+
+    it('refuses to start with a TRUSTED_PROXIES entry that is not an address or a range, naming the setting', async () => {
+      let failure: Error | null = null;
+      try {
+        await startGateway({}, { TRUSTED_PROXIES: '127.0.0.1, not-an-address' });
+      } catch (error) {
+        failure = error as Error;
+      }
+      expect(failure?.message).to.include('TRUSTED_PROXIES');
+    });
   });
 });

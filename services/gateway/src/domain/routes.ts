@@ -19,9 +19,13 @@ function under(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** null: not routable from outside (internal paths). */
+/** Every service's probes and metrics: for operators inside the cluster, never forwarded from outside. */
+const OPERATOR_PATHS = ['/metrics', '/readyz', '/livez'];
+
+/** null: not routable from outside (internal and operator paths). */
 export function routeOf(path: string): RouteDecision | null {
   if (under(path, '/internal') || under(path, '/api/internal')) return null;
+  if (OPERATOR_PATHS.some((operatorPath) => under(path, operatorPath))) return null;
   if (under(path, '/api/auth')) {
     return { upstream: 'identity', needsSession: false, originChecked: path !== '/api/auth/telegram-webhook' };
   }

@@ -46,6 +46,6 @@ export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
     if (refusal === 'body_not_allowed') throw problems.badRequest('body_not_allowed', `${req.method} requests carry no body`);
     if (refusal === 'payload_too_large') throw problems.payloadTooLarge(`Request bodies are limited to ${maxBodyBytes} bytes`);
     const principal = route.needsSession ? await principalOf(req) : null;
-    forward(req, res, next, upstreams.pool(route.upstream), principal, req.socket.remoteAddress ?? 'unknown');
+    forward(req, res, next, upstreams.pool(route.upstream), principal, req.ip ?? req.socket.remoteAddress ?? 'unknown');
   });
 }
