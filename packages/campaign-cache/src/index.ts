@@ -2,8 +2,9 @@
  * An in-memory copy of the active campaigns, kept by every replica that needs one (allocation selects
  * from it, tracking resolves click destinations with it). It is rebuilt from the campaign service's
  * snapshot on every (re)connect to the broker and then kept current by `campaign.*` events on the
- * replica's own broadcast queue. Events whose aggregateVersion is not newer than what the cache holds are
- * ignored, so replays, duplicates from the outbox and events older than the snapshot do no harm.
+ * replica's own broadcast queue. Events whose aggregateVersion is not newer than the newest version seen of
+ * that campaign (by event or snapshot, kept for every campaign across rebuilds) are ignored, so replays,
+ * duplicates from the outbox and events older than the snapshot do no harm, even for paused campaigns.
  */
 import type { Bus } from '@pilot/bus';
 import {
@@ -33,7 +34,7 @@ export interface CampaignCacheListener {
 
 export interface CampaignCacheOptions {
   bus: Bus;
-  /** The campaign service's snapshot of active campaigns with their versions. */
+  /** The campaign service's snapshot: active campaigns, and paused ones for their versions. */
   loadSnapshot: () => Promise<CachedCampaign[]>;
   logger: Logger;
   listener?: CampaignCacheListener;
@@ -47,7 +48,7 @@ function isCampaignEvent(event: KnownEvent): event is CampaignEvent {
 
 export class ActiveCampaignCache {
   private readonly active = new Map<number, CachedCampaign>();
-  /** Newest version seen per campaign, active or not, to drop stale events. */
+  /** Newest version seen per campaign, active or not, to drop stale events; survives rebuilds. */
   private readonly versions = new Map<number, number>();
   private snapshotLoaded = false;
   private snapshotAt: Date | null = null;
@@ -92,19 +93,30 @@ export class ActiveCampaignCache {
     return this.snapshotAt;
   }
 
+  /**
+   * Replaces the active set with the snapshot's. Version floors are kept across rebuilds and raised by
+   * every snapshot item, active or paused: a campaign paused while the broker was away is absent from the
+   * active set, yet a republished older `campaign.activated` must still be recognised as stale.
+   */
   async rebuild(): Promise<void> {
     const campaigns = await this.options.loadSnapshot();
+    const previous = new Map(this.active);
     this.active.clear();
-    this.versions.clear();
     for (const campaign of campaigns) {
-      if (campaign.status !== 'active') continue;
-      this.active.set(campaign.campaignId, campaign);
+      const floor = this.versions.get(campaign.campaignId) ?? 0;
+      if (campaign.version < floor) {
+        // A stale snapshot item: the event applied before the reconnect is newer, keep what it left.
+        const kept = previous.get(campaign.campaignId);
+        if (kept) this.active.set(campaign.campaignId, kept);
+        continue;
+      }
       this.versions.set(campaign.campaignId, campaign.version);
+      if (campaign.status === 'active') this.active.set(campaign.campaignId, campaign);
     }
     this.options.listener?.reset([...this.active.values()]);
     this.snapshotLoaded = true;
     this.snapshotAt = new Date();
-    this.options.logger.info({ activeCampaigns: this.active.size }, 'campaign cache rebuilt from snapshot');
+    this.options.logger.info({ activeCampaigns: this.active.size, knownVersions: this.versions.size }, 'campaign cache rebuilt from snapshot');
   }
 
   /** Applies one event; returns false when it was stale and ignored. */

@@ -43,7 +43,7 @@ export interface CampaignView {
 }
 
 
-export type ActiveCampaign = CampaignState & { version: number };
+export type SnapshotCampaign = CampaignState & { version: number };
 
 export function viewOf(campaign: StoredCampaign): CampaignView {
   return {
@@ -189,12 +189,17 @@ export class CampaignUseCases {
     };
   }
 
-  /** Every active campaign with its version: what a campaign cache rebuilds from. */
-  async activeSnapshot(): Promise<{ items: ActiveCampaign[] }> {
+  /**
+   * What a campaign cache rebuilds from: every active campaign with its version, and every paused one,
+   * whose version is the floor below which a republished `campaign.activated` is stale (issue 22, item 12).
+   * Paused is the only state an active campaign can leave for, so these are all the floors that matter.
+   */
+  async activeSnapshot(): Promise<{ items: SnapshotCampaign[] }> {
     const repaired = await this.repository.repairProjections();
     if (repaired.length > 0) this.options.logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history');
-    const campaigns = await this.repository.listActive();
-    return { items: campaigns.map((campaign) => ({ ...campaignStateOf(recordOf(campaign)), version: campaign.version })) };
+    const active = await this.repository.listActive();
+    const paused = await this.repository.list({ ownerAccountId: null, status: 'paused' });
+    return { items: [...active, ...paused].map((campaign) => ({ ...campaignStateOf(recordOf(campaign)), version: campaign.version })) };
   }
 }
 
