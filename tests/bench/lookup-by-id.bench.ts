@@ -8,8 +8,8 @@
  *   MONGO_URL=mongodb://127.0.0.1:27028/ node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
  */
 import { performance } from 'node:perf_hooks';
-import { connectMongo } from '../../packages/mongo/src';
-import { VersionedStore } from '../../packages/outbox/src';
+import { connectMongo, KeyedShards } from '../../packages/mongo/src';
+import { PROJECTION_SHARDS, VersionedStore } from '../../packages/outbox/src';
 
 interface Record {
   ownerAccountId: string;
@@ -37,13 +37,17 @@ async function timed(samples: number, work: (i: number) => Promise<unknown>): Pr
 }
 
 /** Projections and history entries as VersionedStore writes them, inserted in bulk (seeded volume). */
-async function seed(store: VersionedStore<Record>, count: number): Promise<void> {
+async function seed(store: VersionedStore<Record>, projectionBase: string, count: number): Promise<void> {
   const at = new Date('2026-01-01T00:00:00Z');
   for (let start = 1; start <= count; start += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - start + 1) }, (_, offset) => start + offset);
-    await store.current.insertMany(
-      ids.map((id) => ({ _id: String(id), id, ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}`, version: HISTORY_PER_RECORD, createdAt: at, updatedAt: at })) as never[],
-    );
+    const projections = ids.map((id) => ({ _id: String(id), id, ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}`, version: HISTORY_PER_RECORD, createdAt: at, updatedAt: at }));
+    // Projections are spread over PROJECTION_SHARDS collections by key (decision 0014).
+    const shards = new KeyedShards(store.history.db, projectionBase, PROJECTION_SHARDS);
+    for (const shard of shards.all) {
+      const mine = projections.filter((projection) => shards.of(projection._id) === shard);
+      if (mine.length > 0) await shard.insertMany(mine as never[]);
+    }
     await store.history.insertMany(
       ids.flatMap((id) =>
         Array.from({ length: HISTORY_PER_RECORD }, (_, v) => ({
@@ -60,7 +64,6 @@ async function seed(store: VersionedStore<Record>, count: number): Promise<void>
           reason: null,
           state: { ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}` },
           outbox: [],
-          outboxPending: false,
         })),
       ) as never[],
     );
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
       const store = new VersionedStore<Record>(db, 'bench', `records_${size}`, `history_${size}`);
       await store.ensureIndexes();
       const started = performance.now();
-      await seed(store, size);
+      await seed(store, `records_${size}`, size);
       process.stderr.write(`seeded ${size} records in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       const idOf = (i: number) => 1 + ((i * 7919) % size);
       const load = await timed(samples, (i) => store.load(idOf(i)));

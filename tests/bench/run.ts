@@ -20,7 +20,8 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connectMongo } from '../../packages/mongo/src';
+import { connectMongo, KeyedShards } from '../../packages/mongo/src';
+import { PROJECTION_SHARDS } from '../../packages/outbox/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
@@ -176,8 +177,10 @@ async function withLimitResets<T>(system: BenchSystem, keys: PublisherKey[], wor
 async function addActiveCampaigns(system: BenchSystem, count: number): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    const campaigns = connection.db!.collection('campaigns');
-    const model = await campaigns.findOne({ status: 'active', language: 'en' });
+    // Projections are spread over PROJECTION_SHARDS collections by key (decision 0014).
+    const campaigns = new KeyedShards(connection.db!, 'campaigns', PROJECTION_SHARDS);
+    const models = await Promise.all(campaigns.all.map((shard) => shard.findOne({ status: 'active', language: 'en' })));
+    const model = models.find((found) => found !== null);
     if (!model) throw new Error('no active campaign to model the others on');
     const firstId = BACKGROUND_FIRST_ID;
     for (let start = 0; start < count; start += 1000) {
@@ -196,7 +199,12 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
           destinationUrl: `https://advertiser.example/landing?b=${i}`,
         };
       });
-      await campaigns.insertMany(batch as never[], { ordered: false });
+      const byShard = new Map<(typeof campaigns.all)[number], typeof batch>();
+      for (const copy of batch) {
+        const shard = campaigns.of(copy._id);
+        byShard.set(shard, [...(byShard.get(shard) ?? []), copy]);
+      }
+      for (const [shard, copies] of byShard) await shard.insertMany(copies as never[], { ordered: false });
     }
   } finally {
     await connection.close();
@@ -207,7 +215,8 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
 async function removeBackgroundCampaigns(system: BenchSystem): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    await connection.db!.collection('campaigns').deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } });
+    const campaigns = new KeyedShards(connection.db!, 'campaigns', PROJECTION_SHARDS);
+    await Promise.all(campaigns.all.map((shard) => shard.deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } })));
   } finally {
     await connection.close();
   }
