@@ -22,6 +22,8 @@ const INFRASTRUCTURE_ERROR_NAMES = new Set([
   'MongoPoolClearedError',
   'MongoTopologyClosedError',
   'MongoExpiredSessionError',
+  // The driver's operation deadline (connectMongo's operationTimeoutMS): the server was told to stop too.
+  'MongoOperationTimeoutError',
   'MaxRetriesPerRequestError',
   'ClusterAllFailedError',
 ]);
@@ -41,8 +43,12 @@ const INFRASTRUCTURE_MESSAGES = [
   /Channel closed/i,
 ];
 
+/** MongoDB's answer to an operation that ran past its maxTimeMS (the server stopped it). */
+const MAX_TIME_MS_EXPIRED = 50;
+
 export function isInfrastructureError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if ((error as { code?: unknown }).code === MAX_TIME_MS_EXPIRED) return true;
   if (INFRASTRUCTURE_ERROR_NAMES.has(error.name)) return true;
   if (error.constructor && INFRASTRUCTURE_ERROR_NAMES.has(error.constructor.name)) return true;
   if (INFRASTRUCTURE_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
@@ -50,14 +56,23 @@ export function isInfrastructureError(error: unknown): boolean {
   return cause !== undefined && cause !== error && isInfrastructureError(cause);
 }
 
-/** Rejects with ServiceUnavailableError when `work` does not settle within `ms`. */
-export async function withDeadline<T>(work: Promise<T>, ms: number, dependency: string): Promise<T> {
+/**
+ * Rejects with ServiceUnavailableError when `work` does not settle within `ms`. Given as a function, `work`
+ * receives a signal aborted at the deadline: pass it on (fetch, the driver's `signal`) so the work the
+ * caller stopped waiting for stops too, instead of running on and slowing everyone who shares the dependency.
+ */
+export async function withDeadline<T>(work: Promise<T> | ((signal: AbortSignal) => Promise<T>), ms: number, dependency: string): Promise<T> {
+  const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceUnavailableError(dependency, `${dependency} did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      const error = new ServiceUnavailableError(dependency, `${dependency} did not answer within ${ms} ms`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
   });
   try {
-    return await Promise.race([work, deadline]);
+    return await Promise.race([typeof work === 'function' ? work(controller.signal) : work, deadline]);
   } finally {
     clearTimeout(timer);
   }
@@ -67,9 +82,9 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, dependency: 
  * Runs a call to a dependency with a deadline; any failure of it is a fault of infrastructure (503), never
  * a 500. For calls whose every error is the dependency's (a Redis read, say), not bad input.
  */
-export async function asInfrastructureFault<T>(work: () => Promise<T>, ms: number, dependency: string, what: string): Promise<T> {
+export async function asInfrastructureFault<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, dependency: string, what: string): Promise<T> {
   try {
-    return await withDeadline(work(), ms, dependency);
+    return await withDeadline(work, ms, dependency);
   } catch (error) {
     if (error instanceof ServiceUnavailableError) throw error;
     throw new ServiceUnavailableError(dependency, `${what}: ${(error as Error).message}`);

@@ -21,6 +21,11 @@ describe('faults: isInfrastructureError', () => {
     }
   });
 
+  it('recognises an operation past its deadline: the driver giving up, or the server stopping it (maxTimeMS)', () => {
+    expect(isInfrastructureError(named('MongoOperationTimeoutError'))).to.equal(true);
+    expect(isInfrastructureError(Object.assign(named('MongoServerError', 'operation exceeded time limit'), { code: 50 }))).to.equal(true);
+  });
+
   it('recognises the class name even when the error name is generic', () => {
     class MongoNetworkError extends Error {}
     expect(isInfrastructureError(new MongoNetworkError('socket closed'))).to.equal(true);
@@ -87,6 +92,27 @@ describe('faults: withDeadline', () => {
     expect((failure as ServiceUnavailableError).message).to.equal('campaign did not answer within 50 ms');
     expect(isInfrastructureError(failure)).to.equal(true);
     expect(Date.now() - started).to.be.below(500);
+  });
+
+  it('aborts the signal it gave the work at the deadline, so the work stops too', async () => {
+    let given: AbortSignal | undefined;
+    const failure = await withDeadline(
+      (signal) => {
+        given = signal;
+        return new Promise(() => undefined);
+      },
+      20,
+      'campaign',
+    ).catch((error: unknown) => error);
+    expect(failure).to.be.instanceOf(ServiceUnavailableError);
+    expect(given?.aborted).to.equal(true);
+    expect(given?.reason).to.equal(failure);
+  });
+
+  it('leaves the signal alone when the work settles in time', async () => {
+    let given: AbortSignal | undefined;
+    expect(await withDeadline(async (signal) => ((given = signal), 7), 50, 'campaign')).to.equal(7);
+    expect(given?.aborted).to.equal(false);
   });
 });
 

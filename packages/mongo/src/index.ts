@@ -1,6 +1,8 @@
 /**
  * One mongoose connection per service database. Commands are not buffered while disconnected, so a
  * MongoDB outage fails calls quickly (503) instead of queueing them; the driver reconnects by itself.
+ * Every operation has a deadline the server is told about (see connectMongo), so work nobody waits for
+ * any more does not run on in the database.
  */
 import mongoose, { type Connection } from 'mongoose';
 import { isDuplicateKeyError } from './errors';
@@ -12,16 +14,25 @@ export interface MongoOptions {
   url: string;
   dbName: string;
   serverSelectionTimeoutMS?: number;
+  /**
+   * The deadline of every operation (the driver's client-side operation timeout, `timeoutMS`): the driver
+   * sends the time left as `maxTimeMS` with each command, so the server stops the work when the caller
+   * stops waiting (FerretDB 1.24 stops find, aggregate and getMore; inserts and updates still work with
+   * it), and fails the call with MongoOperationTimeoutError (a fault of infrastructure: 503). A cursor's
+   * whole iteration counts as one operation unless it is opened with `timeoutMode: 'iteration'`. Default
+   * 10 s: the gateway's upstream timeout, after which nobody waits for the answer.
+   */
+  operationTimeoutMS?: number;
 }
 
-export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000 }: MongoOptions): Promise<Connection> {
+export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000, operationTimeoutMS = 10_000 }: MongoOptions): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,
     bufferCommands: false,
     autoIndex: true,
     autoCreate: true,
     serverSelectionTimeoutMS,
-    socketTimeoutMS: 10_000,
+    timeoutMS: operationTimeoutMS,
     maxPoolSize: 20,
     // FerretDB and a single-node MongoDB both reject retryable writes without a replica set.
     retryWrites: false,
