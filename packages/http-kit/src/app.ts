@@ -9,10 +9,11 @@
  */
 import type { Logger } from '@pilot/logging';
 import { httpLogger } from '@pilot/logging';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
-import { requireInternalSignature } from './internal-auth';
+import { requireInternalSignature, verifyBodyDigest } from './internal-auth';
+import { problems } from './problem';
 import { createMetrics } from './metrics';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -124,7 +125,21 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   };
 }
 
-/** JSON body parser with a limit; a wrong content type leaves the body undefined (validation then refuses it). */
+/**
+ * JSON body parser with a limit; a wrong content type leaves the body undefined (validation then refuses
+ * it). The bytes must be the body the gateway signed (401 internal_signature_invalid otherwise); they are
+ * compared as sent, so a compressed body (Content-Encoding) is refused with 415.
+ */
 export function jsonBody(limit: string | number = '16kb'): RequestHandler {
-  return express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  return express.json({
+    limit,
+    strict: true,
+    inflate: false,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, bytes) => {
+      if (!verifyBodyDigest(req as Request, bytes)) {
+        throw problems.unauthorized('internal_signature_invalid', 'The body is not the one the gateway signed');
+      }
+    },
+  });
 }

@@ -1,10 +1,13 @@
 /**
  * Services trust who is calling only through headers the gateway signs with the internal secret.
  * A request that reaches a service directly without a valid signature is refused, whatever it claims.
- * The signature covers method, URL, account, admin flag, client address, request id and a timestamp
- * (a replay is accepted only within a short window and only for the same request line).
+ * The signature covers method, URL, account, admin flag, client address, request id, a timestamp and the
+ * SHA-256 of the body (a replay is accepted only within a short window, only for the same request line
+ * and only with the same body). The body's digest is checked where the body is read (`jsonBody`, or
+ * `verifyBodyDigest` for a service reading raw bytes), since the signature is checked before the body
+ * has arrived.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { problems } from './problem';
 
@@ -15,6 +18,7 @@ export const INTERNAL_HEADERS = {
   displayName: 'x-pilot-display-name',
   clientIp: 'x-pilot-client-ip',
   requestId: 'x-request-id',
+  bodyDigest: 'x-pilot-body-sha256',
 } as const;
 
 const MAX_SKEW_MS = 60_000;
@@ -33,9 +37,18 @@ export interface CallContext {
   displayName?: string | null;
   clientIp?: string | null;
   requestId?: string | null;
+  /** The exact bytes of the body sent with the call; none is the empty body. */
+  body?: Buffer | string | null;
 }
 
-function signatureOf(secret: string, timestamp: string, ctx: CallContext): string {
+/** base64url SHA-256 of a body's bytes (of the empty body when there is none). */
+export function bodyDigestOf(body: Buffer | string | null | undefined): string {
+  return createHash('sha256')
+    .update(body ?? '')
+    .digest('base64url');
+}
+
+function signatureOf(secret: string, timestamp: string, ctx: CallContext, bodyDigest: string): string {
   const canonical = [
     timestamp,
     ctx.method.toUpperCase(),
@@ -45,6 +58,7 @@ function signatureOf(secret: string, timestamp: string, ctx: CallContext): strin
     ctx.displayName ? Buffer.from(ctx.displayName, 'utf8').toString('base64url') : '',
     ctx.clientIp ?? '',
     ctx.requestId ?? '',
+    bodyDigest,
   ].join('\n');
   return createHmac('sha256', secret).update(canonical).digest('base64url');
 }
@@ -52,9 +66,11 @@ function signatureOf(secret: string, timestamp: string, ctx: CallContext): strin
 /** The headers the gateway (or a service calling another) adds to a forwarded call. */
 export function signedHeaders(secret: string, ctx: CallContext, now = Date.now()): Record<string, string> {
   const timestamp = String(now);
+  const bodyDigest = bodyDigestOf(ctx.body);
   const headers: Record<string, string> = {
-    [INTERNAL_HEADERS.signature]: `v1.${timestamp}.${signatureOf(secret, timestamp, ctx)}`,
+    [INTERNAL_HEADERS.signature]: `v2.${timestamp}.${signatureOf(secret, timestamp, ctx, bodyDigest)}`,
     [INTERNAL_HEADERS.admin]: ctx.admin ? '1' : '0',
+    [INTERNAL_HEADERS.bodyDigest]: bodyDigest,
   };
   if (ctx.accountId) headers[INTERNAL_HEADERS.account] = ctx.accountId;
   if (ctx.displayName) headers[INTERNAL_HEADERS.displayName] = Buffer.from(ctx.displayName, 'utf8').toString('base64url');
@@ -71,14 +87,18 @@ function header(req: Request, name: string): string | undefined {
 interface VerifiedCall {
   principal: Principal | null;
   clientIp: string | null;
+  /** The SHA-256 of the body the gateway signed (base64url). */
+  bodyDigest: string;
 }
 
 const verifiedCalls = new WeakMap<Request, VerifiedCall>();
 
 export function verifyInternalCall(req: Request, secret: string, now = Date.now()): VerifiedCall | null {
   const raw = header(req, INTERNAL_HEADERS.signature);
-  const match = raw ? /^v1\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(raw) : null;
+  const match = raw ? /^v2\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(raw) : null;
   if (!match || !match[1] || !match[2]) return null;
+  const bodyDigest = header(req, INTERNAL_HEADERS.bodyDigest);
+  if (!bodyDigest || !/^[A-Za-z0-9_-]{43}$/.test(bodyDigest)) return null;
   const timestamp = match[1];
   if (Math.abs(now - Number(timestamp)) > MAX_SKEW_MS) return null;
   const accountId = header(req, INTERNAL_HEADERS.account) ?? null;
@@ -93,14 +113,14 @@ export function verifyInternalCall(req: Request, secret: string, now = Date.now(
     clientIp: header(req, INTERNAL_HEADERS.clientIp) ?? null,
     requestId: header(req, INTERNAL_HEADERS.requestId) ?? null,
   };
-  const expected = Buffer.from(signatureOf(secret, timestamp, ctx));
+  const expected = Buffer.from(signatureOf(secret, timestamp, ctx, bodyDigest));
   const given = Buffer.from(match[2]);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   const principal =
     accountId && /^[0-9]{1,20}$/.test(accountId)
       ? { accountId, admin: ctx.admin === true, displayName: displayName ?? accountId }
       : null;
-  return { principal, clientIp: ctx.clientIp ?? null };
+  return { principal, clientIp: ctx.clientIp ?? null, bodyDigest };
 }
 
 /** Refuses (401 internal_signature_invalid) any call without a valid gateway signature. */
@@ -114,6 +134,18 @@ export function requireInternalSignature(secret: string): RequestHandler {
     verifiedCalls.set(req, verified);
     next();
   };
+}
+
+/**
+ * Whether `bytes` are the body the gateway signed for this call. A call that needed no signature (a probe
+ * or a public path) has no signed body to compare with and passes.
+ */
+export function verifyBodyDigest(req: Request, bytes: Buffer): boolean {
+  const verified = verifiedCalls.get(req);
+  if (!verified) return true;
+  const expected = Buffer.from(verified.bodyDigest);
+  const given = Buffer.from(bodyDigestOf(bytes));
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
 /** The signed-in account of a verified call, or null for an anonymous one. */

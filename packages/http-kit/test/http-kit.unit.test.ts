@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { ServiceUnavailableError } from '@pilot/faults';
 import { createLogger } from '@pilot/logging';
 import { expect } from 'chai';
@@ -19,6 +20,7 @@ import {
   requireAdmin,
   requirePrincipal,
   signedHeaders,
+  bodyDigestOf,
   validateBody,
   verifyInternalCall,
   type CallContext,
@@ -120,7 +122,7 @@ describe('http-kit: problem+json errors', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json and an oversized body with 413', async () => {
-    const bad = await request(app).post('/things').set(signed('POST', '/things')).set('content-type', 'application/json').send('{"name":');
+    const bad = await request(app).post('/things').set(signed('POST', '/things', { body: '{"name":' })).set('content-type', 'application/json').send('{"name":');
     expectProblem(bad, 400, 'invalid_json');
     const big = await request(app)
       .post('/things')
@@ -137,7 +139,7 @@ describe('http-kit: problem+json errors', () => {
 
 describe('http-kit: validateBody', () => {
   const app = buildApp();
-  const post = (body: unknown) => request(app).post('/things').set(signed('POST', '/things')).send(body as object);
+  const post = (body: unknown) => request(app).post('/things').set(signed('POST', '/things', { body: JSON.stringify(body) })).send(body as object);
 
   it('lets a valid body through', async () => {
     const response = await post({ name: 'abc', count: 2, color: 'red' });
@@ -221,6 +223,29 @@ describe('http-kit: internal signature', () => {
     }
   });
 
+  it('refuses a body other than the one signed with 401 internal_signature_invalid, before any handler sees it', async () => {
+    const headers = signed('POST', '/things', { body: JSON.stringify({ name: 'abc', count: 1 }) });
+    expect((await request(app).post('/things').set(headers).send({ name: 'abc', count: 1 })).status).to.equal(201);
+    expectProblem(await request(app).post('/things').set(headers).send({ name: 'abc', count: 2 }), 401, 'internal_signature_invalid');
+    expectProblem(await request(app).post('/things').set(signed('POST', '/things')).send({ name: 'abc', count: 1 }), 401, 'internal_signature_invalid');
+    const { [INTERNAL_HEADERS.bodyDigest]: _digest, ...withoutDigest } = headers;
+    expectProblem(await request(app).post('/things').set(withoutDigest).send({ name: 'abc', count: 1 }), 401, 'internal_signature_invalid');
+    const forgedDigest = { ...headers, [INTERNAL_HEADERS.bodyDigest]: bodyDigestOf(JSON.stringify({ name: 'abc', count: 2 })) };
+    expectProblem(await request(app).post('/things').set(forgedDigest).send({ name: 'abc', count: 2 }), 401, 'internal_signature_invalid');
+  });
+
+  it('refuses a compressed body, whose bytes are not the ones signed, with 415', async () => {
+    const body = JSON.stringify({ name: 'abc', count: 1 });
+    const zipped = gzipSync(body);
+    const response = await request(app)
+      .post('/things')
+      .set(signed('POST', '/things', { body: zipped }))
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .send(zipped);
+    expectProblem(response, 415, 'unsupported_media_type');
+  });
+
   it('refuses a signature replayed on another URL or method', async () => {
     expectProblem(await request(app).get('/whoami?admin=1').set(signed('GET', '/whoami')), 401, 'internal_signature_invalid');
     expectProblem(await request(app).post('/things').set(signed('GET', '/things')).send({ name: 'abc', count: 1 }), 401, 'internal_signature_invalid');
@@ -239,7 +264,7 @@ describe('http-kit: internal signature', () => {
 
   it('does not make a principal of an account id that is not numeric', () => {
     const headers = signedHeaders(SECRET, { method: 'GET', url: '/x', accountId: 'admin' });
-    expect(verifyInternalCall(fakeRequest('GET', '/x', headers), SECRET)).to.deep.equal({ principal: null, clientIp: null });
+    expect(verifyInternalCall(fakeRequest('GET', '/x', headers), SECRET)).to.deep.include({ principal: null, clientIp: null });
   });
 });
 

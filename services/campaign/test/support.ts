@@ -2,7 +2,7 @@ import { Bus } from '@pilot/bus';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_APPROVED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/http-kit';
 import { createLogger } from '@pilot/logging';
-import { infraEnv, type TestInfra } from '@pilot/testkit';
+import { infraEnv, signedWhenSent, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningCampaignService, type StartOptions } from '../src/start';
@@ -36,8 +36,9 @@ export async function startCampaign(infra: TestInfra, options: StartOptions = {}
 /** A client that calls the service as the gateway would, signed for `who` (or anonymous). */
 export function client(infra: TestInfra, baseUrl: string) {
   const call = (method: 'get' | 'post', path: string, who: Who | null, body?: unknown) => {
-    const headers = signedHeaders(infra.internalSecret, { method: method.toUpperCase(), url: path, accountId: who?.accountId ?? null, admin: who?.admin ?? false });
-    const pending = request(baseUrl)[method](path).set(headers);
+    const sign = (bytes: string | Buffer | null) =>
+      signedHeaders(infra.internalSecret, { method: method.toUpperCase(), url: path, accountId: who?.accountId ?? null, admin: who?.admin ?? false, body: bytes });
+    const pending = signedWhenSent(request(baseUrl)[method](path), sign);
     return body === undefined ? pending : pending.send(body as object);
   };
   return {

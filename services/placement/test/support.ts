@@ -2,7 +2,7 @@ import { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/http-kit';
 import { createLogger } from '@pilot/logging';
-import { infraEnv, ManualClock, testInfra, type TestInfra } from '@pilot/testkit';
+import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningPlacement } from '../src/start';
@@ -45,14 +45,16 @@ export async function startHarness(extra: Record<string, string> = {}, beforeSta
     service,
     events,
     call(method, path, who, clientIp) {
-      const headers = signedHeaders(infra.internalSecret, {
-        method,
-        url: path,
-        accountId: who?.accountId ?? null,
-        admin: who?.admin ?? false,
-        clientIp: clientIp ?? null,
-      });
-      return request(service.url)[method](path).set(headers);
+      const sign = (body: string | Buffer | null) =>
+        signedHeaders(infra.internalSecret, {
+          method,
+          url: path,
+          accountId: who?.accountId ?? null,
+          admin: who?.admin ?? false,
+          clientIp: clientIp ?? null,
+          body,
+        });
+      return signedWhenSent(request(service.url)[method](path), sign);
     },
     async stop() {
       await service.stop();

@@ -73,11 +73,13 @@ describe('publisher-identity: publisher platforms', () => {
     const other = await h.replica();
     const request = (await import('supertest')).default;
     const { signedHeaders } = await import('@pilot/http-kit');
-    const post = (url: string, n: number) =>
-      request(url)
+    const post = (url: string, n: number) => {
+      const body = { type: 'channel', link: `@replica_test_${n}` };
+      return request(url)
         .post('/api/workspace/publishers')
-        .set(signedHeaders(h.infra.internalSecret, { method: 'POST', url: '/api/workspace/publishers', accountId: OWNER.accountId }))
-        .send({ type: 'channel', link: `@replica_test_${n}` });
+        .set(signedHeaders(h.infra.internalSecret, { method: 'POST', url: '/api/workspace/publishers', accountId: OWNER.accountId, body: JSON.stringify(body) }))
+        .send(body);
+    };
     const responses = await Promise.all(Array.from({ length: 12 }, (_, n) => post(n % 2 === 0 ? h.service.url : other.url, n)));
     const ids = responses.map((response) => {
       expect(response.status).to.equal(201);

@@ -4,7 +4,7 @@ import { signedHeaders } from '@pilot/http-kit';
 import { KeyReadModel } from '@pilot/key-read-model';
 import { createLogger } from '@pilot/logging';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
-import { infraEnv, ManualClock, testInfra, type TestInfra } from '@pilot/testkit';
+import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningIdentity } from '../src/start';
@@ -71,14 +71,16 @@ export async function startHarness(extra: Record<string, string> = {}, logLines?
     keys: new KeyReadModel(redis, infra.redisPrefix),
     events,
     call(method, path, who, options = {}) {
-      const headers = signedHeaders(infra.internalSecret, {
-        method,
-        url: path,
-        accountId: who?.accountId ?? null,
-        admin: who?.admin ?? false,
-        clientIp: options.clientIp ?? '198.51.100.7',
-      });
-      const test = request(service.url)[method](path).set(headers);
+      const sign = (body: string | Buffer | null) =>
+        signedHeaders(infra.internalSecret, {
+          method,
+          url: path,
+          accountId: who?.accountId ?? null,
+          admin: who?.admin ?? false,
+          clientIp: options.clientIp ?? '198.51.100.7',
+          body,
+        });
+      const test = signedWhenSent(request(service.url)[method](path), sign);
       if (options.cookie) test.set('Cookie', options.cookie);
       return test;
     },

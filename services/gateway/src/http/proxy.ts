@@ -1,14 +1,16 @@
 /**
  * Forwarding to upstreams with http-proxy-middleware over keep-alive agents. The gateway signs each
- * forwarded call (decision 0001) and drops any x-pilot-* header the client sent, so nothing reaches a
- * service that the gateway did not vouch for. Upstream refused/reset: 502; slower than the timeout: 504.
+ * forwarded call (decision 0001), body included: a body is read first (up to the gateway's limit) and sent
+ * on with its length, its SHA-256 in the signature. Any x-pilot-* header the client sent is dropped, so
+ * nothing reaches a service that the gateway did not vouch for. Upstream refused/reset: 502; slower than the timeout: 504.
  * A GET/HEAD refused by a replica is retried once on another replica (nothing reached the first one).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, INTERNAL_HEADERS, sendProblem, signedHeaders, type Principal } from '@pilot/http-kit';
+import { HttpError, INTERNAL_HEADERS, problems, sendProblem, signedHeaders, type Principal } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import { readRequestBody } from './request-body';
 import type { UpstreamPool, Upstreams } from './upstreams';
 
 interface ForwardState {
@@ -17,6 +19,8 @@ interface ForwardState {
   principal: Principal | null;
   requestId: string;
   clientIp: string;
+  /** The body as read and signed; null when the request has none. */
+  body: Buffer | null;
   retried: boolean;
   timedOut: boolean;
 }
@@ -30,6 +34,8 @@ export interface ProxyOptions {
   secret: string;
   timeoutMs: number;
   logger: Logger;
+  /** The largest body forwarded (larger: 413 before anything reaches a service). */
+  maxBodyBytes: number;
 }
 
 export function createForwarder(options: ProxyOptions) {
@@ -57,8 +63,15 @@ export function createForwarder(options: ProxyOptions) {
             displayName: state.principal?.displayName ?? null,
             clientIp: state.clientIp,
             requestId: state.requestId,
+            body: state.body,
           });
           for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
+          if (state.body) {
+            // The request stream is already consumed: send what was signed; the proxy's pipe then ends it.
+            proxyReq.removeHeader('transfer-encoding');
+            proxyReq.setHeader('content-length', String(state.body.length));
+            proxyReq.write(state.body);
+          }
           proxyReq.setTimeout(options.timeoutMs, () => {
             state.timedOut = true;
             proxyReq.destroy();
@@ -90,9 +103,18 @@ export function createForwarder(options: ProxyOptions) {
     ],
   });
 
+  async function forwardRead(req: Request, res: Response, next: NextFunction, pool: UpstreamPool, principal: Principal | null, clientIp: string) {
+    const body = await readRequestBody(req, options.maxBodyBytes);
+    if (!body.ok) {
+      sendProblem(res, body.reason === 'too_large' ? problems.payloadTooLarge(`Request bodies are limited to ${options.maxBodyBytes} bytes`) : problems.badRequest('invalid_body', 'The body could not be read'));
+      return;
+    }
+    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, body: body.bytes, retried: false, timedOut: false });
+    await proxy(req, res, next);
+  }
+
   return function forward(req: Request, res: Response, next: NextFunction, pool: UpstreamPool, principal: Principal | null, clientIp: string): void {
-    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, retried: false, timedOut: false });
-    proxy(req, res, next).catch(next);
+    forwardRead(req, res, next, pool, principal, clientIp).catch(next);
   };
 }
 

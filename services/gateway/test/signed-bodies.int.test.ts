@@ -1,0 +1,75 @@
+/**
+ * The gateway signs the SHA-256 of every forwarded body, and a service built on http-kit refuses a body
+ * that is not the one signed: through the gateway with a fixed length and chunked, and directly with a
+ * signature taken from one call and a body of another.
+ */
+import { request as httpRequest } from 'node:http';
+import { createServiceApp, jsonBody, listen, signedHeaders, type RunningServer } from '@pilot/http-kit';
+import { createLogger } from '@pilot/logging';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { RunningGateway } from '../src/start';
+import { SECRET, startGateway } from './support';
+
+const PATH = '/api/site/placements/home-feature/impressions';
+
+/** Sends `chunks` as a chunked body (no Content-Length), as a streaming client would. */
+function postChunked(baseUrl: string, path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(path, baseUrl);
+    const req = httpRequest(target, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('gateway: signed bodies', function () {
+  this.timeout(20_000);
+  let service: RunningServer;
+  let gateway: RunningGateway;
+
+  before(async () => {
+    const { app, finish } = createServiceApp({ service: 'echo', logger: createLogger({ service: 'echo', level: 'silent' }), internalSecret: SECRET, readiness: {} });
+    app.post(PATH, jsonBody('64kb'), (req, res) => void res.json({ received: req.body as unknown }));
+    finish();
+    service = await listen(app, 0, '127.0.0.1');
+    gateway = await startGateway({ placement: service.url }, { MAX_BODY_BYTES: '2048' });
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await service?.close();
+  });
+
+  it('forwards a body with its digest signed, and the service accepts it', async () => {
+    const response = await request(gateway.url).post(PATH).send({ placementId: 'abc', note: 'ü'.repeat(50) });
+    expect(response.status).to.equal(200);
+    expect(response.body.received).to.deep.equal({ placementId: 'abc', note: 'ü'.repeat(50) });
+  });
+
+  it('forwards a chunked body (no Content-Length) read whole and signed', async () => {
+    const answer = await postChunked(gateway.url, PATH, ['{"placementId":', '"chunked', '-body"}']);
+    expect(answer.status).to.equal(200);
+    expect(JSON.parse(answer.body).received).to.deep.equal({ placementId: 'chunked-body' });
+  });
+
+  it('answers 413 for a chunked body over the gateway limit, without forwarding it', async () => {
+    const answer = await postChunked(gateway.url, PATH, ['{"placementId":"', 'x'.repeat(1500), 'x'.repeat(1500), '"}']);
+    expect(answer.status).to.equal(413);
+    expect(JSON.parse(answer.body).code).to.equal('payload_too_large');
+  });
+
+  it('makes a captured signature useless for another body sent straight to the service', async () => {
+    const signed = signedHeaders(SECRET, { method: 'POST', url: PATH, body: JSON.stringify({ placementId: 'one' }) });
+    await request(service.url).post(PATH).set(signed).send({ placementId: 'one' }).expect(200);
+    const swapped = await request(service.url).post(PATH).set(signed).send({ placementId: 'two' });
+    expect(swapped.status).to.equal(401);
+    expect(swapped.body.code).to.equal('internal_signature_invalid');
+  });
+});
