@@ -3,7 +3,10 @@
  *
  * - publish() validates the event against its contract and resolves only after the broker confirmed it;
  *   while the broker is unreachable it fails at once (ServiceUnavailableError), and a message not confirmed
- *   within the deadline is withdrawn, never sent later.
+ *   within the deadline is withdrawn, never sent later. It publishes with `mandatory`: an event no queue
+ *   receives is returned and parked in `<exchange>.unrouted` (parking.ts), and if it cannot be parked
+ *   either the publish fails, so an outbox keeps it pending. A durable subscription takes parked events
+ *   back to the exchange when it starts.
  * - subscribeDurable(): one durable quorum queue per consuming service; manual ack after the handler
  *   succeeded; infrastructure faults are retried in place with backoff (never dead-lettered); other failures
  *   are redelivered up to the delivery limit, then the broker moves the message to `<queue>.dead`.
@@ -17,7 +20,8 @@ import { isInfrastructureError, ServiceUnavailableError, withDeadline } from '@p
 import type { Logger } from '@pilot/logging';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import { Acknowledger } from './acknowledger';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
+import { declareParkingQueue, parkingQueueOf, redeliverParked, ROUTING_KEY_HEADER } from './parking';
 
 export interface BusOptions {
   url: string;
@@ -63,6 +67,9 @@ export class Bus {
   private readonly queuePrefix: string;
   private readonly logger: Logger;
   private readonly publishTimeoutMs: number;
+  private readonly parkingQueue: string;
+  /** Message ids the broker returned (routed to no queue) and the sender has not looked at yet. */
+  private readonly returned = new Set<string>();
   private closed = false;
 
   constructor(options: BusOptions) {
@@ -70,6 +77,7 @@ export class Bus {
     this.queuePrefix = options.queuePrefix ?? options.exchange;
     this.logger = options.logger;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 1000;
+    this.parkingQueue = parkingQueueOf(this.exchange);
     this.connection = amqp.connect([options.url], {
       heartbeatIntervalInSeconds: 5,
       reconnectTimeInSeconds: 0.5,
@@ -87,7 +95,15 @@ export class Bus {
       confirm: true,
       json: false,
       publishTimeout: this.publishTimeoutMs,
-      setup: (channel: ConfirmChannel) => this.declareExchanges(channel),
+      setup: async (channel: ConfirmChannel) => {
+        await this.declareExchanges(channel);
+        await declareParkingQueue(channel, this.parkingQueue);
+        // The broker sends a return before the confirm of the same message, so the sender sees it in time.
+        channel.on('return', (message: ConsumeMessage) => {
+          const id: unknown = message.properties.messageId;
+          if (typeof id === 'string') this.returned.add(id);
+        });
+      },
     });
     this.publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'publisher channel error'));
   }
@@ -127,22 +143,45 @@ export class Bus {
   async publish(event: KnownEvent): Promise<void> {
     assertValidEvent(event);
     if (this.closed || !this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
+    const content = Buffer.from(JSON.stringify(event));
+    const options: Options.Publish = {
+      persistent: true,
+      messageId: event.id,
+      type: event.type,
+      contentType: 'application/json',
+      timestamp: Math.floor(Date.parse(event.occurredAt) / 1000), // AMQP timestamps are whole seconds
+    };
     try {
-      await withDeadline(
-        this.publisher.publish(this.exchange, event.type, Buffer.from(JSON.stringify(event)), {
-          persistent: true,
-          messageId: event.id,
-          type: event.type,
-          contentType: 'application/json',
-          timestamp: Math.floor(Date.parse(event.occurredAt) / 1000), // AMQP timestamps are whole seconds
-          timeout: this.publishTimeoutMs,
-        }),
-        this.publishTimeoutMs + 100,
-        'rabbitmq',
-      );
+      if ((await this.sendConfirmed(this.exchange, event.type, content, options)) === 'routed') return;
+      this.logger.info({ eventType: event.type, eventId: event.id, queue: this.parkingQueue }, 'event bound to no queue: parked');
+      const parked = { ...options, headers: { [ROUTING_KEY_HEADER]: event.type } };
+      if ((await this.sendConfirmed('', this.parkingQueue, content, parked)) === 'routed') return;
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
       throw new ServiceUnavailableError('rabbitmq', `publish of ${event.type} was not confirmed: ${(error as Error).message}`);
+    }
+    throw new ServiceUnavailableError('rabbitmq', `${event.type} is unroutable: no queue is bound to it and ${this.parkingQueue} is missing`);
+  }
+
+  /** Publishes with `mandatory` and waits for the confirm: 'returned' when the broker routed it to no queue. */
+  private async sendConfirmed(exchange: string, routingKey: string, content: Buffer, options: Options.Publish): Promise<'routed' | 'returned'> {
+    const id = String(options.messageId);
+    this.returned.delete(id);
+    await withDeadline(
+      this.publisher.publish(exchange, routingKey, content, { ...options, mandatory: true, timeout: this.publishTimeoutMs }),
+      this.publishTimeoutMs + 100,
+      'rabbitmq',
+    );
+    return this.returned.delete(id) ? 'returned' : 'routed';
+  }
+
+  /** Brings back what was parked while this subscription's queue did not exist; failures leave it parked. */
+  private async takeBackParked(channel: Channel, queue: string): Promise<void> {
+    try {
+      const delivered = await redeliverParked(channel, this.parkingQueue, this.exchange, (...send) => this.sendConfirmed(...send));
+      if (delivered > 0) this.logger.info({ queue, delivered }, 'parked events delivered');
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message, queue }, 'parked events not taken back; they stay parked');
     }
   }
 
@@ -174,6 +213,7 @@ export class Bus {
           acknowledger.received(message);
           void this.handleDurable(acknowledger, message, subscription.handler);
         });
+        await this.takeBackParked(ch, queue);
       },
     });
     channel.on('error', (err) => this.logger.warn({ err: err.message, queue }, 'consumer channel error'));
