@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, outboxSettings } from '@pilot/config';
+import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings } from '@pilot/config';
 
 /** A database name: required, and an empty value counts as missing rather than "the driver's default". */
 const databaseName = makeValidator<string>((raw) => {
@@ -13,6 +13,10 @@ export const configSpec = {
   MONGO_DB: databaseName({ desc: "this service's own database name" }),
   ...busSettings,
   ...outboxSettings,
+  PROJECTION_REPAIR_INTERVAL_MS: num({
+    default: 60_000,
+    desc: "how often projections that missed their last change are rolled forward from history and slots claimed without a record released (0: only at start); the snapshot read never writes",
+  }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -36,8 +36,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     const repository = new CampaignRepository(mongo);
     await repository.ensureIndexes();
-    const repaired = await repository.repairProjections();
-    if (repaired.length > 0) logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history at start');
     // The relay judges markers by the clock the changes were made with.
     const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);
     resources.add(relay, (opened) => opened.stop());
@@ -48,6 +46,15 @@ export async function start(config: Config, logger: Logger, options: StartOption
       publishChange: (campaignId, version, events) =>
         relay.publishNow(repository.outbox(), VersionedStore.entryId(campaignId, version), events),
     });
+
+    await campaigns.repair();
+    if (config.PROJECTION_REPAIR_INTERVAL_MS > 0) {
+      const repairTimer = setInterval(() => {
+        campaigns.repair().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'campaign repair failed; will retry'));
+      }, config.PROJECTION_REPAIR_INTERVAL_MS);
+      repairTimer.unref();
+      resources.add(repairTimer, (timer) => clearInterval(timer));
+    }
 
     const { app, finish } = createServiceApp({
       service: 'campaign',

@@ -4,9 +4,11 @@ import type { KnownEvent } from '@pilot/contracts';
 import { internalGet } from '@pilot/http-kit';
 import { connectMongo, KeyedShards } from '@pilot/mongo';
 import { PROJECTION_SHARDS } from '@pilot/outbox';
-import { infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
+import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';
+import { CampaignRepository } from '../src/data/campaign-repository';
+import { CampaignUseCases } from '../src/use-cases/campaigns';
 import { ADMIN, client, CREATIVE, listen, logger, startCampaign, type Who } from './support';
 
 describe('campaign service: limits, replicas, outbox recovery, configuration', () => {
@@ -181,26 +183,108 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     ]);
   });
 
-  it('rolls a projection that missed its last change forward before answering the snapshot', async () => {
+  it('rolls a projection that missed its last change forward on its repair schedule', async () => {
     const infra = testInfra();
-    const { service } = await running(infra);
+    const { service } = await running(infra, {}, { PROJECTION_REPAIR_INTERVAL_MS: '300' });
     const api = client(infra, service.url);
     const owner: Who = { accountId: '6301' };
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
     for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
-    const approved = await api.post(`/api/workspace/campaigns/${body.id}/activate`, ADMIN);
-    expect(approved.body.status).to.equal('active');
 
-    // As if the process died after inserting the history entry of the activation but before the projection write.
+    // As if the process died after inserting the history entry of the activation but before the projection
+    // write: the entry goes in directly, the projection stays at version 3.
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const stale = await mongo.db!.collection('campaign_history').findOne({ _id: `${body.id}:3` as never });
+    const history = mongo.db!.collection('campaign_history');
+    const approved = await history.findOne({ _id: `${body.id}:3` as never });
     const shard = new KeyedShards(mongo.db!, 'campaigns', PROJECTION_SHARDS).of(String(body.id));
-    await shard.replaceOne({ _id: String(body.id) as never }, { ...stale!.state, _id: String(body.id), id: body.id, version: 3, createdAt: stale!.at, updatedAt: stale!.at });
+    const projectionVersion = async () => (await shard.findOne({ _id: String(body.id) as never }))?.version;
+    await history.insertOne({ ...approved!, _id: `${body.id}:4` as never, version: 4, action: 'activated', from: 'approved', to: 'active', state: { ...approved!.state, status: 'active' } });
 
+    await waitFor(async () => (await projectionVersion()) === 4, { message: 'the scheduled repair rolled the projection forward' });
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.body.items).to.have.length(1);
     expect(snapshot.body.items[0]).to.include({ campaignId: body.id, status: 'active', version: 4 });
+  });
+
+  it('answers the snapshot from projections only: a read rolls nothing forward and writes nothing', async () => {
+    const infra = testInfra();
+    const { service } = await running(infra, {}, { PROJECTION_REPAIR_INTERVAL_MS: '0' });
+    const api = client(infra, service.url);
+    const owner: Who = { accountId: '6302' };
+    const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
+    for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+    cleanup.push(() => mongo.close());
+    const history = mongo.db!.collection('campaign_history');
+    const approved = await history.findOne({ _id: `${body.id}:3` as never });
+    await history.insertOne({ ...approved!, _id: `${body.id}:4` as never, version: 4, action: 'activated', from: 'approved', to: 'active', state: { ...approved!.state, status: 'active' } });
+    const shard = new KeyedShards(mongo.db!, 'campaigns', PROJECTION_SHARDS).of(String(body.id));
+    const before = await shard.findOne({ _id: String(body.id) as never });
+
+    const snapshot = await api.get('/internal/campaigns/active', null);
+    expect(snapshot.status).to.equal(200);
+    expect(snapshot.body.items.map((item: { campaignId: number }) => item.campaignId)).to.not.include(body.id);
+    expect(await shard.findOne({ _id: String(body.id) as never })).to.deep.equal(before);
+  });
+
+  describe('campaign slots of records that were never written', () => {
+    /** A repository whose record writes fail like an unreachable database, before or after the history insert. */
+    class FailingRepository extends CampaignRepository {
+      failures: Array<'before' | 'after'> = [];
+      override async create(...args: Parameters<CampaignRepository['create']>): ReturnType<CampaignRepository['create']> {
+        const failure = this.failures.shift();
+        if (failure === 'before') throw new Error('connection reset before the insert');
+        const created = await super.create(...args);
+        if (failure === 'after') throw new Error('connection reset before the answer');
+        return created;
+      }
+    }
+
+    async function world() {
+      const infra = testInfra();
+      const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+      cleanup.push(async () => {
+        await mongo.db!.dropDatabase();
+        await mongo.close();
+      });
+      const repository = new FailingRepository(mongo);
+      await repository.ensureIndexes();
+      const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
+      const useCases = new CampaignUseCases({ repository, clock, logger, publishChange: async () => undefined });
+      const claims = (accountId: string) => mongo.db!.collection('campaign_slots').countDocuments({ accountId });
+      return { mongo, repository, clock, useCases, claims };
+    }
+
+    it('gives a slot back when the create fails, and keeps it when the record was written after all', async () => {
+      const { repository, useCases, claims } = await world();
+      const owner = { accountId: '6401', admin: false };
+      repository.failures = ['before', 'before', 'before', 'after'];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        let failed = false;
+        await useCases.createCampaign(owner, CREATIVE).catch(() => (failed = true));
+        expect(failed).to.equal(true);
+      }
+      expect(await claims('6401'), 'three failed creates hold no slot').to.equal(0);
+      await useCases.createCampaign(owner, CREATIVE).catch(() => undefined);
+      expect(await claims('6401'), 'the record written before the failure keeps its slot').to.equal(1);
+      expect((await useCases.listCampaigns(owner, null)).items).to.have.length(1);
+    });
+
+    it('releases on its repair what a process that died between claim and record left, once the claim is old', async () => {
+      const { mongo, useCases, clock, claims } = await world();
+      const owner = { accountId: '6402', admin: false };
+      await useCases.createCampaign(owner, CREATIVE);
+      // A dead process's claims: slots 2 and 3, no record behind them.
+      const slots = mongo.db!.collection('campaign_slots');
+      for (const slot of [2, 3]) await slots.insertOne({ _id: `6402:${slot}` as never, accountId: '6402', slot, at: clock.now() });
+      expect(await useCases.repair()).to.deep.include({ slots: 0 });
+      expect(await claims('6402'), 'a young claim may be a create under way').to.equal(3);
+      clock.advance(11 * 60 * 1000);
+      expect(await useCases.repair()).to.deep.include({ slots: 2 });
+      expect(await claims('6402')).to.equal(1);
+      expect((await useCases.listCampaigns(owner, null)).items).to.have.length(1);
+    });
   });
 
   it('serves the snapshot that an ActiveCampaignCache rebuilds from', async () => {

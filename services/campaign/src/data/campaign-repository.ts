@@ -8,7 +8,8 @@
  * - `campaign_ids`: one document per id ever handed out (insertWithNextId), so ids are unique across
  *   replicas and never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
- *   create a record (docs/decisions/0002). Records are never deleted, so claims are never released.
+ *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
+ *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
 import { claimOnce, insertWithNextId, type Connection } from '@pilot/mongo';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
@@ -76,6 +77,40 @@ export class CampaignRepository {
     );
     const gaps = Array.from({ length: max }, (_, index) => index + 1).filter((slot) => !taken.has(slot));
     return tryRange(gaps);
+  }
+
+  /** Gives back a claim whose record was never written. */
+  async releaseSlot(accountId: string, slot: number): Promise<void> {
+    await this.slots.deleteOne({ _id: `${accountId}:${slot}` as never });
+  }
+
+  /**
+   * Releases the claims that a process which died between claim and record left: per account, the claims
+   * beyond its number of records, highest slots first, only among those claimed before `claimedBefore` (a
+   * create under way holds its claim for milliseconds). The number released.
+   */
+  async releaseLeakedSlots(claimedBefore: Date): Promise<number> {
+    const records = new Map<string, number>();
+    for (const projection of await this.store.findCurrent({}, { projection: { ownerAccountId: 1 } })) {
+      const owner = String(projection.ownerAccountId);
+      records.set(owner, (records.get(owner) ?? 0) + 1);
+    }
+    const claims = new Map<string, Array<{ slot: number; at: Date }>>();
+    for await (const claim of this.slots.find({}, { projection: { accountId: 1, slot: 1, at: 1 } })) {
+      const account = String(claim.accountId);
+      claims.set(account, [...(claims.get(account) ?? []), { slot: Number(claim.slot), at: claim.at as Date }]);
+    }
+    let released = 0;
+    for (const [account, held] of claims) {
+      const excess = held.length - (records.get(account) ?? 0);
+      if (excess <= 0) continue;
+      const stale = held.filter((claim) => claim.at < claimedBefore).sort((a, b) => b.slot - a.slot);
+      for (const claim of stale.slice(0, excess)) {
+        await this.releaseSlot(account, claim.slot);
+        released += 1;
+      }
+    }
+    return released;
   }
 
   /** A new campaign id: a positive integer no replica has handed out before. */

@@ -66,6 +66,8 @@ export function viewOf(campaign: StoredCampaign): CampaignView {
 }
 
 const CHANGE_ATTEMPTS = 5;
+/** A create holds its slot claim for milliseconds; a claim without a record after this long was left by a dead process. */
+const SLOT_CLAIM_GRACE_MS = 10 * 60 * 1000;
 
 export interface CampaignUseCasesOptions {
   repository: CampaignRepository;
@@ -102,8 +104,9 @@ export class CampaignUseCases {
     if (slot === null) {
       throw problems.conflict('campaign_limit', `An account may hold at most ${MAX_CAMPAIGNS_PER_ACCOUNT} campaign records`);
     }
+    let campaignId: number | null = null;
     try {
-      const campaignId = await this.repository.nextId(actor.accountId, at);
+      campaignId = await this.repository.nextId(actor.accountId, at);
       const record = newDraft(campaignId, actor.accountId, validated.value);
       const stored = await this.repository.create(record, {
         at,
@@ -115,9 +118,21 @@ export class CampaignUseCases {
       });
       return viewOf(stored);
     } catch (error) {
-      // decision 0002: a slot claimed for a record that was never written stays taken.
-      this.options.logger.warn({ err: (error as Error).message, accountId: actor.accountId, slot }, 'campaign slot claimed but no record created');
+      await this.releaseUnusedSlot(actor.accountId, slot, campaignId, error);
       throw error;
+    }
+  }
+
+  /**
+   * A create that failed gives its slot back unless its record was written after all (the failure came
+   * after the history insert). When even that cannot be told, the scheduled repair releases it later.
+   */
+  private async releaseUnusedSlot(accountId: string, slot: number, campaignId: number | null, cause: unknown): Promise<void> {
+    try {
+      if (campaignId !== null && (await this.repository.load(campaignId))) return;
+      await this.repository.releaseSlot(accountId, slot);
+    } catch (error) {
+      this.options.logger.warn({ err: (error as Error).message, cause: (cause as Error).message, accountId, slot }, 'campaign slot not released; the repair will');
     }
   }
 
@@ -190,13 +205,24 @@ export class CampaignUseCases {
   }
 
   /**
+   * Rolls forward the projections that missed their last change (a process that died between the history
+   * entry and the projection) and releases slots claimed without a record; at start and on a schedule,
+   * never on a read: every cache replica asks for the snapshot on each broker reconnect.
+   */
+  async repair(): Promise<{ projections: number[]; slots: number }> {
+    const projections = await this.repository.repairProjections();
+    if (projections.length > 0) this.options.logger.warn({ campaignIds: projections }, 'campaign projections rolled forward from history');
+    const slots = await this.repository.releaseLeakedSlots(new Date(this.options.clock.now().getTime() - SLOT_CLAIM_GRACE_MS));
+    if (slots > 0) this.options.logger.warn({ slots }, 'campaign slots claimed without a record released');
+    return { projections, slots };
+  }
+
+  /**
    * What a campaign cache rebuilds from: every active campaign with its version, and every paused one,
    * whose version is the floor below which a republished `campaign.activated` is stale (issue 22, item 12).
    * Paused is the only state an active campaign can leave for, so these are all the floors that matter.
    */
   async activeSnapshot(): Promise<{ items: SnapshotCampaign[] }> {
-    const repaired = await this.repository.repairProjections();
-    if (repaired.length > 0) this.options.logger.warn({ campaignIds: repaired }, 'campaign projections rolled forward from history');
     const active = await this.repository.listActive();
     const paused = await this.repository.list({ ownerAccountId: null, status: 'paused' });
     return { items: [...active, ...paused].map((campaign) => ({ ...campaignStateOf(recordOf(campaign)), version: campaign.version })) };
