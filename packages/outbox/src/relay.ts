@@ -193,17 +193,19 @@ export class OutboxRelay {
 
   /**
    * Publishes the events of one entry just written (under a lease, like a pass) and deletes its marker.
-   * Resolves once the events are on the bus (or left pending for the next pass when they could not be
-   * published); the marker is deleted after that, while the entry stays in hand, so the caller does not wait
-   * for the delete. Does nothing while the relay is not started.
+   * Resolves once the events are on the bus, with true, or with false when they are left pending (the
+   * broker is unreachable, another replica's relay holds the entry, or the relay is not started): the caller
+   * must not claim the change is in effect. The marker is deleted after that, while the entry stays in hand,
+   * so the caller does not wait for the delete.
    */
-  async publishNow(queue: OutboxQueue, entryId: string, events: KnownEvent[]): Promise<void> {
+  async publishNow(queue: OutboxQueue, entryId: string, events: KnownEvent[]): Promise<boolean> {
     const key = inHandKey(queue, entryId);
-    if (this.stopped || events.length === 0) return;
+    if (events.length === 0) return true;
+    if (this.stopped) return false;
     // A pass of this relay may have it in hand already; it may also have found no entry yet (the marker is
     // written before the entry) and left it, which this call must not take for published.
     for (let pass = this.inHand.get(key); pass; pass = this.inHand.get(key)) {
-      if ((await pass.catch(() => 'left')) === 'published') return;
+      if ((await pass.catch(() => 'left')) === 'published') return true;
     }
     // A holder of its own: a pass of this relay that listed the marker before it was deleted must see the
     // lease as somebody else's, not re-enter it as it would to retry its own failed publish.
@@ -236,7 +238,8 @@ export class OutboxRelay {
         return 'left';
       }
     });
-    await Promise.race([publishedSignal, work]);
+    const outcome = await Promise.race([publishedSignal.then(() => 'published' as const), work]);
+    return outcome === 'published';
   }
 
   /** Runs `work` on one entry, marked as in hand for its duration. */

@@ -237,7 +237,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
         const state = campaign(nextId++);
         const event = campaignEvent(state, 1);
         await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
-        await relay.publishNow(store.outbox(), VersionedStore.entryId(state.campaignId, 1), [event]);
+        expect(await relay.publishNow(store.outbox(), VersionedStore.entryId(state.campaignId, 1), [event]), 'on the bus').to.equal(true);
         // The marker is deleted after the caller heard back.
         await waitFor(async () => !(await isMarkedPending(store, VersionedStore.entryId(state.campaignId, 1))), { message: 'marker deleted after publishNow' });
         published.push(event.id);
@@ -257,10 +257,10 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const entryId = VersionedStore.entryId(state.campaignId, 1);
 
       const notStarted = newRelay(await newBus(), store);
-      await notStarted.publishNow(store.outbox(), entryId, [event]);
+      expect(await notStarted.publishNow(store.outbox(), entryId, [event]), 'not started: pending').to.equal(false);
       const downRelay = newRelay(await newBus('amqp://guest:guest@127.0.0.1:1'), store);
       downRelay.start();
-      await downRelay.publishNow(store.outbox(), entryId, [event]);
+      expect(await downRelay.publishNow(store.outbox(), entryId, [event]), 'broker down: pending').to.equal(false);
       await settle();
       expect(received).to.deep.equal([]);
       expect(await isMarkedPending(store, entryId)).to.equal(true);

@@ -32,7 +32,7 @@ describe('campaign service: infrastructure faults', () => {
     expect((await request(service.url).get('/readyz')).status).to.equal(200);
   });
 
-  it('keeps a transition made while RabbitMQ is unreachable and publishes its event once the broker is back', async () => {
+  it('answers a transition made while RabbitMQ is unreachable with 202 propagation pending, keeps it, and publishes its event once the broker is back', async () => {
     const infra = testInfra();
     const { events, bus } = await listen(infra);
     cleanup.push(() => bus.close());
@@ -47,14 +47,16 @@ describe('campaign service: infrastructure faults', () => {
     await proxy.cut();
     await waitFor(async () => (await request(service.url).get('/readyz')).status === 503, { message: 'readiness reports the broker' });
     const submitted = await api.post(`/api/workspace/campaigns/${body.id}/submit`, OWNER);
-    expect(submitted.status).to.equal(200);
-    expect(submitted.body.status).to.equal('submitted');
+    expect(submitted.status, 'stored, not yet in effect').to.equal(202);
+    expect(submitted.body).to.include({ status: 'submitted', propagation: 'pending' });
 
     await proxy.open();
     await waitFor(() => events.length === 1, { timeoutMs: 20_000, message: 'the event left in the outbox is published' });
     expect(events[0]).to.include({ type: 'campaign.submitted', aggregateId: String(body.id), aggregateVersion: 2 });
     // The next transition is the marker: a duplicate of the first would arrive before it.
-    expect((await api.post(`/api/workspace/campaigns/${body.id}/approve`, ADMIN)).status).to.equal(200);
+    const approved = await api.post(`/api/workspace/campaigns/${body.id}/approve`, ADMIN);
+    expect(approved.status).to.equal(200);
+    expect(approved.body.propagation).to.equal('done');
     await waitFor(() => events.length >= 2);
     expect(events.map((event) => event.type)).to.deep.equal(['campaign.submitted', 'campaign.approved']);
   });

@@ -111,8 +111,9 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const api = client(infra, crashed.service.url);
     const created = await api.post('/api/workspace/campaigns', owner, CREATIVE);
     const id = created.body.id as number;
-    expect((await api.post(`/api/workspace/campaigns/${id}/submit`, owner)).status).to.equal(200);
-    expect((await api.post(`/api/workspace/campaigns/${id}/approve`, ADMIN)).status).to.equal(200);
+    // Stored, not yet in effect: the answer says so (202, propagation pending).
+    expect((await api.post(`/api/workspace/campaigns/${id}/submit`, owner)).status).to.equal(202);
+    expect((await api.post(`/api/workspace/campaigns/${id}/approve`, ADMIN)).status).to.equal(202);
     await crashed.stop();
 
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
@@ -144,7 +145,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const crashed = await running(infra, { relay: false });
     const api = client(infra, crashed.service.url);
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
-    expect((await api.post(`/api/workspace/campaigns/${body.id}/submit`, owner)).status).to.equal(200);
+    expect((await api.post(`/api/workspace/campaigns/${body.id}/submit`, owner)).status).to.equal(202);
     await crashed.stop();
     // The dead replica had claimed the entry's lease just before it died.
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
@@ -251,7 +252,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
       const repository = new FailingRepository(mongo);
       await repository.ensureIndexes();
       const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
-      const useCases = new CampaignUseCases({ repository, clock, logger, publishChange: async () => undefined });
+      const useCases = new CampaignUseCases({ repository, clock, logger, publishChange: async () => true });
       const claims = (accountId: string) => mongo.db!.collection('campaign_slots').countDocuments({ accountId });
       return { mongo, repository, clock, useCases, claims };
     }

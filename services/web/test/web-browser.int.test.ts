@@ -143,6 +143,25 @@ describe('web frontend in a browser', function () {
     expect(replacement?.status).to.equal('draft');
   });
 
+  it('says a pause is saved but not yet in effect when the service answers 202 (its message broker unreachable)', async () => {
+    const campaign = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Pause me later', status: 'active' });
+    stack.api.brokerUnreachable = true;
+    try {
+      const { page } = await stack.open({ account: ADMIN });
+      await page.goto(`/workspace/campaigns/${campaign.id}`);
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved, but not yet in effect' }).waitFor();
+      expect(campaign.status).to.equal('paused');
+      await page.getByRole('button', { name: 'Activate' }).waitFor();
+      stack.api.brokerUnreachable = false;
+      await page.getByRole('button', { name: 'Activate' }).click();
+      await page.getByRole('button', { name: 'Pause' }).waitFor();
+      expect(await page.getByText('Saved, but not yet in effect').count(), 'gone once a change is in effect').to.equal(0);
+    } finally {
+      stack.api.brokerUnreachable = false;
+    }
+  });
+
   it('shows a title like <img src=x onerror=alert(1)> as text and runs no script', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const campaign = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: hostile, title: hostile, text: `<script>alert(2)</script>`, status: 'rejected', rejectionReason: hostile });

@@ -34,7 +34,8 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
 
   for (const name of TRANSITION_NAMES) {
     app.post(`/api/workspace/campaigns/:id/${name}`, body, async (req, res) => {
-      res.json(await campaigns.transition(name, actorOf(req), positiveIntOf(req.params.id), req.body));
+      const answer = await campaigns.transition(name, actorOf(req), positiveIntOf(req.params.id), req.body);
+      res.status(answer.propagation === 'pending' ? 202 : 200).json(answer);
     });
   }
 

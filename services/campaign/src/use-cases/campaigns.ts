@@ -66,6 +66,12 @@ export function viewOf(campaign: StoredCampaign): CampaignView {
 }
 
 const CHANGE_ATTEMPTS = 5;
+
+/**
+ * A transition's answer: the updated campaign, and whether the rest of the system has it (`done`: its
+ * event is on the bus) or will once the broker is reachable again (`pending`; answered with 202).
+ */
+export type TransitionAnswer = CampaignView & { propagation: 'done' | 'pending' };
 /** A create holds its slot claim for milliseconds; a claim without a record after this long was left by a dead process. */
 const SLOT_CLAIM_GRACE_MS = 10 * 60 * 1000;
 
@@ -77,7 +83,8 @@ export interface CampaignUseCasesOptions {
    * Publishes the events of a change just written (version `version` of the campaign), before the caller
    * is answered; resolves even when they could not leave now (the outbox relay publishes them later).
    */
-  publishChange: (campaignId: number, version: number, events: CampaignEvent[]) => Promise<void>;
+  /** Publishes a change's events; true once they are on the bus, false when they are left pending. */
+  publishChange: (campaignId: number, version: number, events: CampaignEvent[]) => Promise<boolean>;
 }
 
 export class CampaignUseCases {
@@ -152,7 +159,7 @@ export class CampaignUseCases {
   }
 
   /** submit, approve, reject, activate, pause: one history entry holding the audit facts and the event. */
-  async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<CampaignView> {
+  async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
     for (let attempt = 1; ; attempt += 1) {
       const campaign = await this.visible(actor, campaignId);
       const decision = decideTransition(name, campaign, actor);
@@ -179,8 +186,10 @@ export class CampaignUseCases {
           to: decision.to,
           reason,
         }, [event]);
-        await this.options.publishChange(changed.campaignId, changed.version, [event]);
-        return viewOf(changed);
+        const published = await this.options.publishChange(changed.campaignId, changed.version, [event]);
+        // Allocation and tracking learn of the change from its event: without it on the bus, the change is
+        // stored but not yet in effect (a paused campaign may still be selected), and the answer says so.
+        return { ...viewOf(changed), propagation: published ? 'done' : 'pending' };
       } catch (error) {
         // Someone moved it first: decide again on what it is now.
         if (error instanceof ConcurrentChangeError && attempt < CHANGE_ATTEMPTS) continue;

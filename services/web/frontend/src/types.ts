@@ -25,6 +25,12 @@ export interface Campaign {
   updatedAt: string;
 }
 
+/**
+ * A transition's answer: the campaign, and whether ad serving has the change yet (`pending`: stored, in
+ * effect once the service's message broker is reachable again; answered with 202).
+ */
+export type CampaignTransitionAnswer = Campaign & { propagation: 'done' | 'pending' };
+
 export type PublisherStatus = 'draft' | 'submitted' | 'approved' | 'paused' | 'rejected';
 
 export interface Publisher {

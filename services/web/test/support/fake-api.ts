@@ -112,6 +112,8 @@ export class FakeApi {
   readonly issuedKeys: string[] = [];
   readonly refusedOrigins: string[] = [];
   stats = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, days: [] as Array<Record<string, unknown>> };
+  /** As the campaign service answers while its message broker is unreachable: 202, propagation pending. */
+  brokerUnreachable = false;
   /** host names the fake server refuses as a destination (a rule only the server knows) */
   readonly blockedHosts = new Set(['blocked.example']);
   private readonly logins = new Map<string, LoginRequest>();
@@ -340,7 +342,7 @@ export class FakeApi {
       }
       campaign.status = move.to;
       campaign.updatedAt = new Date().toISOString();
-      res.json(campaign);
+      res.status(this.brokerUnreachable ? 202 : 200).json({ ...campaign, propagation: this.brokerUnreachable ? 'pending' : 'done' });
     });
 
     // publishers

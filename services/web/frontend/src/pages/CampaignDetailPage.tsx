@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
@@ -7,7 +8,7 @@ import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
-import type { Campaign } from '../types';
+import type { Campaign, CampaignTransitionAnswer } from '../types';
 
 type Action = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
 
@@ -17,10 +18,12 @@ export function CampaignDetailPage() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const campaign = useQuery({ queryKey: ['campaign', id], queryFn: () => apiBody<Campaign>(`/api/workspace/campaigns/${encodeURIComponent(id)}`) });
+  const [pendingChange, setPendingChange] = useState(false);
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
-      apiBody<Campaign>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
+      apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (updated) => {
+      setPendingChange(updated.propagation === 'pending');
       client.setQueryData(['campaign', id], updated);
       void client.invalidateQueries({ queryKey: ['campaigns'] });
     },
@@ -42,6 +45,12 @@ export function CampaignDetailPage() {
         Campaign #{c.id}: {c.name} <StatusBadge status={c.status} />
       </h1>
       {c.status === 'rejected' && c.rejectionReason ? <p className="reason">Rejected: {c.rejectionReason}</p> : null}
+      {pendingChange ? (
+        <p className="notice" role="status">
+          Saved, but not yet in effect: ad serving learns of it once the service&apos;s message broker is reachable again, usually within
+          seconds. Until then publishers may still be shown the campaign as it was.
+        </p>
+      ) : null}
       <div className="editor">
         <dl className="facts">
           <dt>Format</dt>
