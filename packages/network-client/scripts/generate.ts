@@ -1,8 +1,8 @@
 /**
  * Generates src/generated/openapi.ts from the network API's OpenAPI document, as the service serves it
  * (GET /api/network/openapi.json), with openapi-typescript. The generated file is committed; the test
- * tests/publishers/openapi-types.test.ts regenerates it from the running system's document and fails
- * when the committed file differs.
+ * tests/publishers/client.test.ts ("has committed types that openapi-typescript generates, unchanged")
+ * regenerates it from the running system's document and fails when the committed file differs.
  *
  *   pnpm --filter @pilot/network-client run generate http://127.0.0.1:8080/api/network/openapi.json
  *   pnpm --filter @pilot/network-client run generate ./openapi.json
