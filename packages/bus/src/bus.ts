@@ -167,11 +167,16 @@ export class Bus {
   private async sendConfirmed(exchange: string, routingKey: string, content: Buffer, options: Options.Publish): Promise<'routed' | 'returned'> {
     const id = String(options.messageId);
     this.returned.delete(id);
-    await withDeadline(
-      this.publisher.publish(exchange, routingKey, content, { ...options, mandatory: true, timeout: this.publishTimeoutMs }),
-      this.publishTimeoutMs + 100,
-      'rabbitmq',
-    );
+    try {
+      await withDeadline(
+        this.publisher.publish(exchange, routingKey, content, { ...options, mandatory: true, timeout: this.publishTimeoutMs }),
+        this.publishTimeoutMs + 100,
+        'rabbitmq',
+      );
+    } catch (error) {
+      this.returned.delete(id);
+      throw error;
+    }
     return this.returned.delete(id) ? 'returned' : 'routed';
   }
 
