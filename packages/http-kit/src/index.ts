@@ -11,3 +11,4 @@ export * from './resources';
 export * from './public-host';
 export * from './text-length';
 export * from './session-cookie';
+export * from './body-signature';

@@ -2,13 +2,14 @@
  * Services trust who is calling only through headers the gateway signs with the internal secret.
  * A request that reaches a service directly without a valid signature is refused, whatever it claims.
  * The signature covers method, URL, account, admin flag, client address, request id, a timestamp and the
- * SHA-256 of the body (a replay is accepted only within a short window, only for the same request line
- * and only with the same body). The body's digest is checked where the body is read (`jsonBody`, or
- * `verifyBodyDigest` for a service reading raw bytes), since the signature is checked before the body
- * has arrived.
+ * SHA-256 of the body, named in a header or, for a streamed body, in signed trailers (body-signature.ts):
+ * a replay is accepted only within a short window, only for the same request line and only with the same
+ * body. The body is compared where it is read (`jsonBody`, or `verifyBodyDigest` for a service reading
+ * raw bytes), since the signature is checked before the body has arrived.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { BODY_DIGEST_HEADER, BODY_IN_TRAILER, bodyDigestOf, bodyMatches } from './body-signature';
 import { problems } from './problem';
 
 export const INTERNAL_HEADERS = {
@@ -18,7 +19,7 @@ export const INTERNAL_HEADERS = {
   displayName: 'x-pilot-display-name',
   clientIp: 'x-pilot-client-ip',
   requestId: 'x-request-id',
-  bodyDigest: 'x-pilot-body-sha256',
+  bodyDigest: BODY_DIGEST_HEADER,
 } as const;
 
 const MAX_SKEW_MS = 60_000;
@@ -39,13 +40,8 @@ export interface CallContext {
   requestId?: string | null;
   /** The exact bytes of the body sent with the call; none is the empty body. */
   body?: Buffer | string | null;
-}
-
-/** base64url SHA-256 of a body's bytes (of the empty body when there is none). */
-export function bodyDigestOf(body: Buffer | string | null | undefined): string {
-  return createHash('sha256')
-    .update(body ?? '')
-    .digest('base64url');
+  /** The body is streamed and vouched for by trailers (`signBodyInTrailer`), not by its digest here. */
+  bodyInTrailer?: boolean;
 }
 
 function signatureOf(secret: string, timestamp: string, ctx: CallContext, bodyDigest: string): string {
@@ -66,7 +62,7 @@ function signatureOf(secret: string, timestamp: string, ctx: CallContext, bodyDi
 /** The headers the gateway (or a service calling another) adds to a forwarded call. */
 export function signedHeaders(secret: string, ctx: CallContext, now = Date.now()): Record<string, string> {
   const timestamp = String(now);
-  const bodyDigest = bodyDigestOf(ctx.body);
+  const bodyDigest = ctx.bodyInTrailer ? BODY_IN_TRAILER : bodyDigestOf(ctx.body);
   const headers: Record<string, string> = {
     [INTERNAL_HEADERS.signature]: `v2.${timestamp}.${signatureOf(secret, timestamp, ctx, bodyDigest)}`,
     [INTERNAL_HEADERS.admin]: ctx.admin ? '1' : '0',
@@ -87,8 +83,8 @@ function header(req: Request, name: string): string | undefined {
 interface VerifiedCall {
   principal: Principal | null;
   clientIp: string | null;
-  /** The SHA-256 of the body the gateway signed (base64url). */
-  bodyDigest: string;
+  /** Whether bytes read from the body are the body signed with the call. */
+  bodyMatches(bytes: Buffer): boolean;
 }
 
 const verifiedCalls = new WeakMap<Request, VerifiedCall>();
@@ -98,7 +94,7 @@ export function verifyInternalCall(req: Request, secret: string, now = Date.now(
   const match = raw ? /^v2\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(raw) : null;
   if (!match || !match[1] || !match[2]) return null;
   const bodyDigest = header(req, INTERNAL_HEADERS.bodyDigest);
-  if (!bodyDigest || !/^[A-Za-z0-9_-]{43}$/.test(bodyDigest)) return null;
+  if (!bodyDigest || (bodyDigest !== BODY_IN_TRAILER && !/^[A-Za-z0-9_-]{43}$/.test(bodyDigest))) return null;
   const timestamp = match[1];
   if (Math.abs(now - Number(timestamp)) > MAX_SKEW_MS) return null;
   const accountId = header(req, INTERNAL_HEADERS.account) ?? null;
@@ -120,7 +116,7 @@ export function verifyInternalCall(req: Request, secret: string, now = Date.now(
     accountId && /^[0-9]{1,20}$/.test(accountId)
       ? { accountId, admin: ctx.admin === true, displayName: displayName ?? accountId }
       : null;
-  return { principal, clientIp: ctx.clientIp ?? null, bodyDigest };
+  return { principal, clientIp: ctx.clientIp ?? null, bodyMatches: (bytes) => bodyMatches(req, secret, raw as string, bodyDigest, bytes) };
 }
 
 /** Refuses (401 internal_signature_invalid) any call without a valid gateway signature. */
@@ -142,10 +138,7 @@ export function requireInternalSignature(secret: string): RequestHandler {
  */
 export function verifyBodyDigest(req: Request, bytes: Buffer): boolean {
   const verified = verifiedCalls.get(req);
-  if (!verified) return true;
-  const expected = Buffer.from(verified.bodyDigest);
-  const given = Buffer.from(bodyDigestOf(bytes));
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return verified ? verified.bodyMatches(bytes) : true;
 }
 
 /** The signed-in account of a verified call, or null for an anonymous one. */

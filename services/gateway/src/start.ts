@@ -55,7 +55,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
   app.set('trust proxy', config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false);
   mountRoutes(app, {
     upstreams,
-    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger, maxBodyBytes: config.MAX_BODY_BYTES }),
+    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),

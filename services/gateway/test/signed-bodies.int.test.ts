@@ -1,10 +1,10 @@
 /**
- * The gateway signs the SHA-256 of every forwarded body, and a service built on http-kit refuses a body
- * that is not the one signed: through the gateway with a fixed length and chunked, and directly with a
- * signature taken from one call and a body of another.
+ * The gateway signs the SHA-256 of every forwarded body (streamed, in signed trailers), and a service
+ * built on http-kit refuses a body that is not the one signed: through the gateway with a fixed length and
+ * chunked, and directly with a signature taken from one call and a body or trailers of another.
  */
 import { request as httpRequest } from 'node:http';
-import { createServiceApp, jsonBody, listen, signedHeaders, type RunningServer } from '@pilot/http-kit';
+import { bodyDigestOf, bodyTrailers, createServiceApp, INTERNAL_HEADERS, jsonBody, listen, signedHeaders, type RunningServer } from '@pilot/http-kit';
 import { createLogger } from '@pilot/logging';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -13,11 +13,17 @@ import { SECRET, startGateway } from './support';
 
 const PATH = '/api/site/placements/home-feature/impressions';
 
-/** Sends `chunks` as a chunked body (no Content-Length), as a streaming client would. */
-function postChunked(baseUrl: string, path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+/** Sends `chunks` as a chunked body (no Content-Length), as a streaming client would, with optional trailers. */
+function postChunked(
+  baseUrl: string,
+  path: string,
+  chunks: string[],
+  headers: Record<string, string> = {},
+  trailers: Record<string, string> | null = null,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(path, baseUrl);
-    const req = httpRequest(target, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+    const req = httpRequest(target, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -25,6 +31,7 @@ function postChunked(baseUrl: string, path: string, chunks: string[]): Promise<{
     });
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);
+    if (trailers) req.addTrailers(trailers);
     req.end();
   });
 }
@@ -39,7 +46,7 @@ describe('gateway: signed bodies', function () {
     app.post(PATH, jsonBody('64kb'), (req, res) => void res.json({ received: req.body as unknown }));
     finish();
     service = await listen(app, 0, '127.0.0.1');
-    gateway = await startGateway({ placement: service.url }, { MAX_BODY_BYTES: '2048' });
+    gateway = await startGateway({ placement: service.url });
   });
 
   after(async () => {
@@ -53,16 +60,28 @@ describe('gateway: signed bodies', function () {
     expect(response.body.received).to.deep.equal({ placementId: 'abc', note: 'ü'.repeat(50) });
   });
 
-  it('forwards a chunked body (no Content-Length) read whole and signed', async () => {
+  it('forwards a chunked body (no Content-Length) streamed, its digest in signed trailers', async () => {
     const answer = await postChunked(gateway.url, PATH, ['{"placementId":', '"chunked', '-body"}']);
     expect(answer.status).to.equal(200);
     expect(JSON.parse(answer.body).received).to.deep.equal({ placementId: 'chunked-body' });
   });
 
-  it('answers 413 for a chunked body over the gateway limit, without forwarding it', async () => {
-    const answer = await postChunked(gateway.url, PATH, ['{"placementId":"', 'x'.repeat(1500), 'x'.repeat(1500), '"}']);
-    expect(answer.status).to.equal(413);
-    expect(JSON.parse(answer.body).code).to.equal('payload_too_large');
+  it('accepts a streamed body only with trailers that name its digest and are signed for this call', async () => {
+    const body = '{"placementId":"streamed"}';
+    const headers = signedHeaders(SECRET, { method: 'POST', url: PATH, bodyInTrailer: true });
+    const signature = headers[INTERNAL_HEADERS.signature] as string;
+    const good = await postChunked(service.url, PATH, [body], headers, bodyTrailers(SECRET, signature, bodyDigestOf(body)));
+    expect(good.status).to.equal(200);
+    const refusals = [
+      await postChunked(service.url, PATH, [body], headers, null),
+      await postChunked(service.url, PATH, ['{"placementId":"other"}'], headers, bodyTrailers(SECRET, signature, bodyDigestOf(body))),
+      await postChunked(service.url, PATH, [body], headers, bodyTrailers('another-secret-0123456789abcdef0123', signature, bodyDigestOf(body))),
+      await postChunked(service.url, PATH, [body], headers, bodyTrailers(SECRET, `${signature.slice(0, -1)}A`, bodyDigestOf(body))),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).to.equal(401);
+      expect(JSON.parse(refused.body).code).to.equal('internal_signature_invalid');
+    }
   });
 
   it('makes a captured signature useless for another body sent straight to the service', async () => {

@@ -1,16 +1,16 @@
 /**
  * Forwarding to upstreams with http-proxy-middleware over keep-alive agents. The gateway signs each
- * forwarded call (decision 0001), body included: a body is read first (up to the gateway's limit) and sent
- * on with its length, its SHA-256 in the signature. Any x-pilot-* header the client sent is dropped, so
- * nothing reaches a service that the gateway did not vouch for. Upstream refused/reset: 502; slower than the timeout: 504.
+ * forwarded call (decision 0001), body included: a body is streamed on chunked, its SHA-256 and a
+ * signature of it sent as trailers after it (http-kit body-signature). Any x-pilot-* header the client
+ * sent is dropped, so nothing reaches a service that the gateway did not vouch for. Upstream refused/reset: 502; slower than the timeout: 504.
  * A GET/HEAD refused by a replica is retried once on another replica (nothing reached the first one).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, INTERNAL_HEADERS, problems, sendProblem, signedHeaders, type Principal } from '@pilot/http-kit';
+import { HttpError, INTERNAL_HEADERS, sendProblem, signBodyInTrailer, signedHeaders, type Principal } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
-import { readRequestBody } from './request-body';
+import { hasBody } from './has-body';
 import type { UpstreamPool, Upstreams } from './upstreams';
 
 interface ForwardState {
@@ -19,8 +19,6 @@ interface ForwardState {
   principal: Principal | null;
   requestId: string;
   clientIp: string;
-  /** The body as read and signed; null when the request has none. */
-  body: Buffer | null;
   retried: boolean;
   timedOut: boolean;
 }
@@ -34,8 +32,6 @@ export interface ProxyOptions {
   secret: string;
   timeoutMs: number;
   logger: Logger;
-  /** The largest body forwarded (larger: 413 before anything reaches a service). */
-  maxBodyBytes: number;
 }
 
 export function createForwarder(options: ProxyOptions) {
@@ -55,6 +51,7 @@ export function createForwarder(options: ProxyOptions) {
           const state = forwards.get(req);
           if (!state) return;
           for (const name of STRIPPED_HEADERS) proxyReq.removeHeader(name);
+          const streamsBody = hasBody(req);
           const headers = signedHeaders(options.secret, {
             method: req.method ?? 'GET',
             url: req.url ?? '/',
@@ -63,15 +60,11 @@ export function createForwarder(options: ProxyOptions) {
             displayName: state.principal?.displayName ?? null,
             clientIp: state.clientIp,
             requestId: state.requestId,
-            body: state.body,
+            bodyInTrailer: streamsBody,
           });
           for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
-          if (state.body) {
-            // The request stream is already consumed: send what was signed; the proxy's pipe then ends it.
-            proxyReq.removeHeader('transfer-encoding');
-            proxyReq.setHeader('content-length', String(state.body.length));
-            proxyReq.write(state.body);
-          }
+          // Streamed on as it arrives (a service stopping gracefully still finishes a body begun before).
+          if (streamsBody) signBodyInTrailer(proxyReq, options.secret, headers[INTERNAL_HEADERS.signature] as string);
           proxyReq.setTimeout(options.timeoutMs, () => {
             state.timedOut = true;
             proxyReq.destroy();
@@ -103,18 +96,9 @@ export function createForwarder(options: ProxyOptions) {
     ],
   });
 
-  async function forwardRead(req: Request, res: Response, next: NextFunction, pool: UpstreamPool, principal: Principal | null, clientIp: string) {
-    const body = await readRequestBody(req, options.maxBodyBytes);
-    if (!body.ok) {
-      sendProblem(res, body.reason === 'too_large' ? problems.payloadTooLarge(`Request bodies are limited to ${options.maxBodyBytes} bytes`) : problems.badRequest('invalid_body', 'The body could not be read'));
-      return;
-    }
-    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, body: body.bytes, retried: false, timedOut: false });
-    await proxy(req, res, next);
-  }
-
   return function forward(req: Request, res: Response, next: NextFunction, pool: UpstreamPool, principal: Principal | null, clientIp: string): void {
-    forwardRead(req, res, next, pool, principal, clientIp).catch(next);
+    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, retried: false, timedOut: false });
+    proxy(req, res, next).catch(next);
   };
 }
 
