@@ -19,7 +19,9 @@ import { assertValidEvent, InvalidEventError, type KnownEvent } from '@pilot/con
 import { isInfrastructureError, ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
+import type { Registry } from 'prom-client';
 import { Acknowledger } from './acknowledger';
+import { BusMetrics } from './bus-metrics';
 import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { declareParkingQueue, parkingQueueOf, redeliverParked, ROUTING_KEY_HEADER } from './parking';
 
@@ -30,6 +32,8 @@ export interface BusOptions {
   queuePrefix?: string;
   logger: Logger;
   publishTimeoutMs?: number;
+  /** The service's metrics registry: events consumed, rejected, dead-lettered, publish failures. */
+  metrics?: Registry;
 }
 
 /** The bus settings every service reads from its environment (@pilot/config's shared validators). */
@@ -71,8 +75,12 @@ export class Bus {
   /** Message ids the broker returned (routed to no queue) and the sender has not looked at yet. */
   private readonly returned = new Set<string>();
   private closed = false;
+  private readonly metrics: BusMetrics;
+  /** Dead-letter queues of this process's durable subscriptions, and the channel that declared each. */
+  private readonly deadQueues = new Map<string, ChannelWrapper>();
 
   constructor(options: BusOptions) {
+    this.metrics = new BusMetrics(options.metrics, () => this.deadLetterDepths());
     this.exchange = options.exchange;
     this.queuePrefix = options.queuePrefix ?? options.exchange;
     this.logger = options.logger;
@@ -109,8 +117,16 @@ export class Bus {
   }
 
   /** A service's bus, from its settings. */
-  static fromSettings(settings: BusSettings, logger: Logger): Bus {
-    return new Bus({ url: settings.AMQP_URL, exchange: settings.BUS_EXCHANGE, logger, publishTimeoutMs: settings.BUS_PUBLISH_TIMEOUT_MS });
+  static fromSettings(settings: BusSettings, logger: Logger, metrics?: Registry): Bus {
+    return new Bus({ url: settings.AMQP_URL, exchange: settings.BUS_EXCHANGE, logger, publishTimeoutMs: settings.BUS_PUBLISH_TIMEOUT_MS, metrics });
+  }
+
+  private async deadLetterDepths(): Promise<Map<string, number>> {
+    const depths = new Map<string, number>();
+    for (const [queue, channel] of this.deadQueues) {
+      depths.set(queue, (await withDeadline(channel.checkQueue(queue), 1000, 'rabbitmq')).messageCount);
+    }
+    return depths;
   }
 
   private async declareExchanges(channel: ConfirmChannel): Promise<void> {
@@ -142,6 +158,15 @@ export class Bus {
 
   async publish(event: KnownEvent): Promise<void> {
     assertValidEvent(event);
+    try {
+      await this.publishValid(event);
+    } catch (error) {
+      this.metrics.publishFailures.inc({ event_type: event.type });
+      throw error;
+    }
+  }
+
+  private async publishValid(event: KnownEvent): Promise<void> {
     if (this.closed || !this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
     const content = Buffer.from(JSON.stringify(event));
     const options: Options.Publish = {
@@ -216,22 +241,30 @@ export class Bus {
         await ch.consume(queue, (message) => {
           if (!message) return;
           acknowledger.received(message);
-          void this.handleDurable(acknowledger, message, subscription.handler);
+          void this.handleDurable(acknowledger, message, subscription.handler, { queue, deliveryLimit });
         });
         await this.takeBackParked(ch, queue);
       },
     });
     channel.on('error', (err) => this.logger.warn({ err: err.message, queue }, 'consumer channel error'));
     this.consumers.push(channel);
+    this.deadQueues.set(deadQueue, channel);
     await withDeadline(channel.waitForConnect(), 10_000, 'rabbitmq');
   }
 
-  private async handleDurable(acknowledger: Acknowledger, message: ConsumeMessage, handler: EventHandler): Promise<void> {
+  private async handleDurable(
+    acknowledger: Acknowledger,
+    message: ConsumeMessage,
+    handler: EventHandler,
+    { queue, deliveryLimit }: { queue: string; deliveryLimit: number },
+  ): Promise<void> {
     let event: KnownEvent;
     try {
       event = parseEvent(message);
     } catch (error) {
       this.logger.error({ err: (error as Error).message, routingKey: message.fields.routingKey }, 'malformed event dead-lettered');
+      this.metrics.rejected.inc({ reason: 'malformed', subscription: 'durable' });
+      this.metrics.deadLettered.inc({ queue });
       acknowledger.nack(message, false);
       return;
     }
@@ -239,6 +272,7 @@ export class Bus {
       try {
         await handler(event);
         acknowledger.ack(message);
+        this.metrics.consumed.inc({ event_type: event.type, subscription: 'durable' });
         return;
       } catch (error) {
         if (this.closed) return; // unacked: the broker redelivers it to another consumer
@@ -249,6 +283,9 @@ export class Bus {
         }
         const deliveries = Number(message.properties.headers?.['x-delivery-count'] ?? 0) + 1;
         this.logger.error({ err: error, eventType: event.type, eventId: event.id, deliveries }, 'handler failed; event returned to the queue');
+        this.metrics.rejected.inc({ reason: 'handler_failed', subscription: 'durable' });
+        // The quorum queue dead-letters a message returned more often than its delivery limit.
+        if (deliveries > deliveryLimit) this.metrics.deadLettered.inc({ queue });
         await sleep(Math.min(100 * deliveries, 1000));
         acknowledger.nack(message, true);
         return;
@@ -274,9 +311,16 @@ export class Bus {
               event = parseEvent(message);
             } catch (error) {
               this.logger.error({ err: (error as Error).message }, 'malformed broadcast event dropped');
+              this.metrics.rejected.inc({ reason: 'malformed', subscription: 'broadcast' });
               return;
             }
-            subscription.handler(event).catch((error: unknown) => this.logger.error({ err: error, eventType: event.type }, 'broadcast handler failed'));
+            subscription.handler(event).then(
+              () => this.metrics.consumed.inc({ event_type: event.type, subscription: 'broadcast' }),
+              (error: unknown) => {
+                this.logger.error({ err: error, eventType: event.type }, 'broadcast handler failed');
+                this.metrics.rejected.inc({ reason: 'handler_failed', subscription: 'broadcast' });
+              },
+            );
           },
           { noAck: true },
         );

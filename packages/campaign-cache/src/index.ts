@@ -19,6 +19,8 @@ import {
 } from '@pilot/contracts';
 import type { Logger } from '@pilot/logging';
 
+export { registerCampaignCacheMetrics } from './metrics';
+
 export interface CachedCampaign extends CampaignState {
   version: number;
 }
@@ -52,6 +54,8 @@ export class ActiveCampaignCache {
   private readonly versions = new Map<number, number>();
   private snapshotLoaded = false;
   private snapshotAt: Date | null = null;
+  /** When the newest change this replica applied was made: the last applied event's, or the snapshot's time. */
+  private lastChangeAt: Date | null = null;
 
   constructor(private readonly options: CampaignCacheOptions) {}
 
@@ -93,6 +97,11 @@ export class ActiveCampaignCache {
     return this.snapshotAt;
   }
 
+  /** When the last change this replica applied was made (its event's occurredAt, or the last snapshot). */
+  lastAppliedChangeAt(): Date | null {
+    return this.lastChangeAt;
+  }
+
   /**
    * Replaces the active set with the snapshot's. Version floors are kept across rebuilds and raised by
    * every snapshot item, active or paused: a campaign paused while the broker was away is absent from the
@@ -116,6 +125,7 @@ export class ActiveCampaignCache {
     this.options.listener?.reset([...this.active.values()]);
     this.snapshotLoaded = true;
     this.snapshotAt = new Date();
+    this.lastChangeAt = this.snapshotAt;
     this.options.logger.info({ activeCampaigns: this.active.size, knownVersions: this.versions.size }, 'campaign cache rebuilt from snapshot');
   }
 
@@ -125,6 +135,7 @@ export class ActiveCampaignCache {
     const known = this.versions.get(campaignId) ?? 0;
     if (event.aggregateVersion <= known) return false;
     this.versions.set(campaignId, event.aggregateVersion);
+    this.lastChangeAt = new Date(event.occurredAt);
     if (event.data.status === 'active') {
       const campaign: CachedCampaign = { ...event.data, version: event.aggregateVersion };
       this.active.set(campaignId, campaign);

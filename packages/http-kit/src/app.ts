@@ -14,6 +14,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { errorHandler, notFoundHandler } from './errors';
 import { requireInternalSignature, verifyBodyDigest } from './internal-auth';
 import { problems } from './problem';
+import type { Registry } from 'prom-client';
 import { createMetrics } from './metrics';
 
 export type ReadinessCheck = () => Promise<void>;
@@ -34,6 +35,8 @@ export interface ServiceAppOptions {
    * `operator` app; the main app then answers /readyz with its status only.
    */
   operatorRoutes?: { details: Record<string, ReadinessCheck> };
+  /** The service's registry (createMetricsRegistry), when its bus, caches or use cases add metrics of their own. */
+  registry?: Registry;
 }
 
 export interface ServiceApp {
@@ -77,7 +80,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', false);
-  const metrics = createMetrics(options.service);
+  const metrics = createMetrics(options.service, options.registry);
 
   app.use(httpLogger(options.logger));
   app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));

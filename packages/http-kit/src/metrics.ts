@@ -1,10 +1,53 @@
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export function createMetrics(service: string): { registry: Registry; middleware: RequestHandler } {
+export type { Registry } from 'prom-client';
+export * from './answer-outcome';
+export * from './backlog-gauges';
+
+/**
+ * A service's metrics registry: Node's process metrics, every series labelled `service`. Created first in a
+ * composition root, so the bus, caches and use cases register their metrics in it before the app serves it.
+ */
+export function createMetricsRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** The counter named `name` in `registry`, registered at the first call (several owners may ask for it). */
+export function counterIn<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Counter<L>;
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+/** A gauge whose value is read at scrape time; a failed read leaves the series out of that scrape. */
+export function gaugeIn<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: (gauge: Gauge<L>) => Promise<void> | void,
+): Gauge<L> {
+  return new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        await read(this);
+      } catch {
+        // An unreachable dependency must not fail the whole scrape; the missing series is the signal.
+      }
+    },
+  });
+}
+
+export function createMetrics(service: string, registry: Registry = createMetricsRegistry(service)): { registry: Registry; middleware: RequestHandler } {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and status',

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';
 export { sentBytes, signedWhenSent } from './signed-body';
+export { scrapeMetrics, ScrapedMetrics, type Sample } from './scraped-metrics';
 
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;

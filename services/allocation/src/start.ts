@@ -7,9 +7,9 @@
  */
 import { Bus } from '@pilot/bus';
 import { CountRecorder } from '@pilot/counting';
-import type { ActiveCampaignCache } from '@pilot/campaign-cache';
+import { registerCampaignCacheMetrics, type ActiveCampaignCache } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen, Resources } from '@pilot/http-kit';
+import { createMetricsRegistry, createServiceApp, listen, Resources } from '@pilot/http-kit';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { createRedis, pingRedis } from '@pilot/redis';
@@ -17,6 +17,7 @@ import { subscribeCampaignCache } from './bus/subscriptions';
 import type { Config } from './config';
 import { campaignSnapshotLoader } from './data/campaign-snapshot';
 import { CampaignIndex, type Random } from './domain/selection';
+import { adAnswersCounter } from './http/ad-answers-counter';
 import { mountRoutes } from './http/routes';
 
 export interface StartOptions {
@@ -38,12 +39,13 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const clock = options.clock ?? systemClock;
 
   const resources = new Resources();
+  const metrics = createMetricsRegistry('allocation');
   return resources.openOrClose(async () => {
     const redis = resources.add(createRedis(config.REDIS_URL, 'allocation'), (opened) => opened.disconnect());
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
 
-    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
+    const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
 
     const index = new CampaignIndex(options.random);
     const cache = subscribeCampaignCache({
@@ -58,8 +60,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
       }),
     });
 
+    registerCampaignCacheMetrics(metrics, cache);
+
     const { app, finish } = createServiceApp({
       service: 'allocation',
+      registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
       readiness: {
@@ -78,7 +83,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       clock,
       tokenSecret: config.TOKEN_SECRET,
       publicBaseUrl: config.PUBLIC_BASE_URL,
-    });
+    }, adAnswersCounter(metrics));
     finish();
 
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());

@@ -5,7 +5,8 @@
  */
 import { problems } from '@pilot/http-kit';
 import type { Express, RequestHandler } from 'express';
-import { requestAd, type AdRequestDependencies } from '../use-cases/request-ad';
+import { requestAd, type AdAnswer, type AdRequestDependencies } from '../use-cases/request-ad';
+import type { AdAnswersCounter } from './ad-answers-counter';
 import { networkOpenApi } from './openapi';
 
 /** Only GET allocates: a HEAD must not create an allocation whose body nobody receives. */
@@ -14,19 +15,27 @@ const onlyGet: RequestHandler = (_req, res, next) => {
   next(problems.methodNotAllowed());
 };
 
-export function mountRoutes(app: Express, deps: AdRequestDependencies): void {
+export function mountRoutes(app: Express, deps: AdRequestDependencies, answers: AdAnswersCounter): void {
   app.head('/api/network/ad', onlyGet);
   app.get('/api/network/ad', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    const answer = await requestAd(deps, {
-      authorization: req.headers.authorization,
-      language: (req.query as Record<string, unknown>).language,
-    });
+    let answer: AdAnswer;
+    try {
+      answer = await requestAd(deps, {
+        authorization: req.headers.authorization,
+        language: (req.query as Record<string, unknown>).language,
+      });
+    } catch (error) {
+      answers.failed(error);
+      throw error;
+    }
     res.set(answer.headers);
     if (!answer.ad) {
+      answers.empty();
       res.status(204).end();
       return;
     }
+    answers.filled();
     res.status(200).json(answer.ad);
   });
   app.all('/api/network/ad', onlyGet);
