@@ -3,10 +3,10 @@
  * routes -> subscriptions -> count folder -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
-import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
+import { ActiveCampaignCache, registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
-import { createServiceApp, internalGet, listen, Resources } from '@pilot/http-kit';
+import { createMetricsRegistry, createServiceApp, internalGet, listen, registerCountingLag, Resources } from '@pilot/http-kit';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
@@ -15,6 +15,7 @@ import { subscribe } from './bus/subscriptions';
 import { hasLegacyRecords, migrateLegacyRecords } from './data/legacy-records';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';
+import { trackingCounters } from './http/tracking-counters';
 
 export interface StartOptions {
   clock?: Clock;
@@ -33,18 +34,21 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const clock = options.clock ?? systemClock;
 
   const resources = new Resources();
+  const metrics = createMetricsRegistry('tracking');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
     const redis = resources.add(createRedis(config.REDIS_URL, 'tracking'), (opened) => opened.disconnect());
-    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
+    const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();
 
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    const journal = new CountJournal(redis, config.REDIS_KEY_PREFIX);
+    registerCountingLag(metrics, journal);
     const folder = resources.add(
-      new CountFolder({ journal: new CountJournal(redis, config.REDIS_KEY_PREFIX), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
     // Only an upgrade from the per-event records waits for the folder lease (the migration is short).
@@ -60,8 +64,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
         (await internalGet<{ items: CachedCampaign[] }>(config.INTERNAL_SECRET, config.CAMPAIGN_URL, '/internal/campaigns/active')).items,
     });
 
+    registerCampaignCacheMetrics(metrics, campaigns);
+
     const { app, finish } = createServiceApp({
       service: 'tracking',
+      registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
       readiness: {
@@ -73,7 +80,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger });
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger }, trackingCounters(metrics));
     finish();
 
     subscribe({ campaigns, logger });

@@ -10,12 +10,17 @@ import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeli
 import { parseStatsQuery } from '../domain/stats';
 import { confirmDelivery, openClickLink, readStats, type TrackingDeps } from '../use-cases';
 import { readRawBody } from './raw-body';
+import type { TrackingCounters } from './tracking-counters';
 
 type AsyncHandler = (req: Request, res: Response) => Promise<void>;
 
-function handle(work: AsyncHandler): RequestHandler {
+/** Runs `work`, passing its failure to `failed` (the business counters) and then to Express. */
+function handle(work: AsyncHandler, failed: (error: unknown) => void = () => undefined): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    work(req, res).catch(next);
+    work(req, res).catch((error: unknown) => {
+      failed(error);
+      next(error);
+    });
   };
 }
 
@@ -27,7 +32,7 @@ const DETAIL: Record<string, string> = {
   publisher_inactive: 'The publisher of this link is no longer active',
 };
 
-export function mountRoutes(app: Express, deps: TrackingDeps): void {
+export function mountRoutes(app: Express, deps: TrackingDeps, counters: TrackingCounters): void {
   app.post(
     '/api/network/delivery',
     handle(async (req, res) => {
@@ -45,9 +50,10 @@ export function mountRoutes(app: Express, deps: TrackingDeps): void {
 
       const result = await confirmDelivery(deps, owner.publisherId, body.token);
       if (!result.ok) throw problems.notFound(result.code, DETAIL[result.code]);
+      counters.confirmed(result.firstConfirmation);
       res.setHeader('Cache-Control', 'no-store');
       res.status(200).json({ status: 'confirmed', first_confirmation: result.firstConfirmation });
-    }),
+    }, counters.confirmationFailed),
   );
 
   // Express answers HEAD with the GET route; the use case tells them apart and never counts a HEAD.
@@ -60,9 +66,10 @@ export function mountRoutes(app: Express, deps: TrackingDeps): void {
         throw result.status === 404 ? problems.notFound(result.code, 'No such link') : problems.gone(result.code, DETAIL[result.code] ?? 'Gone');
       }
       res.setHeader('Cache-Control', 'no-store');
+      counters.clicked(result.click, result.filter);
       res.setHeader('Referrer-Policy', 'no-referrer');
       res.redirect(302, result.destination);
-    }),
+    }, counters.clickFailed),
   );
 
   app.get(

@@ -37,7 +37,7 @@ export async function confirmDelivery(deps: TrackingDeps, publisherId: number, t
 }
 
 export type ClickResult =
-  | { ok: true; destination: string; counted: boolean }
+  | { ok: true; destination: string; click: 'first' | 'repeat' | 'filtered'; filter?: 'head' | 'preview_agent' }
   | { ok: false; status: 404 | 410; code: 'token_not_found' | 'link_expired' | 'campaign_inactive' | 'publisher_inactive' };
 
 /** Resolves a click link; records a click (once per allocation) unless it is a HEAD or a preview agent. */
@@ -57,14 +57,14 @@ export async function openClickLink(deps: TrackingDeps, token: string, method: s
   if (!verdict.ok) return { ok: false, status: 410, code: verdict.code };
   const counting = clickCounting(method, userAgent);
   if (counting === 'count') {
-    await deps.counts.countOnce('clickedLinks', claims.allocationId, countedOf(claims), now);
-    return { ok: true, destination: verdict.destination, counted: true };
+    const first = await deps.counts.countOnce('clickedLinks', claims.allocationId, countedOf(claims), now);
+    return { ok: true, destination: verdict.destination, click: first ? 'first' : 'repeat' };
   }
   // The separate count of filtered visits is informative only: losing one never refuses a redirect.
   await deps.counts.countFilteredVisit(counting, countedOf(claims), now).catch((error: unknown) => {
     deps.logger.warn({ err: (error as Error).message }, 'filtered visit not counted');
   });
-  return { ok: true, destination: verdict.destination, counted: false };
+  return { ok: true, destination: verdict.destination, click: 'filtered', filter: counting };
 }
 
 /**
