@@ -3,7 +3,7 @@
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
 import { systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen, Resources } from '@pilot/http-kit';
+import { createMetricsRegistry, createServiceApp, listen, registerOutboxBacklog, Resources } from '@pilot/http-kit';
 import { Bus } from '@pilot/bus';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
@@ -29,15 +29,17 @@ export interface RunningCampaignService {
 export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningCampaignService> {
   const clock = options.clock ?? systemClock;
   const resources = new Resources();
+  const metrics = createMetricsRegistry('campaign');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
-    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
+    const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await bus.ready();
 
     const repository = new CampaignRepository(mongo);
     await repository.ensureIndexes();
     // The relay judges markers by the clock the changes were made with.
     const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);
+    registerOutboxBacklog(metrics, () => repository.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const campaigns = new CampaignUseCases({
       repository,
@@ -58,6 +60,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     const { app, finish } = createServiceApp({
       service: 'campaign',
+      registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
       readiness: { mongodb: () => pingMongo(mongo), rabbitmq: () => bus.ping() },

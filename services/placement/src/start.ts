@@ -5,7 +5,7 @@
 import { Bus } from '@pilot/bus';
 import { systemClock, type Clock } from '@pilot/config';
 import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
-import { createServiceApp, listen, Resources } from '@pilot/http-kit';
+import { createMetricsRegistry, createServiceApp, listen, registerCountingLag, registerOutboxBacklog, Resources } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
@@ -37,10 +37,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const clock = options.clock ?? systemClock;
 
   const resources = new Resources();
+  const metrics = createMetricsRegistry('placement');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
     const redis = resources.add(createRedis(config.REDIS_URL, 'placement'), (opened) => opened.disconnect());
-    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
+    const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();
 
@@ -50,8 +51,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
     // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
     const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    const journal = new CountJournal(redis, countPrefix);
+    registerCountingLag(metrics, journal);
     const folder = resources.add(
-      new CountFolder({ journal: new CountJournal(redis, countPrefix), totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
     // Only an upgrade from one document per impression waits for the folder lease.
@@ -65,6 +68,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       totals,
     );
     const relay = OutboxRelay.forSource(bus, placements, config, logger);
+    registerOutboxBacklog(metrics, () => placements.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const service = new PlacementService(placements, impressions, clock, () => relay.kick());
     const limiter = new RedisLimiter(redis, {
@@ -75,6 +79,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     const { app, finish } = createServiceApp({
       service: 'placement',
+      registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
       readiness: {

@@ -4,7 +4,7 @@
  */
 import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock } from '@pilot/config';
-import { createServiceApp, listen, Resources, sessionCookieName } from '@pilot/http-kit';
+import { createMetricsRegistry, createServiceApp, listen, registerOutboxBacklog, Resources, sessionCookieName } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
@@ -43,10 +43,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const clock = options.clock ?? systemClock;
 
   const resources = new Resources();
+  const metrics = createMetricsRegistry('publisher-identity');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
     const redis = resources.add(createRedis(config.REDIS_URL, 'publisher-identity'), (opened) => opened.disconnect());
-    const bus = resources.add(Bus.fromSettings(config, logger), (opened) => opened.close());
+    const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();
 
@@ -61,6 +62,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await publisherRecords.ensureIndexes();
 
     const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger, clock);
+    registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
     const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);
@@ -80,6 +82,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     const { app, finish } = createServiceApp({
       service: 'publisher-identity',
+      registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
       readiness: {
