@@ -2,7 +2,7 @@ import { scrapeMetrics, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type CampaignSnapshot } from './support';
+import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, signedPost, startTracking, TestWorld, type CampaignSnapshot } from './support';
 
 describe('tracking /metrics after real traffic (Redis, RabbitMQ, MongoDB)', function () {
   this.timeout(30_000);
@@ -30,9 +30,7 @@ describe('tracking /metrics after real traffic (Redis, RabbitMQ, MongoDB)', func
   });
 
   const deliver = (token: string, apiKey = key) =>
-    request(tracking.url)
-      .post('/api/network/delivery')
-      .set(gatewaySigned(infra, 'POST', '/api/network/delivery'))
+    signedPost(infra, tracking.url, '/api/network/delivery')
       .set('content-type', 'application/json')
       .set('authorization', `Bearer ${apiKey}`)
       .send(JSON.stringify({ token }));

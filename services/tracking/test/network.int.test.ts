@@ -1,10 +1,11 @@
 import { infraEnv, ManualClock, testInfra, waitFor } from '@pilot/testkit';
+import { signedHeaders } from '@pilot/http-kit';
 import { expect } from 'chai';
 import request from 'supertest';
 import { dayOf, grainDaysOf, TotalsStore } from '@pilot/counting';
 import { connectMongo } from '@pilot/mongo';
 import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
+import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, signedPost, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
 
 describe('tracking: delivery confirmations and click links', () => {
   const infra = testInfra();
@@ -45,9 +46,7 @@ describe('tracking: delivery confirmations and click links', () => {
   }
 
   function deliver(key: string | null, body: string) {
-    const call = request(tracking.url)
-      .post('/api/network/delivery')
-      .set(gatewaySigned(infra, 'POST', '/api/network/delivery'))
+    const call = signedPost(infra, tracking.url, '/api/network/delivery')
       .set('content-type', 'application/json');
     if (key !== null) call.set('authorization', `Bearer ${key}`);
     return call.send(body);
@@ -128,6 +127,22 @@ describe('tracking: delivery confirmations and click links', () => {
       const refused = await deliver(paused, body);
       expect(refused.status).to.equal(401);
       expect(refused.body.code).to.equal('publisher_not_approved');
+    });
+
+    it('refuses with 401 a body that is not the one the gateway signed, and counts nothing', async () => {
+      const s = await scenario();
+      const { deliveryToken } = s.allocation();
+      const signedFor = JSON.stringify({ token: 'another-token-the-gateway-saw' });
+      const swapped = await request(tracking.url)
+        .post('/api/network/delivery')
+        .set(signedHeaders(infra.internalSecret, { method: 'POST', url: '/api/network/delivery', accountId: null, admin: false, body: signedFor }))
+        .set('authorization', `Bearer ${s.key}`)
+        .set('content-type', 'application/json')
+        .send(JSON.stringify({ token: deliveryToken }));
+      expect(swapped.status).to.equal(401);
+      expect(swapped.body.code).to.equal('internal_signature_invalid');
+      const honest = await deliver(s.key, JSON.stringify({ token: deliveryToken }));
+      expect(honest.body, 'the swapped call confirmed nothing').to.deep.equal({ status: 'confirmed', first_confirmation: true });
     });
 
     it('refuses invalid JSON and a missing, non-string or malformed token with 400', async () => {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld } from './support';
+import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, signedPost, startTracking, TestWorld } from './support';
 
 describe('tracking: restarts, faults and configuration', () => {
   describe('a folder that died in the middle of a fold', () => {
@@ -34,7 +34,7 @@ describe('tracking: restarts, faults and configuration', () => {
       for (const allocation of allocations) await world.countAllocation(allocation.claims);
       for (const allocation of allocations.filter((a) => a.claims.publisherId === 41).slice(0, 4)) {
         const path = '/api/network/delivery';
-        await request(tracking.url).post(path).set(gatewaySigned(infra, 'POST', path)).set('authorization', `Bearer ${key}`).set('content-type', 'application/json').send(JSON.stringify({ token: allocation.deliveryToken })).expect(200);
+        await signedPost(infra, tracking.url, path).set('authorization', `Bearer ${key}`).set('content-type', 'application/json').send(JSON.stringify({ token: allocation.deliveryToken })).expect(200);
       }
       const views = [{ accountId: '1', admin: true }, { accountId: '8001' }, { accountId: '8002' }, { accountId: '8004' }];
       const read = () => Promise.all(views.map(async (who) => (await request(tracking.url).get('/api/workspace/stats').set(gatewaySigned(infra, 'GET', '/api/workspace/stats', who)).expect(200)).body));
@@ -156,9 +156,7 @@ describe('tracking: restarts, faults and configuration', () => {
     });
 
     function deliver(token: string) {
-      return request(tracking.url)
-        .post('/api/network/delivery')
-        .set(gatewaySigned(infra, 'POST', '/api/network/delivery'))
+      return signedPost(infra, tracking.url, '/api/network/delivery')
         .set('authorization', `Bearer ${key}`)
         .set('content-type', 'application/json')
         .send(JSON.stringify({ token }));
@@ -217,9 +215,7 @@ describe('tracking: restarts, faults and configuration', () => {
         const early = await request(tracking.url).get(a.clickPath).set(gatewaySigned(infra, 'GET', a.clickPath)).redirects(0);
         expect(early.status).to.equal(503);
         expect(early.headers['retry-after']).to.match(/^[0-9]+$/);
-        await request(tracking.url)
-          .post('/api/network/delivery')
-          .set(gatewaySigned(infra, 'POST', '/api/network/delivery'))
+        await signedPost(infra, tracking.url, '/api/network/delivery')
           .set('authorization', `Bearer ${key}`)
           .send(JSON.stringify({ token: a.deliveryToken }))
           .expect(200);

@@ -2,7 +2,7 @@ import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
+import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, signedPost, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
 
 for (const folded of [false, true]) {
   describe(`tracking: GET /api/workspace/stats with the counts ${folded ? 'folded into MongoDB' : 'still in Redis'}`, () => {
@@ -46,9 +46,7 @@ for (const folded of [false, true]) {
       const firstHostKey = await world.approvedPublisher(onFirst.publisherId, FIRST_HOST);
 
       const confirm = (key: string, token: string) =>
-        request(tracking.url)
-          .post('/api/network/delivery')
-          .set(gatewaySigned(infra, 'POST', '/api/network/delivery'))
+        signedPost(infra, tracking.url, '/api/network/delivery')
           .set('authorization', `Bearer ${key}`)
           .set('content-type', 'application/json')
           .send(JSON.stringify({ token }))

@@ -8,7 +8,8 @@ import { signedHeaders } from '@pilot/http-kit';
 import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/key-read-model';
 import { createLogger } from '@pilot/logging';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
-import { infraEnv, type ManualClock, type TestInfra } from '@pilot/testkit';
+import { infraEnv, signedWhenSent, type ManualClock, type TestInfra } from '@pilot/testkit';
+import request from 'supertest';
 import { issueToken, newAllocationId, type AllocationClaims } from '@pilot/tokens';
 import { loadConfig } from '../src/config';
 import { start, type RunningTracking, type StartOptions } from '../src/start';
@@ -162,4 +163,9 @@ export function allocate(
 /** Headers the gateway adds when it forwards a call (no account: the network API and click links). */
 export function gatewaySigned(infra: TestInfra, method: string, url: string, account?: { accountId: string; admin?: boolean }): Record<string, string> {
   return signedHeaders(infra.internalSecret, { method, url, accountId: account?.accountId ?? null, admin: account?.admin ?? false });
+}
+
+/** A POST to tracking signed as the gateway signs it, the body's digest included once `.send(...)` gives it. */
+export function signedPost(infra: TestInfra, baseUrl: string, path: string) {
+  return signedWhenSent(request(baseUrl).post(path), (body) => signedHeaders(infra.internalSecret, { method: 'POST', url: path, accountId: null, admin: false, body }));
 }

@@ -1,10 +1,12 @@
+import { verifyBodyDigest } from '@pilot/http-kit';
 import type { Request } from 'express';
 
-export type RawBody = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' };
+export type RawBody = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' | 'not_signed' };
 
 /**
  * Reads a request body as UTF-8 text without parsing it, refusing early (without reading the rest) once
- * it exceeds `maxBytes`. The character limit is then checked on the text by the caller.
+ * it exceeds `maxBytes`, and refusing a body that is not the one the gateway signed (its digest comes as
+ * trailers after the body). The character limit is then checked on the text by the caller.
  */
 export function readRawBody(req: Request, maxBytes: number): Promise<RawBody> {
   const declared = Number(req.headers['content-length']);
@@ -27,7 +29,10 @@ export function readRawBody(req: Request, maxBytes: number): Promise<RawBody> {
       if (size > maxBytes) finish({ ok: false, reason: 'too_large' });
       else chunks.push(chunk);
     };
-    const onEnd = () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
+    const onEnd = () => {
+      const bytes = Buffer.concat(chunks);
+      finish(verifyBodyDigest(req, bytes) ? { ok: true, text: bytes.toString('utf8') } : { ok: false, reason: 'not_signed' });
+    };
     const onError = () => finish({ ok: false, reason: 'unreadable' });
     req.on('data', onData);
     req.on('end', onEnd);

@@ -42,6 +42,7 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
 
       const raw = await readRawBody(req, DELIVERY_BODY_MAX_BYTES);
       if (!raw.ok && raw.reason === 'unreadable') throw problems.badRequest('invalid_body', 'The body could not be read');
+      if (!raw.ok && raw.reason === 'not_signed') throw problems.unauthorized('internal_signature_invalid', 'The body is not the one the gateway signed');
       if (!raw.ok || characterCount(raw.text) > DELIVERY_BODY_LIMIT) {
         throw problems.payloadTooLarge(`The body must not exceed ${DELIVERY_BODY_LIMIT} characters`);
       }
