@@ -85,6 +85,9 @@ const systemClock = { now: () => new Date() };
  */
 type Outcome = 'published' | 'swept' | 'left';
 
+/** How long publishNow waits for another relay that holds the entry to publish it before saying "pending". */
+const OTHER_HOLDER_WAIT_MS = 2_000;
+
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -219,7 +222,8 @@ export class OutboxRelay {
     const work = this.holding(key, async (): Promise<Outcome> => {
       try {
         leased = await this.lease(queue, entryId, holder);
-        if (!leased) return 'left';
+        // Another replica's pass holds it: published once that relay deletes the marker, usually at once.
+        if (!leased) return (await this.markerGoneWithin(queue, entryId, OTHER_HOLDER_WAIT_MS)) ? 'published' : 'left';
         for (const event of events) await this.options.bus.publish(event);
         published = true;
         announcePublished();
@@ -240,6 +244,16 @@ export class OutboxRelay {
     });
     const outcome = await Promise.race([publishedSignal.then(() => 'published' as const), work]);
     return outcome === 'published';
+  }
+
+  /** True when the entry's marker is deleted (its events published by another relay) within `ms`. */
+  private async markerGoneWithin(queue: OutboxQueue, entryId: string, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (!(await queue.pending.findOne({ _id: entryId as never }, { projection: { _id: 1 } }))) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** Runs `work` on one entry, marked as in hand for its duration. */

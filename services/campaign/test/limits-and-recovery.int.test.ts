@@ -184,49 +184,42 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     ]);
   });
 
-  it('rolls a projection that missed its last change forward on its repair schedule', async () => {
+  /**
+   * An approved campaign whose activation reached history but not its projection, as if the process died
+   * between the two writes: the entry goes in directly, the projection stays at version 3.
+   */
+  async function activationNotProjected(repairIntervalMs: string, accountId: string) {
     const infra = testInfra();
-    const { service } = await running(infra, {}, { PROJECTION_REPAIR_INTERVAL_MS: '300' });
+    const { service } = await running(infra, {}, { PROJECTION_REPAIR_INTERVAL_MS: repairIntervalMs });
     const api = client(infra, service.url);
-    const owner: Who = { accountId: '6301' };
+    const owner: Who = { accountId };
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
     for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
-
-    // As if the process died after inserting the history entry of the activation but before the projection
-    // write: the entry goes in directly, the projection stays at version 3.
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
     const history = mongo.db!.collection('campaign_history');
     const approved = await history.findOne({ _id: `${body.id}:3` as never });
     const shard = new KeyedShards(mongo.db!, 'campaigns', PROJECTION_SHARDS).of(String(body.id));
-    const projectionVersion = async () => (await shard.findOne({ _id: String(body.id) as never }))?.version;
+    const projection = () => shard.findOne({ _id: String(body.id) as never });
+    const before = await projection();
     await history.insertOne({ ...approved!, _id: `${body.id}:4` as never, version: 4, action: 'activated', from: 'approved', to: 'active', state: { ...approved!.state, status: 'active' } });
+    return { api, campaignId: body.id as number, projection, before };
+  }
 
-    await waitFor(async () => (await projectionVersion()) === 4, { message: 'the scheduled repair rolled the projection forward' });
+  it('rolls a projection that missed its last change forward on its repair schedule', async () => {
+    const { api, campaignId, projection } = await activationNotProjected('300', '6301');
+    await waitFor(async () => (await projection())?.version === 4, { message: 'the scheduled repair rolled the projection forward' });
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.body.items).to.have.length(1);
-    expect(snapshot.body.items[0]).to.include({ campaignId: body.id, status: 'active', version: 4 });
+    expect(snapshot.body.items[0]).to.include({ campaignId, status: 'active', version: 4 });
   });
 
   it('answers the snapshot from projections only: a read rolls nothing forward and writes nothing', async () => {
-    const infra = testInfra();
-    const { service } = await running(infra, {}, { PROJECTION_REPAIR_INTERVAL_MS: '0' });
-    const api = client(infra, service.url);
-    const owner: Who = { accountId: '6302' };
-    const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
-    for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
-    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
-    cleanup.push(() => mongo.close());
-    const history = mongo.db!.collection('campaign_history');
-    const approved = await history.findOne({ _id: `${body.id}:3` as never });
-    await history.insertOne({ ...approved!, _id: `${body.id}:4` as never, version: 4, action: 'activated', from: 'approved', to: 'active', state: { ...approved!.state, status: 'active' } });
-    const shard = new KeyedShards(mongo.db!, 'campaigns', PROJECTION_SHARDS).of(String(body.id));
-    const before = await shard.findOne({ _id: String(body.id) as never });
-
+    const { api, campaignId, projection, before } = await activationNotProjected('0', '6302');
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.status).to.equal(200);
-    expect(snapshot.body.items.map((item: { campaignId: number }) => item.campaignId)).to.not.include(body.id);
-    expect(await shard.findOne({ _id: String(body.id) as never })).to.deep.equal(before);
+    expect(snapshot.body.items.map((item: { campaignId: number }) => item.campaignId)).to.not.include(campaignId);
+    expect(await projection()).to.deep.equal(before);
   });
 
   describe('campaign slots of records that were never written', () => {
