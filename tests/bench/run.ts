@@ -216,7 +216,8 @@ async function removeBackgroundCampaigns(system: BenchSystem): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
     const campaigns = new KeyedShards(connection.db!, 'campaigns', PROJECTION_SHARDS);
-    await Promise.all(campaigns.all.map((shard) => shard.deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } })));
+    // One shard at a time: each delete scans its shard on FerretDB, and every operation has a deadline.
+    for (const shard of campaigns.all) await shard.deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } });
   } finally {
     await connection.close();
   }
