@@ -1,13 +1,15 @@
 /**
  * The soak test (issue 21): the whole system, every service its own process behind the gateway (as the
- * benchmark starts it), under a realistic mix of traffic for SOAK_MINUTES (10), with the allocation and
- * tracking processes restarted one after the other at half time (one replica each: what they refuse
- * while down is counted apart). Prints every minute and at the end: answers by status and code per
+ * benchmark starts it, plus a second replica of allocation and of tracking), under a realistic mix of
+ * traffic for SOAK_MINUTES (10), with the first replica of allocation and of tracking restarted one after
+ * the other at half time (with SOAK_REPLICAS=1, what the single replica refuses while down is counted
+ * apart). Prints every minute and at the end: answers by status and code per
  * endpoint, p50/p99 per endpoint, CPU and resident memory per process, collection sizes and Redis; then
  * the checks, each PASS or MISS. Run it with `bash scripts/soak.sh`; docs/reliability.md ("Soak") says
  * what it does and what it found. Not part of the test command.
  *
- * Settings: MONGO_URL (required), SOAK_MINUTES (10), SOAK_PUBLISHERS (100), SOAK_FOLD_WAIT (s, 300).
+ * Settings: MONGO_URL (required), SOAK_MINUTES (10), SOAK_PUBLISHERS (100), SOAK_REPLICAS (2),
+ * SOAK_FOLD_WAIT (s, 300).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,11 +23,13 @@ import { activeCampaign, approvedPublisher, inParallel, signedIn, type Browser }
 import { judge, type Check, type RestartWindow, type SoakFigures } from './checks';
 import { KeyLedger } from './key-ledger';
 import { Recorder } from './recorder';
+import { addSecondReplicas, stopReplicas, type ExtraReplica } from './replicas';
 import { redisSize, StoreSizes, UsageSampler, type ProcessUsage, type RedisSize } from './resources';
 import { administrator, advertiser, AD_INTERVAL_MS, keyRotation, publisher, visitor, type Soak } from './traffic';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const PUBLISHERS = Number(process.env.SOAK_PUBLISHERS ?? 100);
+const REPLICAS = Number(process.env.SOAK_REPLICAS ?? 2);
 const FOLD_WAIT_SECONDS = Number(process.env.SOAK_FOLD_WAIT ?? 300);
 const PUBLISHER_OWNERS = ['2001', '2002', '2003', '2004'];
 const ASIDE_OWNER = '2005';
@@ -108,11 +112,12 @@ async function main(): Promise<void> {
   const system = await startBenchSystem({ mongoUrl });
   const interrupted = () => {
     log('interrupted: stopping the system and removing its databases, queues and keys');
-    void system
-      .stop()
+    void stopReplicas(extra)
+      .then(() => system.stop())
       .then(() => cleanUp(system))
       .finally(() => process.exit(130));
   };
+  let extra: ExtraReplica[] = [];
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   log(`system up at ${system.baseUrl} (run ${system.runId}); logs in .data/bench/${system.runId}/`);
@@ -120,9 +125,14 @@ async function main(): Promise<void> {
   await waitForRedis(redis);
   const sizes = await StoreSizes.open(system);
   try {
+    if (REPLICAS >= 2) {
+      log(`starting a second replica of ${RESTARTED.join(' and ')}, and the gateway again with both`);
+      extra = await addSecondReplicas(system, RESTARTED);
+    }
     const { admin, advertisers, ledger, ownerOf, aside } = await setUp(system);
     const ferretPid = Number(process.env.SOAK_FERRETDB_PID ?? '') || null;
-    const pids = () => Object.fromEntries(Object.entries({ ...system.pids(), ...infrastructurePids(ferretPid) }).filter(([name]) => !UNWATCHED.has(name)));
+    const extraPids = () => Object.fromEntries(extra.map((replica) => [replica.name, replica.child.pid ?? 0]));
+    const pids = () => Object.fromEntries(Object.entries({ ...system.pids(), ...extraPids(), ...infrastructurePids(ferretPid) }).filter(([name]) => !UNWATCHED.has(name)));
     const startedAt = Date.now();
     const recorder = new Recorder(startedAt);
     let running = true;
@@ -176,6 +186,8 @@ async function main(): Promise<void> {
     const placements = await admin.must<{ items: Array<{ slot: string; impressions: number }> }>(200, 'GET', '/api/workspace/placements');
     const figures: SoakFigures = {
       minutes: MINUTES,
+      startedAt,
+      replicas: REPLICAS >= 2 ? 2 : 1,
       publishers: PUBLISHERS,
       counted: soak.counted,
       totals: stats,
@@ -199,6 +211,7 @@ async function main(): Promise<void> {
     redis.disconnect();
     await sizes.close();
     log('stopping the system and removing its databases, queues and keys');
+    await stopReplicas(extra);
     await system.stop();
     await cleanUp(system);
   }
