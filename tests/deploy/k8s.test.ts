@@ -60,7 +60,11 @@ interface DeploymentSpec {
 /** The kubernetes-models class for an object's apiVersion and kind; its validate() checks the schema. */
 async function modelFor(object: K8sObject): Promise<{ new (data: unknown): { validate(): void } }> {
   const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];
-  const modulePath = ['kubernetes-models', group, version, object.kind].filter(Boolean).join('/');
+  // The Prometheus Operator's resources (the alert rules) have their own models package, exported by version.
+  const modulePath =
+    group === 'monitoring.coreos.com'
+      ? `@kubernetes-models/prometheus-operator/${group}/${version}`
+      : ['kubernetes-models', group, version, object.kind].filter(Boolean).join('/');
   let module: Record<string, unknown>;
   try {
     // An ES module package (its exports have only the "import" condition): import(), not require().

@@ -16,6 +16,7 @@ import { requireInternalSignature, verifyBodyDigest } from './internal-auth';
 import { problems } from './problem';
 import type { Registry } from 'prom-client';
 import { createMetrics } from './metrics';
+import { readinessMetrics } from './readiness-metrics';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -81,6 +82,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.set('etag', false);
   app.set('trust proxy', false);
   const metrics = createMetrics(options.service, options.registry);
+  const readiness = readinessMetrics(metrics.registry);
 
   app.use(httpLogger(options.logger));
   app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
@@ -93,6 +95,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.get('/livez', livez);
   probes.get('/readyz', async (_req, res) => {
     const report = await readinessReport(options.readiness);
+    readiness.observe(report.ready);
     const details = options.operatorRoutes ? await readinessReport(options.operatorRoutes.details) : null;
     const checks = details ? { ...report.checks, ...details.checks } : report.checks;
     res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready', service: options.service, checks });

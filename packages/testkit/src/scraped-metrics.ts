@@ -9,11 +9,18 @@ export interface Sample {
 }
 
 export class ScrapedMetrics {
-  constructor(readonly samples: Sample[]) {}
+  constructor(
+    readonly samples: Sample[],
+    /** Metric families by `# TYPE` line (a labelled counter nothing incremented yet has no sample). */
+    readonly families: Map<string, string> = new Map(),
+  ) {}
 
   static parse(text: string): ScrapedMetrics {
     const samples: Sample[] = [];
+    const families = new Map<string, string>();
     for (const line of text.split('\n')) {
+      const type = /^# TYPE (\S+) (\S+)/.exec(line);
+      if (type) families.set(type[1] as string, type[2] as string);
       if (line === '' || line.startsWith('#')) continue;
       const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
       if (!match) continue;
@@ -21,7 +28,7 @@ export class ScrapedMetrics {
       for (const pair of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1] as string] = pair[2] as string;
       samples.push({ name: match[1] as string, labels, value: Number(match[3]) });
     }
-    return new ScrapedMetrics(samples);
+    return new ScrapedMetrics(samples, families);
   }
 
   /** The sum of the series of `name` whose labels include `labels`; 0 when none. */
@@ -33,9 +40,12 @@ export class ScrapedMetrics {
     return this.matching(name, labels).length > 0;
   }
 
-  /** Metric names as a query names them: a histogram's `_bucket`, `_sum` and `_count` series included. */
-  names(): Set<string> {
-    return new Set(this.samples.map((sample) => sample.name));
+  /** Whether a query may name `name`: a sample of it, or a family it belongs to (a histogram's `_bucket`, ...). */
+  exposes(name: string): boolean {
+    if (this.samples.some((sample) => sample.name === name)) return true;
+    if (this.families.has(name)) return true;
+    const family = name.replace(/_(bucket|sum|count)$/, '');
+    return family !== name && ['histogram', 'summary'].includes(this.families.get(family) ?? '');
   }
 
   private matching(name: string, labels: Record<string, string>): Sample[] {

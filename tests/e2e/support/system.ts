@@ -58,6 +58,8 @@ export interface SystemOptions {
 export interface System {
   baseUrl: string;
   origin: string;
+  /** The gateway's operator port: its /metrics and the readiness of every upstream replica. */
+  operatorUrl: string;
   infra: TestInfra;
   replicas: Replica[];
   replicasOf(service: ServiceName): Replica[];
@@ -164,6 +166,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
   return {
     baseUrl,
     origin: new URL(baseUrl).origin,
+    operatorUrl: gateway.operatorUrl,
     infra,
     replicas,
     replicasOf: (service) => replicas.filter((r) => r.service === service),
