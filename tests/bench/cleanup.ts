@@ -36,7 +36,8 @@ const DROP_TIMEOUT_MS = 30_000;
 
 export async function cleanUp(system: BenchSystem): Promise<void> {
   for (const service of SERVICES) {
-    const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf(service) });
+    // The drop is given up on below, after DROP_TIMEOUT_MS; the connection's own operation deadline must not come first.
+    const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf(service), operationTimeoutMS: 2 * DROP_TIMEOUT_MS });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), DROP_TIMEOUT_MS);
