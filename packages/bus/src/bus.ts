@@ -22,6 +22,7 @@ import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-conn
 import type { Registry } from 'prom-client';
 import { Acknowledger } from './acknowledger';
 import { BusMetrics } from './bus-metrics';
+import { tracedConsume, tracedPublish } from './trace-context';
 import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { declareParkingQueue, parkingQueueOf, redeliverParked, ROUTING_KEY_HEADER } from './parking';
 
@@ -159,14 +160,14 @@ export class Bus {
   async publish(event: KnownEvent): Promise<void> {
     assertValidEvent(event);
     try {
-      await this.publishValid(event);
+      await tracedPublish(event.type, this.exchange, (traceHeaders) => this.publishValid(event, traceHeaders));
     } catch (error) {
       this.metrics.publishFailures.inc({ event_type: event.type });
       throw error;
     }
   }
 
-  private async publishValid(event: KnownEvent): Promise<void> {
+  private async publishValid(event: KnownEvent, traceHeaders: Record<string, string>): Promise<void> {
     if (this.closed || !this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
     const content = Buffer.from(JSON.stringify(event));
     const options: Options.Publish = {
@@ -175,11 +176,12 @@ export class Bus {
       type: event.type,
       contentType: 'application/json',
       timestamp: Math.floor(Date.parse(event.occurredAt) / 1000), // AMQP timestamps are whole seconds
+      headers: traceHeaders,
     };
     try {
       if ((await this.sendConfirmed(this.exchange, event.type, content, options)) === 'routed') return;
       this.logger.info({ eventType: event.type, eventId: event.id, queue: this.parkingQueue }, 'event bound to no queue: parked');
-      const parked = { ...options, headers: { [ROUTING_KEY_HEADER]: event.type } };
+      const parked = { ...options, headers: { ...traceHeaders, [ROUTING_KEY_HEADER]: event.type } };
       if ((await this.sendConfirmed('', this.parkingQueue, content, parked)) === 'routed') return;
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
@@ -270,7 +272,7 @@ export class Bus {
     }
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await handler(event);
+        await tracedConsume(event.type, queue, message.properties.headers, () => handler(event));
         acknowledger.ack(message);
         this.metrics.consumed.inc({ event_type: event.type, subscription: 'durable' });
         return;
@@ -314,7 +316,7 @@ export class Bus {
               this.metrics.rejected.inc({ reason: 'malformed', subscription: 'broadcast' });
               return;
             }
-            subscription.handler(event).then(
+            tracedConsume(event.type, queue, message.properties.headers, () => subscription.handler(event)).then(
               () => this.metrics.consumed.inc({ event_type: event.type, subscription: 'broadcast' }),
               (error: unknown) => {
                 this.logger.error({ err: error, eventType: event.type }, 'broadcast handler failed');

@@ -18,6 +18,7 @@ import {
   type KnownEvent,
 } from '@pilot/contracts';
 import type { Logger } from '@pilot/logging';
+import { trace } from '@opentelemetry/api';
 
 export { registerCampaignCacheMetrics } from './metrics';
 
@@ -40,6 +41,8 @@ export interface CampaignCacheOptions {
   loadSnapshot: () => Promise<CachedCampaign[]>;
   logger: Logger;
   listener?: CampaignCacheListener;
+  /** Who keeps this cache (the service), named on its trace spans. */
+  owner?: string;
 }
 
 export const CAMPAIGN_EVENT_TYPES = [CAMPAIGN_SUBMITTED, CAMPAIGN_APPROVED, CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED] as const;
@@ -68,7 +71,7 @@ export class ActiveCampaignCache {
       eventTypes: CAMPAIGN_EVENT_TYPES,
       beforeConsume: () => this.rebuild(),
       handler: async (event) => {
-        if (isCampaignEvent(event)) this.apply(event);
+        if (isCampaignEvent(event)) this.tracedApply(event);
       },
     });
   }
@@ -127,6 +130,14 @@ export class ActiveCampaignCache {
     this.snapshotAt = new Date();
     this.lastChangeAt = this.snapshotAt;
     this.options.logger.info({ activeCampaigns: this.active.size, knownVersions: this.versions.size }, 'campaign cache rebuilt from snapshot');
+  }
+
+  /** apply() in a span of the event's trace (the bus's consumer span is its parent). */
+  private tracedApply(event: CampaignEvent): void {
+    trace.getTracer('@pilot/campaign-cache').startActiveSpan('campaign cache apply', (span) => {
+      span.setAttributes({ 'pilot.campaign_id': event.data.campaignId, 'pilot.campaign_cache.applied': this.apply(event), 'pilot.cache_owner': this.options.owner ?? 'unnamed' });
+      span.end();
+    });
   }
 
   /** Applies one event; returns false when it was stale and ignored. */

@@ -4,9 +4,15 @@
  * rather than alerting on the age alone.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { ActiveCampaignCache } from './index';
 
-export function registerCampaignCacheMetrics(registry: Registry, cache: ActiveCampaignCache, now: () => number = Date.now): void {
+/** What the gauges read of a campaign cache (ActiveCampaignCache). */
+export interface ObservedCampaignCache {
+  size(): number;
+  isReady(): boolean;
+  lastAppliedChangeAt(): Date | null;
+}
+
+export function registerCampaignCacheMetrics(registry: Registry, cache: ObservedCampaignCache, now: () => number = Date.now): void {
   new Gauge({
     name: 'pilot_campaign_cache_campaigns',
     help: "Active campaigns in this replica's campaign cache",

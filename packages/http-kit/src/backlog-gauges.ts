@@ -3,7 +3,7 @@
  * Structural types keep http-kit free of the outbox's and the counting pipeline's packages.
  */
 import type { Registry } from 'prom-client';
-import { gaugeIn } from './metrics';
+import { gaugeIn } from './metric-helpers';
 
 /** A marker collection of an outbox (`<history>_pending`): one document per entry whose events wait. */
 export interface PendingMarkers {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
 
@@ -53,9 +54,18 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       base: { service },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: traceFields,
     },
     destination,
   );
+}
+
+/** The trace and span of the work a line is logged in (none when tracing is off or outside a span). */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return isSpanContextValid(span.spanContext()) ? { trace_id: traceId, span_id: spanId } : {};
 }
 
 /**

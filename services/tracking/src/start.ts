@@ -60,6 +60,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const campaigns = new ActiveCampaignCache({
       bus,
       logger,
+      owner: 'tracking',
       loadSnapshot: async () =>
         (await internalGet<{ items: CachedCampaign[] }>(config.INTERNAL_SECRET, config.CAMPAIGN_URL, '/internal/campaigns/active')).items,
     });

@@ -1,3 +1,4 @@
+import './tracing';
 import { runService } from '@pilot/http-kit';
 import { loadConfig } from './config';
 import { start } from './start';

@@ -19,6 +19,7 @@ export function subscribeCampaignCache(options: {
     loadSnapshot: options.loadSnapshot,
     logger: options.logger,
     listener: options.index,
+    owner: 'allocation',
   });
   // Not awaited: the broadcast channel keeps retrying the snapshot until the campaign service answers;
   // until then /readyz says not ready and ad requests answer 503.

@@ -1,0 +1,4 @@
+/** Imported first by traced-system.ts: tracing must start before http, express and the clients load. */
+import { startTracing } from '@pilot/tracing';
+
+export const tracing = startTracing('pilot-system');
