@@ -96,7 +96,8 @@ export async function publisher(soak: Soak, publisherId: number, offsetMs: numbe
   await sleep(offsetMs);
   let next = Date.now();
   while (soak.running()) {
-    next += AD_INTERVAL_MS;
+    // A publisher that fell behind (slow answers) goes on at its pace rather than catching up in a burst.
+    next = Math.max(next + AD_INTERVAL_MS, Date.now());
     const ad = await withKey(soak, 'network ad', publisherId, '/api/network/ad?language=en');
     if (ad.status === 200) {
       soak.counted.adAnswers += 1;
