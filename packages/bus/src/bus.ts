@@ -66,7 +66,7 @@ const RETRY_BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000];
 
 export class Bus {
   private readonly connection: AmqpConnectionManager;
-  private readonly publisher: ChannelWrapper;
+  private publisher: ChannelWrapper;
   private readonly consumers: ChannelWrapper[] = [];
   private readonly exchange: string;
   private readonly queuePrefix: string;
@@ -99,7 +99,11 @@ export class Bus {
     this.connection.on('connectFailed', ({ err }) => {
       if (!this.closed) this.logger.warn({ err: err?.message }, 'bus connection failed; retrying');
     });
-    this.publisher = this.connection.createChannel({
+    this.publisher = this.openPublisher();
+  }
+
+  private openPublisher(): ChannelWrapper {
+    const publisher = this.connection.createChannel({
       name: 'publisher',
       confirm: true,
       json: false,
@@ -114,7 +118,22 @@ export class Bus {
         });
       },
     });
-    this.publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'publisher channel error'));
+    publisher.on('error', (err) => this.logger.warn({ err: err.message }, 'publisher channel error'));
+    return publisher;
+  }
+
+  /**
+   * A publish that timed out while the connection is up may have left the channel waiting for a `drain`
+   * that never comes (amqplib reports a full write buffer, amqp-connection-manager then holds every later
+   * message until the channel drains): seen in the soak test as every publish timing out for minutes while
+   * the connection stayed up. The channel is replaced, so the next publish goes out on a fresh one.
+   */
+  private replaceStuckPublisher(): void {
+    if (this.closed || !this.connection.isConnected()) return;
+    const stuck = this.publisher;
+    this.publisher = this.openPublisher();
+    this.logger.warn('publisher channel replaced after a publish that was not confirmed in time');
+    void stuck.close().catch(() => undefined);
   }
 
   /** A service's bus, from its settings. */
@@ -202,6 +221,7 @@ export class Bus {
       );
     } catch (error) {
       this.returned.delete(id);
+      if (/timeout|did not answer/i.test((error as Error).message)) this.replaceStuckPublisher();
       throw error;
     }
     return this.returned.delete(id) ? 'returned' : 'routed';

@@ -105,6 +105,23 @@ describe('bus (real RabbitMQ)', () => {
     expect(Date.now() - started).to.be.lessThan(1000);
   });
 
+  it('replaces a publisher channel stuck waiting for a drain, so publishing resumes after one timeout', async () => {
+    const bus = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger, publishTimeoutMs: 300 });
+    buses.push(bus);
+    await bus.ready();
+    const received: KnownEvent[] = [];
+    await bus.subscribeDurable({ name: 'stuck-publisher', eventTypes: [ALLOCATION_CREATED], handler: async (event) => void received.push(event) });
+    // The state the soak test ran into: amqplib reported a full write buffer and no `drain` followed, so
+    // amqp-connection-manager holds every message (its own flag, set here as a full buffer sets it).
+    (bus as unknown as { publisher: { _channelHasRoom: boolean } }).publisher._channelHasRoom = false;
+    let refused: Error | null = null;
+    await bus.publish(allocationEvent()).catch((error: Error) => (refused = error));
+    expect(refused, 'the publish on the stuck channel times out').to.not.equal(null);
+    const next = allocationEvent();
+    await bus.publish(next);
+    await waitFor(() => received.some((event) => event.id === next.id), { message: 'the next event delivered' });
+  });
+
   it('redelivers a message whose consumer process was killed before acking, and it is handled once', async () => {
     const queueName = 'killed';
     const event = allocationEvent();
