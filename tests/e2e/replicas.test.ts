@@ -27,15 +27,16 @@ describe('two replicas of allocation and tracking', function () {
   function direct(replica: Replica, method: 'GET' | 'POST', path: string, key: string, body?: unknown): Promise<Response> {
     const url = replica.running?.url;
     if (!url) throw new Error(`${replica.service}#${replica.index} is not running`);
+    const sent = body ? JSON.stringify(body) : undefined;
     return fetch(`${url}${path}`, {
       method,
       redirect: 'manual',
       headers: {
-        ...signedHeaders(system.infra.internalSecret, { method, url: path }),
+        ...signedHeaders(system.infra.internalSecret, { method, url: path, body: sent ?? null }),
         authorization: `Bearer ${key}`,
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
-      body: body ? JSON.stringify(body) : undefined,
+      body: sent,
     });
   }
 

@@ -95,7 +95,7 @@ describe('service processes stopped under load', function () {
         tracking.port,
         'POST',
         '/api/network/delivery',
-        { ...network, ...signedHeaders(system.infra.internalSecret, { method: 'POST', url: '/api/network/delivery' }) },
+        { ...network, ...signedHeaders(system.infra.internalSecret, { method: 'POST', url: '/api/network/delivery', body: bodyOf(ads[2] as AdAnswer) }) },
         bodyOf(ads[2] as AdAnswer),
       ),
     ];
