@@ -121,6 +121,10 @@ export class CountKeys {
   once(kind: 'confirmed' | 'clicked', hour: number): string {
     return `${this.base}once:${kind}:${hour}`;
   }
+  /** Set of the attempt ids of counted-once calls made in the minute of `now` (for resent calls). */
+  recentOnceAttempts(now: Date): string {
+    return `${this.base}recent-once:${Math.floor(now.getTime() / 60_000)}`;
+  }
   /** Set of the ad requests counted in the minute of `now` (for resent counts; expires after minutes). */
   recentAdRequests(now: Date): string {
     return `${this.base}recent-ads:${Math.floor(now.getTime() / 60_000)}`;

@@ -3,6 +3,7 @@
  * its limit, tracking counts a first confirmation or click at most once per allocation. Every call has a
  * deadline; any Redis failure is a fault of infrastructure (503), never a silent pass.
  */
+import { randomBytes } from 'node:crypto';
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
 import { CountKeys, DEFAULT_INTERVAL_MS, fieldOf, grainsOf, dayOf, intervalEndOf, ownerFields, type CountedAllocation, type CountKind, type FilteredVisit } from './layout';
@@ -83,7 +84,12 @@ export class CountRecorder {
   }
 
   /** Counts the first confirmation or the first counted click of an allocation; false when already counted. */
-  countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date): Promise<boolean> {
+  /**
+   * Counts a first confirmation or click of an allocation; true when this call counted it. `attemptId`
+   * identifies the call (a new one by default): the same call arriving again (ioredis resending a script
+   * whose answer a broken connection lost) answers true again without counting twice.
+   */
+  countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date, attemptId = randomBytes(12).toString('base64url')): Promise<boolean> {
     return this.guarded(`${kind} count`, async () => {
       const hour = hourOf(allocation.allocatedAt);
       const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
@@ -93,9 +99,11 @@ export class CountRecorder {
         this.keys.onceHours,
         this.keys.openIntervals,
         this.keys.owners,
+        this.keys.recentOnceAttempts(now),
         allocationId,
         ttlMs,
         hour,
+        attemptId,
         ...this.countArgs(allocation, kind, now),
       );
       return counted === 1;

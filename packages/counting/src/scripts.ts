@@ -4,6 +4,9 @@
  * one cluster slot for the deployment prefix (docs/decisions/0013).
  */
 
+/** How long a counting call's attempt id is remembered: far longer than a reconnect and its resend. */
+const RECENT_ATTEMPTS_MS = 5 * 60_000;
+
 // Adds 1 to `field` of every grain's hash of the interval, and notes the interval and the owners.
 // Expects: ARGV[a] interval, ARGV[a+1] interval prefix, ARGV[a+2] field, ARGV[a+3..a+6] owner fields,
 // ARGV[a+7..] grains; KEYS[k] open intervals, KEYS[k+1] owners.
@@ -52,16 +55,23 @@ return {consumed, ttl, 1, 1}
 /**
  * Counts a fact at most once per allocation: the allocation id joins the set of its hour (which expires
  * after ARGV[2] ms), and only the call that added it counts. Returns 1 when counted, 0 when already there.
- * KEYS: once set, once hours, open intervals, owners. ARGV: allocation id, set ttl ms, hour, then the
- * count block's from 4.
+ * Idempotent per call: the call's attempt id (ARGV[4]) joins a short-lived set of the minute, and a call
+ * that finds its allocation counted and its own attempt id there is ioredis resending a script whose
+ * answer a broken connection lost: it answers 1 again, without counting again.
+ * KEYS: once set, once hours, open intervals, owners, recent attempts. ARGV: allocation id, set ttl ms,
+ * hour, attempt id, then the count block's from 5.
  */
 export const COUNT_ONCE = {
-  numberOfKeys: 4,
+  numberOfKeys: 5,
   lua: `
-if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
+  return redis.call('SISMEMBER', KEYS[5], ARGV[4])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[5], ARGV[4])
+redis.call('PEXPIRE', KEYS[5], ${RECENT_ATTEMPTS_MS})
 redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[3])
-${COUNT_BLOCK(4, 3)}
+${COUNT_BLOCK(5, 3)}
 return 1
 `,
 };

@@ -71,10 +71,18 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     expect((await figures('cp:5:6')).confirmedDeliveries).to.equal(1);
   });
 
+  it('answers a resent first confirmation as the first (ioredis resends a script whose answer was lost) and counts it once', async () => {
+    const call = () => recorder.countOnce('confirmedDeliveries', 'a-2', allocation('a-2'), clock.now(), 'attempt-of-a-2');
+    expect(await call(), 'the call').to.equal(true);
+    expect(await call(), 'the same call resent').to.equal(true);
+    expect(await recorder.countOnce('confirmedDeliveries', 'a-2', allocation('a-2'), clock.now()), 'another confirmation').to.equal(false);
+    expect((await figures('cp:5:6')).confirmedDeliveries).to.equal(2); // a-1 above, a-2 once
+  });
+
   it('numbers new folds above what MongoDB applied when Redis lost the sequence, so none is dropped', async () => {
     const folder = new CountFolder({ journal: new CountJournal(redis, infra.redisPrefix), totals, clock, logger, tickMs: 0, ...COUNT_FOLDING });
     await folder.foldNow(true);
-    expect(await figures('p:6')).to.deep.include({ adRequests: 60, confirmedDeliveries: 1 });
+    expect(await figures('p:6')).to.deep.include({ adRequests: 60, confirmedDeliveries: 2 });
     // Redis restarted without persistence: its keys are gone, MongoDB keeps its totals.
     await redis.del(...(await redis.keys(`${infra.redisPrefix}*`)));
     clock.advance(60_000);
