@@ -15,6 +15,7 @@ import { errorHandler, notFoundHandler } from './errors';
 import { requireInternalSignature, verifyBodyDigest } from './internal-auth';
 import { problems } from './problem';
 import type { Registry } from 'prom-client';
+import { isDraining } from './draining';
 import { createMetrics } from './metrics';
 import { readinessMetrics } from './readiness-metrics';
 
@@ -90,10 +91,12 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
 
   const probes = options.operatorRoutes ? express() : app;
   const livez: RequestHandler = (_req, res) => {
-    res.json({ status: 'ok', service: options.service });
+    if (isDraining()) res.status(503).json({ status: 'draining', service: options.service });
+    else res.json({ status: 'ok', service: options.service });
   };
   app.get('/livez', livez);
   probes.get('/readyz', async (_req, res) => {
+    if (isDraining()) return void res.status(503).json({ status: 'draining', service: options.service });
     const report = await readinessReport(options.readiness);
     readiness.observe(report.ready);
     const details = options.operatorRoutes ? await readinessReport(options.operatorRoutes.details) : null;
@@ -106,6 +109,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   if (options.operatorRoutes) {
     probes.get('/livez', livez);
     app.get('/readyz', async (_req, res) => {
+      if (isDraining()) return void res.status(503).json({ status: 'draining' });
       const report = await readinessReport(options.readiness);
       res.status(report.ready ? 200 : 503).json({ status: report.ready ? 'ready' : 'not_ready' });
     });

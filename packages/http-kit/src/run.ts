@@ -1,9 +1,22 @@
 /**
  * The life of a service process: load config (a bad setting stops it with a message naming the setting),
- * start, and on SIGTERM/SIGINT stop in reverse order and exit 0.
+ * start, and on SIGTERM/SIGINT drain (probes answer 503 for SHUTDOWN_DRAIN_MS, default 2 s, while requests
+ * are still served, so the gateway and Kubernetes stop sending new ones), then stop in reverse order and
+ * exit 0.
  */
 import type { Logger } from '@pilot/logging';
 import { asyncStdout, createLogger } from '@pilot/logging';
+import { beginDraining } from './draining';
+
+const DEFAULT_DRAIN_MS = 2_000;
+
+/** SHUTDOWN_DRAIN_MS: a whole number of milliseconds, 0 to skip draining. */
+function drainMsOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.SHUTDOWN_DRAIN_MS;
+  if (raw === undefined || raw === '') return DEFAULT_DRAIN_MS;
+  if (!/^[0-9]{1,6}$/.test(raw)) throw new Error(`SHUTDOWN_DRAIN_MS: "${raw}" is not a number of milliseconds`);
+  return Number(raw);
+}
 
 export interface Stoppable {
   stop(): Promise<void>;
@@ -15,8 +28,10 @@ export async function runService<C>(
   start: (config: C, logger: Logger) => Promise<Stoppable>,
 ): Promise<void> {
   let config: C;
+  let drainMs: number;
   try {
     config = loadConfig(process.env);
+    drainMs = drainMsOf(process.env);
   } catch (error) {
     process.stderr.write(`${service}: ${(error as Error).message}\n`);
     process.exit(1);
@@ -33,9 +48,10 @@ export async function runService<C>(
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'stopping');
-    running
-      .stop()
+    logger.info({ signal, drainMs }, 'draining, then stopping');
+    beginDraining();
+    new Promise((resolve) => setTimeout(resolve, drainMs))
+      .then(() => running.stop())
       .then(() => {
         logger.info('stopped');
         process.exit(0);
