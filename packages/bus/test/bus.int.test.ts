@@ -1,26 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ALLOCATION_CREATED, createEnvelope, type AllocationCreated, type KnownEvent } from '@pilot/contracts';
+import { ALLOCATION_CREATED, type KnownEvent } from '@pilot/contracts';
 import { createLogger } from '@pilot/logging';
-import { testInfra, uniqueName, waitFor } from '@pilot/testkit';
+import { testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';
 import { Bus } from '../src';
+import { allocationEvent } from './events';
 
 const logger = createLogger({ service: 'bus-test', level: 'silent' });
 
-export function allocationEvent(allocationId = uniqueName('a').slice(0, 60)): AllocationCreated {
-  return createEnvelope(ALLOCATION_CREATED, allocationId, 1, {
-    allocationId,
-    campaignId: 1,
-    campaignOwnerAccountId: '100',
-    publisherId: 2,
-    publisherOwnerAccountId: '200',
-    format: 'bot',
-    language: 'en',
-    allocatedAt: new Date().toISOString(),
-  });
-}
 
 async function countMessages(amqpUrl: string, queue: string): Promise<number> {
   const connection = await amqplib.connect(amqpUrl);

@@ -1,26 +1,14 @@
 import { ServiceUnavailableError } from '@pilot/faults';
-import { ALLOCATION_CREATED, createEnvelope, type AllocationCreated, type KnownEvent } from '@pilot/contracts';
+import type { KnownEvent } from '@pilot/contracts';
 import { createLogger } from '@pilot/logging';
-import { testInfra, uniqueName, waitFor } from '@pilot/testkit';
+import { testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';
 import { Bus } from '../src';
+import { allocationEvent } from './events';
 
 const logger = createLogger({ service: 'bus-test', level: 'silent' });
 
-function allocationEvent(): AllocationCreated {
-  const allocationId = uniqueName('a');
-  return createEnvelope(ALLOCATION_CREATED, allocationId, 1, {
-    allocationId,
-    campaignId: 1,
-    campaignOwnerAccountId: '100',
-    publisherId: 2,
-    publisherOwnerAccountId: '200',
-    format: 'bot',
-    language: 'en',
-    allocatedAt: new Date().toISOString(),
-  });
-}
 
 async function deleteQueue(amqpUrl: string, queue: string): Promise<void> {
   const connection = await amqplib.connect(amqpUrl);
