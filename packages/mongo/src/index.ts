@@ -25,6 +25,15 @@ export interface MongoOptions {
   operationTimeoutMS?: number;
 }
 
+/**
+ * Options for a cursor that walks a whole collection of `collection` (a migration, a repair): the
+ * operation deadline (connectMongo's) then applies to each batch, not to the whole walk, which grows with
+ * the data. Nothing for a client without a deadline (the driver refuses the mode there).
+ */
+export function wholeCollectionScan(collection: { timeoutMS?: number }): { timeoutMode?: 'iteration' } {
+  return collection.timeoutMS === undefined ? {} : { timeoutMode: 'iteration' };
+}
+
 export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000, operationTimeoutMS = 10_000 }: MongoOptions): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,

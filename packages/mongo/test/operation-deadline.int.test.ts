@@ -1,7 +1,7 @@
 import { isInfrastructureError, withDeadline } from '@pilot/faults';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { connectMongo, type Connection } from '../src';
+import { connectMongo, wholeCollectionScan, type Connection } from '../src';
 
 /**
  * Issue 21, item 2: a read that answered 503 at its deadline must not run on in the database. FerretDB
@@ -68,5 +68,21 @@ describe('connectMongo: the operation deadline ends the work in the database (MO
       { _id: 'a', n: 2 },
       { _id: 'b', n: 3 },
     ]);
+  });
+
+  it('gives each batch of a whole-collection walk the deadline, not the walk (a repair or a migration over growing data)', async () => {
+    const padded = connection.db!.collection('padded');
+    /** Walks 600 documents in batches of 100, taking 100 ms over each: longer in all than the deadline. */
+    const walk = async (options: object) => {
+      let seen = 0;
+      for await (const document of padded.find({}, { batchSize: 100, limit: 600, projection: { _id: 1 }, ...options })) {
+        seen += document ? 1 : 0;
+        if (seen % 100 === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return seen;
+    };
+    const lifetime = await walk({}).catch((error: unknown) => error);
+    expect(isInfrastructureError(lifetime), 'the deadline of the whole walk ran out').to.equal(true);
+    expect(await walk(wholeCollectionScan(padded))).to.equal(600);
   });
 });

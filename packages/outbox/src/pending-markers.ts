@@ -5,7 +5,7 @@
  * FerretDB over SQLite every update or delete scans its collection: a flag cleared in place scanned the whole
  * history, a marker deleted scans a collection that is nearly empty.
  */
-import { isDuplicateKeyError } from '@pilot/mongo';
+import { isDuplicateKeyError, wholeCollectionScan } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 
 /** Where one writer's events wait: the entries carrying them (`outbox`) and the markers of those pending. */
@@ -40,7 +40,7 @@ export async function markPending(pending: Collection, entryId: string, at: Date
  * Safe to run again after a crash (markers are inserted before any flag is cleared).
  */
 export async function markFlaggedEntries(queue: OutboxQueue): Promise<number> {
-  const flagged = await queue.entries.find({ outboxPending: true }, { projection: { _id: 1, at: 1 } }).toArray();
+  const flagged = await queue.entries.find({ outboxPending: true }, { projection: { _id: 1, at: 1 }, ...wholeCollectionScan(queue.entries) }).toArray();
   if (flagged.length === 0) return 0;
   for (const entry of flagged) await markPending(queue.pending, String(entry._id), entry.at instanceof Date ? entry.at : new Date(0));
   await queue.entries.updateMany({ _id: { $in: flagged.map((entry) => entry._id) } }, { $set: { outboxPending: false } });

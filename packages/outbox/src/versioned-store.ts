@@ -20,7 +20,7 @@
  * without a scan: FerretDB over SQLite scans for a number `_id` or any other field.
  */
 import type { KnownEvent } from '@pilot/contracts';
-import { isDuplicateKeyError } from '@pilot/mongo';
+import { isDuplicateKeyError, wholeCollectionScan } from '@pilot/mongo';
 import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
 import { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue } from './pending-markers';
 import { ProjectionShards, type FindCurrentOptions, type KeyedDocument } from './projection-shards';
@@ -133,7 +133,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     if (found.length === 0) return;
     const single = this.db.collection<KeyedDocument>(this.currentCollection);
     const byShard = new Map<Collection<KeyedDocument>, KeyedDocument[]>();
-    for (const old of await single.find({}).toArray()) {
+    for (const old of await single.find({}, wholeCollectionScan(single)).toArray()) {
       const id = (old.id as string | number | undefined) ?? old._id;
       const stored = { ...old, _id: keyOf(id), id };
       const shard = this.projections.of(stored._id);

@@ -11,7 +11,7 @@
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { claimOnce, insertWithNextId, type Connection } from '@pilot/mongo';
+import { claimOnce, insertWithNextId, wholeCollectionScan, type Connection } from '@pilot/mongo';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document } from 'mongodb';
@@ -96,7 +96,7 @@ export class CampaignRepository {
       records.set(owner, (records.get(owner) ?? 0) + 1);
     }
     const claims = new Map<string, Array<{ slot: number; at: Date }>>();
-    for await (const claim of this.slots.find({}, { projection: { accountId: 1, slot: 1, at: 1 } })) {
+    for await (const claim of this.slots.find({}, { projection: { accountId: 1, slot: 1, at: 1 }, ...wholeCollectionScan(this.slots) })) {
       const account = String(claim.accountId);
       claims.set(account, [...(claims.get(account) ?? []), { slot: Number(claim.slot), at: claim.at as Date }]);
     }
@@ -145,7 +145,7 @@ export class CampaignRepository {
    */
   async repairProjections(): Promise<number[]> {
     const latest = new Map<number, number>();
-    for await (const entry of this.store.history.find({}, { projection: { entityId: 1, version: 1 } })) {
+    for await (const entry of this.store.history.find({}, { projection: { entityId: 1, version: 1 }, ...wholeCollectionScan(this.store.history) })) {
       const id = Number(entry.entityId);
       latest.set(id, Math.max(latest.get(id) ?? 0, Number(entry.version)));
     }

@@ -5,6 +5,7 @@
  * however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
  */
 import { dayOf, grainDaysOf, type TotalsStore, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import { wholeCollectionScan } from '@pilot/mongo';
 import type { Db } from 'mongodb';
 
 const KIND = 'impressions';
@@ -44,7 +45,7 @@ export class ImpressionRepository {
   static async migrateDocuments(db: Db, totals: TotalsStore): Promise<number> {
     const legacy = db.collection<{ placementId: string; at: Date }>('impressions');
     const byGrain = new Map<string, Map<string, number>>();
-    for await (const impression of legacy.find({}, { projection: { placementId: 1, at: 1 } })) {
+    for await (const impression of legacy.find({}, { projection: { placementId: 1, at: 1 }, ...wholeCollectionScan(legacy) })) {
       const grain = grainOf(impression.placementId);
       const fields = byGrain.get(grain) ?? new Map<string, number>();
       const field = `${dayOf(impression.at)}|${KIND}`;

@@ -4,7 +4,7 @@
  * collections are dropped, so totals carry over an upgrade. Run under the folder's lease.
  */
 import { grainsOf, type CountKind, type FoldCounts, type TotalsStore } from '@pilot/counting';
-import type { Connection } from '@pilot/mongo';
+import { wholeCollectionScan, type Connection } from '@pilot/mongo';
 
 interface LegacyRecord {
   kind: 'allocation' | 'confirmation' | 'click';
@@ -42,13 +42,13 @@ export async function migrateLegacyRecords(connection: Connection, totals: Total
   const [recordCount, filteredCount] = await Promise.all([records.estimatedDocumentCount(), filtered.estimatedDocumentCount()]);
   if (recordCount + filteredCount === 0) return 0;
   const counts: FoldCounts = new Map();
-  for await (const record of records.find({})) {
+  for await (const record of records.find({}, wholeCollectionScan(records))) {
     const kind = KIND_OF[record.kind];
     if (!kind) continue;
     const allocation = { ...record, allocatedAt: new Date(`${record.day}T00:00:00Z`) };
     add(counts, grainsOf(allocation, kind), `${record.day}|${kind}`);
   }
-  for await (const visit of filtered.find({})) {
+  for await (const visit of filtered.find({}, wholeCollectionScan(filtered))) {
     add(counts, ['all'], `${visit.at.toISOString().slice(0, 10)}|filtered_${visit.reason}`);
   }
   await totals.mergeInitial(counts);
