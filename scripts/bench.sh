@@ -6,7 +6,7 @@
 # activate/pause calls with 10,000 campaigns stored, seeds 1,000,000 counted facts through the counting
 # code and times the stats calls, and prints the figures with their targets. 15 to 20 minutes (5 of them the folding of the seeded history). Not part
 # of the test command. Needs RabbitMQ and Redis like start.sh.
-# Settings: BENCH_PHASES, BENCH_PROFILE, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_TRIALS,
+# Settings: BENCH_PHASES, BENCH_PROFILE, BENCH_TRACING (1: every process traces, to an OTLP sink), BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_TRIALS,
 # BENCH_FACTS, BENCH_FOLD_WAIT, ... (see tests/bench/run.ts and docs/performance.md).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-tools.sh"

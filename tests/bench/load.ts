@@ -17,6 +17,8 @@ export interface PhaseRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Handed to onResponse with this request's answer (for example the key the request carried). */
+  tag?: string;
 }
 
 export interface PhaseResult {
@@ -38,21 +40,23 @@ export interface Phase {
   url: string;
   expected: number[];
   next(): PhaseRequest;
-  onResponse?(status: number, body: string): void;
+  onResponse?(status: number, body: string, tag: string | undefined): void;
 }
 
 async function run(phase: Phase, durationSeconds: number, connections: number, capture: boolean): Promise<autocannon.Result> {
   const template: autocannon.Request = {
     method: 'GET',
     path: '/',
-    setupRequest: (request) => {
+    // One request at a time per connection (no pipelining): the connection's context carries the tag.
+    setupRequest: (request, context: { tag?: string }) => {
       const next = phase.next();
+      context.tag = next.tag;
       return { ...request, method: next.method, path: next.path, headers: next.headers, body: next.body };
     },
   };
   if (capture && phase.onResponse) {
     const onResponse = phase.onResponse.bind(phase);
-    template.onResponse = (status, body) => onResponse(status, body);
+    template.onResponse = (status, body, context: { tag?: string }) => onResponse(status, body, context.tag);
   }
   return autocannon({
     url: phase.url,

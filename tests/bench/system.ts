@@ -109,6 +109,9 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     // docs/performance.md); the restart with 10,000 campaigns is timed and printed.
     SNAPSHOT_TIMEOUT_MS: process.env.BENCH_SNAPSHOT_TIMEOUT_MS ?? '60000',
   };
+  // BENCH_TRACING=1: every process traces and exports its spans over OTLP to a sink that accepts them.
+  const tracingSinkPort = process.env.BENCH_TRACING === '1' ? await freePort() : null;
+  if (tracingSinkPort !== null) shared.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${tracingSinkPort}`;
 
   const processes = new Map<string, BenchProcess>();
   let stopping = false;
@@ -129,6 +132,10 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     return running;
   };
 
+  if (tracingSinkPort !== null) {
+    const sink = launch('tracing-sink', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(tracingSinkPort) }, `http://127.0.0.1:${tracingSinkPort}`);
+    await waitReady(sink.url, 10_000, sink.child, 'tracing-sink');
+  }
   const gatewayOperatorPort = await freePort();
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), GATEWAY_OPERATOR_PORT: String(gatewayOperatorPort), UPSTREAM_TIMEOUT_MS: '10000' };
   try {

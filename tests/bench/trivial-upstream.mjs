@@ -1,4 +1,5 @@
-// The baseline's upstream: the least a service can do. Every GET answers a small JSON body, like /livez.
+// The baseline's upstream: the least a service can do. Every request answers a small JSON body, like /livez
+// (also the OTLP sink of BENCH_TRACING=1: it accepts and drops every export).
 import { createServer } from 'node:http';
 
 const body = JSON.stringify({ status: 'ok', service: 'trivial-upstream' });

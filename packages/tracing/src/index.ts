@@ -7,59 +7,21 @@
  * Call it before anything else is loaded (each service's `src/tracing.ts`, imported first by main.ts):
  * the instrumentations patch modules as they are required.
  */
-import type { Attributes } from '@opentelemetry/api';
-import { redactUrl } from '@pilot/logging';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type * as Sdk from './sdk';
+import type { Tracing } from './sdk';
 
-export interface Tracing {
-  shutdown(): Promise<void>;
-}
-
-/** Probes and scrapes are not traced: they would be most of the spans and say nothing. */
-const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
-
-/** Click tokens ride in paths: a span names the path without them, as the logs do. */
-function redactedPathAttributes(path: string | undefined, origin = ''): Attributes {
-  if (!path || redactUrl(path) === path) return {};
-  const redacted = redactUrl(path);
-  const full = origin ? { 'url.full': `${origin}${redacted}`, 'http.url': `${origin}${redacted}` } : {};
-  return { 'url.path': redacted.split('?')[0], 'http.target': redacted, ...full };
-}
+export type { Tracing } from './sdk';
 
 /**
  * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (or a span processor is given: tests); null
- * otherwise. OTEL_SERVICE_NAME overrides `service`.
+ * otherwise. OTEL_SERVICE_NAME overrides `service`. The SDK and the instrumentations are required only
+ * then: loading them costs a process some 40 MB and start-up time even when nothing is traced.
  */
 export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env, options: { spanProcessor?: SpanProcessor } = {}): Tracing | null {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !options.spanProcessor) return null;
-  const sdk = new NodeSDK({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? service }),
-    spanProcessors: [options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter())],
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
-        startIncomingSpanHook: (req) => redactedPathAttributes(req.url),
-        startOutgoingSpanHook: (options) =>
-          redactedPathAttributes(options.path ?? undefined, `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port ? `:${options.port}` : ''}`),
-      }),
-      new ExpressInstrumentation(),
-      new AmqplibInstrumentation(),
-      new IORedisInstrumentation(),
-      new MongoDBInstrumentation(),
-    ],
-  });
-  sdk.start();
-  // Spans still in the batch are sent when the process ends normally (runService exits after SIGTERM).
-  process.once('beforeExit', () => void sdk.shutdown());
-  return { shutdown: () => sdk.shutdown() };
+  // A synchronous require on purpose: the instrumentations must patch modules before they are loaded.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startSdk } = require('./sdk') as typeof Sdk;
+  return startSdk(service, env, options);
 }
