@@ -10,16 +10,4 @@
 # BENCH_FACTS, BENCH_FOLD_WAIT, ... (see tests/bench/run.ts and docs/performance.md).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-tools.sh"
-cd "$REPO_ROOT"
-ensure_tools
-
-log "building"
-pnpm run -s build
-
-port="${BENCH_FERRET_PORT:-27029}"
-MONGO_URL="$(bash scripts/infra.sh up ferretdb-bench "$port")"
-export MONGO_URL
-cleanup() { bash scripts/infra.sh down ferretdb-bench; }
-trap cleanup EXIT
-
-BENCH_FERRETDB_PID="$(cat .data/ferretdb-bench/ferretdb.pid 2>/dev/null || true)" node --import tsx tests/bench/run.ts
+run_on_own_ferretdb ferretdb-bench "${BENCH_FERRET_PORT:-27029}" BENCH_FERRETDB_PID tests/bench/run.ts

@@ -8,16 +8,4 @@
 # SOAK_PUBLISHERS (100), SOAK_REPLICAS (2), SOAK_FOLD_WAIT (s, 300).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-tools.sh"
-cd "$REPO_ROOT"
-ensure_tools
-
-log "building"
-pnpm run -s build
-
-port="${SOAK_FERRET_PORT:-27031}"
-MONGO_URL="$(bash scripts/infra.sh up ferretdb-soak "$port")"
-export MONGO_URL
-cleanup() { bash scripts/infra.sh down ferretdb-soak; }
-trap cleanup EXIT
-
-SOAK_FERRETDB_PID="$(cat .data/ferretdb-soak/ferretdb.pid 2>/dev/null || true)" node --import tsx tests/soak/run.ts
+run_on_own_ferretdb ferretdb-soak "${SOAK_FERRET_PORT:-27031}" SOAK_FERRETDB_PID tests/soak/run.ts

@@ -58,3 +58,18 @@ ensure_tools() {
   ensure_packages
   ensure_ferretdb
 }
+
+# For the benchmark and the soak: install, build, start a FerretDB of their own under `name` on `port`
+# (stopped again on exit), export MONGO_URL and `pid_var` (its process id, for CPU figures), run `entry`.
+run_on_own_ferretdb() {
+  local name="$1" port="$2" pid_var="$3" entry="$4"
+  cd "$REPO_ROOT"
+  ensure_tools
+  log "building"
+  pnpm run -s build
+  MONGO_URL="$(bash scripts/infra.sh up "$name" "$port")"
+  export MONGO_URL
+  trap "bash scripts/infra.sh down $name" EXIT
+  export "$pid_var"="$(cat ".data/$name/ferretdb.pid" 2>/dev/null || true)"
+  node --import tsx "$entry"
+}
