@@ -39,6 +39,21 @@ export interface ServiceAppOptions {
   operatorRoutes?: { details: Record<string, ReadinessCheck> };
   /** The service's registry (createMetricsRegistry), when its bus, caches or use cases add metrics of their own. */
   registry?: Registry;
+  /** Share of routine network API answers given an access log line (default: NETWORK_LOG_SAMPLE_RATE, else 0.01). */
+  networkLogSampleRate?: number;
+}
+
+/** The publishers' high-volume calls, whose routine answers are logged for a sample only (see httpLogger). */
+const NETWORK_PATHS = ['/api/network/ad', '/api/network/delivery', '/api/network/click/'];
+const DEFAULT_NETWORK_LOG_SAMPLE_RATE = 0.01;
+
+/** NETWORK_LOG_SAMPLE_RATE: 0 to 1 (1 logs every network call, as for every other path). */
+export function networkLogSampleRateOf(env: NodeJS.ProcessEnv): number {
+  const raw = env.NETWORK_LOG_SAMPLE_RATE;
+  if (raw === undefined || raw === '') return DEFAULT_NETWORK_LOG_SAMPLE_RATE;
+  const rate = Number(raw);
+  if (!/^[0-9.]+$/.test(raw) || !(rate >= 0 && rate <= 1)) throw new Error(`NETWORK_LOG_SAMPLE_RATE: "${raw}" is not a number from 0 to 1`);
+  return rate;
 }
 
 export interface ServiceApp {
@@ -85,7 +100,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = createMetrics(options.service, options.registry);
   const readiness = readinessMetrics(metrics.registry);
 
-  app.use(httpLogger(options.logger));
+  app.use(httpLogger(options.logger, { sampledPaths: NETWORK_PATHS, sampleRate: options.networkLogSampleRate ?? networkLogSampleRateOf(process.env) }));
   app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
   app.use(metrics.middleware);
 

@@ -6,6 +6,7 @@
  */
 import type { Logger } from '@pilot/logging';
 import { asyncStdout, createLogger } from '@pilot/logging';
+import { networkLogSampleRateOf } from './app';
 import { beginDraining } from './draining';
 
 const DEFAULT_DRAIN_MS = 2_000;
@@ -32,6 +33,7 @@ export async function runService<C>(
   try {
     config = loadConfig(process.env);
     drainMs = drainMsOf(process.env);
+    networkLogSampleRateOf(process.env); // a bad value stops the process here, with the setting's name
   } catch (error) {
     process.stderr.write(`${service}: ${(error as Error).message}\n`);
     process.exit(1);

@@ -102,7 +102,49 @@ export function requestIdOf(req: IncomingMessage): string {
   return randomUUID();
 }
 
-export function httpLogger(logger: Logger): HttpLogger {
+export interface AccessLogOptions {
+  /**
+   * Path prefixes of the high-volume calls (the network API): their answers below 400 and their 429s are
+   * logged for a sample only, since metrics already count every one and a line per call was a tenth of the
+   * ad path's CPU. Every other answer of theirs (401, 404, 5xx ...), and any call slower than
+   * SLOW_REQUEST_MS, is still logged.
+   */
+  sampledPaths?: string[];
+  /** Share of those routine answers still logged, 0 to 1 (default 0.01). */
+  sampleRate?: number;
+}
+
+export const SLOW_REQUEST_MS = 1000;
+
+const isProbe = (url: string | undefined) => url === '/livez' || url === '/readyz' || url === '/metrics';
+
+export function httpLogger(logger: Logger, options: AccessLogOptions = {}): HttpLogger {
+  const full = fullAccessLog(logger);
+  const sampledPaths = options.sampledPaths ?? [];
+  const sampleRate = options.sampleRate ?? 0.01;
+  if (sampledPaths.length === 0) return full;
+  const sampled = (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
+    const url = req.url ?? '';
+    if (!sampledPaths.some((path) => url.startsWith(path)) || Math.random() < sampleRate) return full(req, res, next);
+    const id = requestIdOf(req);
+    res.setHeader(REQUEST_ID_HEADER, id);
+    req.id = id;
+    const started = Date.now();
+    res.once('close', () => {
+      const responseTime = Date.now() - started;
+      const routine = res.writableFinished && responseTime < SLOW_REQUEST_MS && (res.statusCode < 400 || res.statusCode === 429);
+      if (routine) return;
+      const fields = { req: { id, method: req.method, url: redactUrl(url) }, res: { statusCode: res.statusCode }, responseTime };
+      if (!res.writableFinished) logger.warn(fields, 'request aborted');
+      else if (res.statusCode >= 500) logger.error(fields, 'request errored');
+      else logger.info(fields, 'request completed');
+    });
+    next?.();
+  };
+  return Object.assign(sampled, { logger: full.logger });
+}
+
+function fullAccessLog(logger: Logger): HttpLogger {
   return pinoHttp({
     logger,
     genReqId: (req: IncomingMessage, res: ServerResponse) => {
@@ -119,6 +161,6 @@ export function httpLogger(logger: Logger): HttpLogger {
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' || req.url === '/metrics' },
+    autoLogging: { ignore: (req) => isProbe(req.url) },
   });
 }

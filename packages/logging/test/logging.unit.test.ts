@@ -172,3 +172,64 @@ describe('logging: httpLogger and the request id', () => {
     expect(out.lines.length).to.equal(before);
   });
 });
+
+describe('logging: httpLogger on sampled (network) paths', () => {
+  let server: Server;
+  let base: string;
+  const out = capture();
+
+  before(async () => {
+    const middleware = httpLogger(createLogger({ service: 'sampled-test', destination: out }), { sampledPaths: ['/api/network/ad', '/api/network/click/'], sampleRate: 0 });
+    server = createServer((req, res) => {
+      middleware(req, res);
+      const status = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status') ?? 200);
+      const delay = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('delay') ?? 0);
+      setTimeout(() => {
+        res.statusCode = status;
+        res.end(String(req.id));
+      }, delay);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const idsLogged = () => out.lines.map((line) => (line.req as { id?: string } | undefined)?.id);
+  const call = async (path: string, requestId: string) => {
+    const response = await fetch(`${base}${path}`, { headers: { [REQUEST_ID_HEADER]: requestId } });
+    if (response.status !== 204) expect(await response.text()).to.equal(requestId); // req.id is still set
+    expect(response.headers.get(REQUEST_ID_HEADER)).to.equal(requestId);
+  };
+
+  it('logs no line for routine answers (below 400, and 429) of a sampled path', async () => {
+    await call('/api/network/ad?language=en', 'routine-200');
+    await call('/api/network/ad?status=204', 'routine-204');
+    await call('/api/network/click/tok?status=302', 'routine-302');
+    await call('/api/network/ad?status=429', 'routine-429');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(idsLogged()).to.not.include.members(['routine-200', 'routine-204', 'routine-302', 'routine-429']);
+  });
+
+  it('still logs refusals, server errors and slow calls of a sampled path, the click token redacted', async () => {
+    await call('/api/network/ad?status=401', 'refused-401');
+    await call(`/api/network/click/${SECRET}?status=410`, 'gone-410');
+    await call('/api/network/ad?status=503', 'failed-503');
+    await call('/api/network/ad?delay=1050', 'slow-200');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const byId = (id: string) => out.lines.find((line) => (line.req as { id?: string }).id === id);
+    expect(byId('refused-401')).to.deep.include({ level: 30, res: { statusCode: 401 } });
+    expect(byId('gone-410')?.req).to.deep.equal({ id: 'gone-410', method: 'GET', url: '/api/network/click/[redacted]?status=410' });
+    expect(byId('failed-503')).to.deep.include({ level: 50, res: { statusCode: 503 } });
+    expect(byId('slow-200')?.responseTime).to.be.at.least(1000);
+    expect(out.raw.join('')).not.to.contain(SECRET);
+  });
+
+  it('logs every answer of the other paths', async () => {
+    await call('/api/workspace/campaigns', 'workspace-200');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(idsLogged()).to.include('workspace-200');
+  });
+});
