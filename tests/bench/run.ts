@@ -5,6 +5,7 @@
  *
  *   throughput      baseline (a gateway in front of a trivial upstream); ad endpoint, delivery
  *                   confirmation, click redirect, each as a ratio of the baseline;
+ *   tracing         the throughput series again with tracing on (OTLP export), its ratios beside tracing off;
  *   scaling         ad requests/s with 10 and with 10,000 active campaigns, resident memory of allocation;
  *   propagation     activation -> selectable, pause -> no longer selected, over 100 trials;
  *   campaign-calls  the administrator's pause and activate calls with 10,000 campaigns stored;
@@ -47,7 +48,7 @@ const CAMPAIGN_OWNER = '3001';
 const PROPAGATION_LANGUAGE = 'fi';
 const BACKGROUND_LANGUAGES = ['en', 'tr', 'ru', 'ar', 'zh', 'es'];
 const TRIAL_DEADLINE_MS = 10_000;
-const ALL_PHASES = ['throughput', 'scaling', 'propagation', 'campaign-calls', 'counting'] as const;
+const ALL_PHASES = ['throughput', 'tracing', 'scaling', 'propagation', 'campaign-calls', 'counting'] as const;
 const PHASES = new Set(
   (process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
     .split(',')
@@ -357,6 +358,9 @@ async function main(): Promise<void> {
   if (!mongoUrl) throw new Error('MONGO_URL is required (scripts/bench.sh starts a FerretDB for the benchmark)');
   const unknown = [...PHASES].filter((phase) => !(ALL_PHASES as readonly string[]).includes(phase));
   if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')}; phases are ${ALL_PHASES.join(', ')}`);
+  if (PHASES.has('tracing') && (!PHASES.has('throughput') || process.env.BENCH_TRACING === '1')) {
+    throw new Error('BENCH_PHASES: tracing compares with the throughput phase, traced off: run it with throughput and without BENCH_TRACING');
+  }
   const startedAt = Date.now();
   const loadBefore = os.loadavg();
   log(`phases: ${[...PHASES].join(', ')}`);
@@ -424,28 +428,61 @@ async function main(): Promise<void> {
       backgroundStored = true;
     };
 
-    let baseline: PhaseResult | null = null;
-    if (PHASES.has('throughput')) {
+    /** Baseline, ad, confirmation and click, in that order (the confirmations confirm the ads just served). */
+    const throughputSeries = async (suffix: string) => {
+      const named = (result: PhaseResult) => ({ ...result, name: `${result.name}${suffix}` });
       const deliveries: Delivery[] = [];
-      log('1. baseline');
-      const base = await measure(baselinePhase(system, keys), settings, pids);
-      baseline = base;
-      results.push(base);
-      log('2. ad endpoint (10 active campaigns)');
-      const ad = await withLimitResets(system, keys, () => measure(adPhase(system, 'ad', keys, deliveries), settings, pids));
-      results.push(ad);
+      log(`   baseline${suffix}`);
+      const base = named(await measure(baselinePhase(system, keys), settings, pids));
+      baseline ??= base; // the "vs baseline" column: the untraced series' baseline
+      log(`   ad endpoint (10 active campaigns)${suffix}`);
+      const ad = named(await withLimitResets(system, keys, () => measure(adPhase(system, 'ad', keys, deliveries), settings, pids)));
       log(`   ${deliveries.length} ads answered; confirming and clicking them`);
       await foldedBefore(system, 'confirmation');
-      const confirmation = await measure(confirmPhase(system, deliveries), settings, pids);
-      results.push(confirmation);
+      const confirmation = named(await measure(confirmPhase(system, deliveries), settings, pids));
       await foldedBefore(system, 'click');
-      const click = await measure(clickPhase(system, deliveries), settings, pids);
-      results.push(click);
+      const click = named(await measure(clickPhase(system, deliveries), settings, pids));
+      results.push(base, ad, confirmation, click);
       const ratio = (result: PhaseResult) => result.requestsPerSecond / base.requestsPerSecond;
+      return { ad: ratio(ad), confirmation: ratio(confirmation), click: ratio(click) };
+    };
+
+    let baseline: PhaseResult | null = null;
+    let untraced: Awaited<ReturnType<typeof throughputSeries>> | null = null;
+    if (PHASES.has('throughput')) {
+      log('1. throughput: baseline, then the ad endpoint, confirmations and clicks');
+      const ratios = await throughputSeries('');
+      untraced = ratios;
       checks.push(
-        { figure: 'ad endpoint / baseline', value: fixed(ratio(ad)), target: '>= 0.5', pass: ratio(ad) >= 0.5 },
-        { figure: 'confirmation / baseline', value: fixed(ratio(confirmation)), target: '>= 0.5', pass: ratio(confirmation) >= 0.5 },
-        { figure: 'click / baseline', value: fixed(ratio(click)), target: '>= 0.5', pass: ratio(click) >= 0.5 },
+        { figure: 'ad endpoint / baseline', value: fixed(ratios.ad), target: '>= 0.5', pass: ratios.ad >= 0.5 },
+        { figure: 'confirmation / baseline', value: fixed(ratios.confirmation), target: '>= 0.5', pass: ratios.confirmation >= 0.5 },
+        { figure: 'click / baseline', value: fixed(ratios.click), target: '>= 0.5', pass: ratios.click >= 0.5 },
+      );
+    }
+
+    if (PHASES.has('tracing') && untraced) {
+      // The same series with the processes on those paths exporting every span over OTLP (to a sink that
+      // accepts and drops them), then restarted without tracing for the phases that follow.
+      const traced = ['allocation', 'tracking', 'gateway', 'gateway-baseline'];
+      const restartAll = async (env: NodeJS.ProcessEnv) => {
+        for (const name of traced) await system.restart(name, env);
+        const ready = (await (await fetch(`${system.gatewayOperatorUrl}/readyz`)).json()) as { checks: Record<string, string> };
+        if (Object.values(ready.checks).some((check) => check !== 'ok')) throw new Error(`an upstream is not ready after the restart: ${JSON.stringify(ready.checks)}`);
+      };
+      log(`2. the throughput series again with tracing on (${traced.join(', ')} restarted exporting their spans over OTLP)`);
+      await restartAll({ OTEL_EXPORTER_OTLP_ENDPOINT: await system.tracingEndpoint() });
+      const tracedRatios = await throughputSeries(', tracing on');
+      await restartAll({ OTEL_EXPORTER_OTLP_ENDPOINT: undefined });
+      const row = (figure: string, off: number, on: number) => [figure, fixed(off), fixed(on), `${fixed((100 * (on - off)) / off, 0)} %`];
+      report.push(
+        table([
+          ['ratio to its own baseline', 'tracing off', 'tracing on', 'change'],
+          row('ad endpoint / baseline', untraced.ad, tracedRatios.ad),
+          row('confirmation / baseline', untraced.confirmation, tracedRatios.confirmation),
+          row('click / baseline', untraced.click, tracedRatios.click),
+        ]),
+        '(each series against a baseline measured in the same series: the baseline gateway traces too when tracing is on)',
+        '',
       );
     }
 

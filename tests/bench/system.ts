@@ -56,7 +56,10 @@ export interface BenchSystem {
   /** Process ids of the system's own processes, by name. */
   pids(): Record<string, number>;
   /** Stops and starts a process again, with `env` added to its environment when given (kept afterwards). */
+  /** Restarts a process with these settings on top of its own (an undefined value removes a setting). */
   restart(name: string, env?: NodeJS.ProcessEnv): Promise<void>;
+  /** The OTLP endpoint of a sink that accepts spans (started on first use). */
+  tracingEndpoint(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -109,10 +112,6 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     // docs/performance.md); the restart with 10,000 campaigns is timed and printed.
     SNAPSHOT_TIMEOUT_MS: process.env.BENCH_SNAPSHOT_TIMEOUT_MS ?? '60000',
   };
-  // BENCH_TRACING=1: every process traces and exports its spans over OTLP to a sink that accepts them.
-  const tracingSinkPort = process.env.BENCH_TRACING === '1' ? await freePort() : null;
-  if (tracingSinkPort !== null) shared.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${tracingSinkPort}`;
-
   const processes = new Map<string, BenchProcess>();
   let stopping = false;
 
@@ -132,10 +131,16 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     return running;
   };
 
-  if (tracingSinkPort !== null) {
-    const sink = launch('tracing-sink', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(tracingSinkPort) }, `http://127.0.0.1:${tracingSinkPort}`);
+  const tracingEndpoint = async (): Promise<string> => {
+    const running = processes.get('tracing-sink');
+    if (running) return running.url;
+    const port = await freePort();
+    const sink = launch('tracing-sink', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(port) }, `http://127.0.0.1:${port}`);
     await waitReady(sink.url, 10_000, sink.child, 'tracing-sink');
-  }
+    return sink.url;
+  };
+  // BENCH_TRACING=1: every process traces and exports its spans over OTLP to a sink that accepts them.
+  if (process.env.BENCH_TRACING === '1') shared.OTEL_EXPORTER_OTLP_ENDPOINT = await tracingEndpoint();
   const gatewayOperatorPort = await freePort();
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), GATEWAY_OPERATOR_PORT: String(gatewayOperatorPort), UPSTREAM_TIMEOUT_MS: '10000' };
   try {
@@ -200,6 +205,7 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
         const running = launch(name, old.entry, { ...old.env, ...env }, old.url);
         await waitReady(running.url, 90_000, running.child, name);
       },
+      tracingEndpoint,
       async stop() {
         stopping = true;
         await Promise.all([...processes.values()].reverse().map((running) => stopChild(running.child)));
