@@ -432,6 +432,7 @@ async function main(): Promise<void> {
     const throughputSeries = async (suffix: string) => {
       const named = (result: PhaseResult) => ({ ...result, name: `${result.name}${suffix}` });
       const deliveries: Delivery[] = [];
+      await foldedBefore(system, `baseline${suffix}`);
       log(`   baseline${suffix}`);
       const base = named(await measure(baselinePhase(system, keys), settings, pids));
       baseline ??= base; // the "vs baseline" column: the untraced series' baseline

@@ -135,7 +135,7 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     const running = processes.get('tracing-sink');
     if (running) return running.url;
     const port = await freePort();
-    const sink = launch('tracing-sink', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(port) }, `http://127.0.0.1:${port}`);
+    const sink = launch('tracing-sink', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(port), KEEP_BODIES_IN: process.env.BENCH_TRACES_FILE }, `http://127.0.0.1:${port}`);
     await waitReady(sink.url, 10_000, sink.child, 'tracing-sink');
     return sink.url;
   };
