@@ -138,7 +138,7 @@ function memoryFlat(figures: SoakFigures): Check {
     (end <= RSS_RATIO * start ? held : grown).push(line);
   }
   return {
-    name: `memory flat after warm-up: RSS of each process of the system and of its FerretDB in the last minute within ${RSS_RATIO}x of its first sample a minute or more after it started (minute 2 at the earliest)`,
+    name: `memory flat after warm-up: the peak RSS of each process of the system and of its FerretDB in the last minute within ${RSS_RATIO}x of its peak in its first minute a minute or more after it started (minute 2 at the earliest)`,
     pass: grown.length === 0,
     detail: `grown: ${grown.join('; ') || 'none'}; held: ${held.join('; ')}; not judged: ${unjudged.join('; ') || 'none'}`,
   };

@@ -1,6 +1,7 @@
 /**
- * What the system uses, sampled once a minute: CPU (share of one core over the minute, from the same
- * /proc reading as the benchmark) and resident memory of each process, the document count of every
+ * What the system uses, reported once a minute: CPU (share of one core over the minute, from the same
+ * /proc reading as the benchmark) and the peak resident memory of each process over the minute (read every
+ * few seconds: a garbage-collected heap is a saw-tooth, and one reading a minute lands anywhere on it), the document count of every
  * collection of the run's databases (the 64 shards of a sharded collection summed under its base name),
  * and Redis: the run's keys and the server's memory (Redis is shared with whatever else runs).
  */
@@ -13,6 +14,7 @@ import type { BenchSystem, ServiceName } from '../bench/system';
 export interface ProcessUsage {
   /** Per cent of one core over the minute; NaN when the process was restarted within it. */
   cpuPercent: number;
+  /** The highest resident memory read during the minute. */
   rssMb: number;
 }
 
@@ -29,14 +31,24 @@ export class UsageSampler {
   private lastPids: Record<string, number>;
   private lastCpu: CpuSample;
   private lastAt = performance.now();
+  private peaks: Record<string, number> = {};
 
   constructor(private readonly pids: () => Record<string, number>) {
     this.lastPids = pids();
     this.lastCpu = sampleCpu(this.lastPids);
   }
 
+  /** Reads every process's resident memory, keeping the minute's peak (call it every few seconds). */
+  notePeaks(): void {
+    for (const [name, pid] of Object.entries(this.pids())) {
+      const rss = rssMbOf(pid);
+      if (Number.isFinite(rss)) this.peaks[name] = Math.max(this.peaks[name] ?? 0, rss);
+    }
+  }
+
   /** Usage of every process since the previous call. */
   sample(): Record<string, ProcessUsage> {
+    this.notePeaks();
     const pids = this.pids();
     const cpu = sampleCpu(pids);
     const now = performance.now();
@@ -44,8 +56,9 @@ export class UsageSampler {
     for (const [name, pid] of Object.entries(pids)) {
       const sameProcess = this.lastPids[name] === pid;
       const spentMs = sameProcess ? (cpu[name] ?? Number.NaN) - (this.lastCpu[name] ?? Number.NaN) : Number.NaN;
-      usage[name] = { cpuPercent: (100 * spentMs) / (now - this.lastAt), rssMb: rssMbOf(pid) };
+      usage[name] = { cpuPercent: (100 * spentMs) / (now - this.lastAt), rssMb: this.peaks[name] ?? Number.NaN };
     }
+    this.peaks = {};
     this.lastPids = pids;
     this.lastCpu = cpu;
     this.lastAt = now;

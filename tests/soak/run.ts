@@ -31,6 +31,7 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const PUBLISHERS = Number(process.env.SOAK_PUBLISHERS ?? 100);
 const REPLICAS = Number(process.env.SOAK_REPLICAS ?? 2);
 const FOLD_WAIT_SECONDS = Number(process.env.SOAK_FOLD_WAIT ?? 300);
+const RSS_READ_EVERY_MS = 5000;
 const PUBLISHER_OWNERS = ['2001', '2002', '2003', '2004'];
 const ASIDE_OWNER = '2005';
 const ASIDE_PUBLISHERS = 4;
@@ -89,8 +90,8 @@ function printMinute(recorder: Recorder, minute: Minute): void {
     const byLabel = [...(answers.get(endpoint) ?? new Map<string, number>())].map(([label, count]) => `${label}: ${count}`).join(', ');
     lines.push(`  ${endpoint.padEnd(40)} ${String(latency.count).padStart(6)} ${fixed(latency.p50).padStart(7)} ${fixed(latency.p99).padStart(7)}  ${byLabel}`);
   }
-  lines.push(`  ${'process'.padEnd(20)} ${'CPU %'.padStart(6)} ${'RSS MB'.padStart(7)}`);
-  for (const [name, usage] of Object.entries(minute.usage)) lines.push(`  ${name.padEnd(20)} ${fixed(usage.cpuPercent).padStart(6)} ${fixed(usage.rssMb).padStart(7)}`);
+  lines.push(`  ${'process'.padEnd(20)} ${'CPU %'.padStart(6)} ${'peak RSS MB'.padStart(12)}`);
+  for (const [name, usage] of Object.entries(minute.usage)) lines.push(`  ${name.padEnd(20)} ${fixed(usage.cpuPercent).padStart(6)} ${fixed(usage.rssMb).padStart(12)}`);
   lines.push(`  documents: ${Object.entries(minute.documents).map(([name, count]) => `${name} ${count}`).join(', ')}`);
   lines.push(`  redis: ${minute.redis.runKeys} keys of this run, ${minute.redis.dbsize} in the database (shared), used_memory ${fixed(minute.redis.usedMemoryMb, 1)} MB`);
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -146,6 +147,7 @@ async function main(): Promise<void> {
     };
     log(`traffic for ${MINUTES} minutes`);
     const sampler = new UsageSampler(pids);
+    const peaks = setInterval(() => sampler.notePeaks(), RSS_READ_EVERY_MS);
     const actors = [
       ...[...ownerOf.keys()].map((publisherId, index) => publisher(soak, publisherId, (index * AD_INTERVAL_MS) / ownerOf.size)),
       keyRotation(soak, ownerOf, 6000),
@@ -176,6 +178,7 @@ async function main(): Promise<void> {
       minutes.push(figures);
       printMinute(recorder, figures);
     }
+    clearInterval(peaks);
     running = false;
     await Promise.all([...actors, restarting]);
     printTotals(recorder);
