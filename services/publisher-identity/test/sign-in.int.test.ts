@@ -142,6 +142,9 @@ describe('publisher-identity: workspace sign-in', () => {
 
   it('expires a request after 5 minutes: the poll says expired and the code confirms nothing', async () => {
     const login = await createLogin();
+    // The browser keeps the binding cookie past the request's 5 minutes, so its next poll reaches "expired".
+    const maxAge = Number(/Max-Age=(\d+)/.exec(login.binding.line)?.[1]);
+    expect(maxAge, login.binding.line).to.be.greaterThan(5 * 60);
     h.clock.advance(5 * 60 * 1000);
     expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body).to.deep.equal({ status: 'expired' });
     const late = await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);

@@ -3,8 +3,11 @@
  * GET /internal/sessions/resolve.
  *
  * Decisions API.md leaves to this service:
- * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login, 5 minutes) holds a
- *   random value whose hash is stored with the request; each POST /api/auth/login issues a new one.
+ * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login) holds a random value
+ *   whose hash is stored with the request; each POST /api/auth/login issues a new one. It lives an hour
+ *   longer than the request (BINDING_COOKIE_MAX_AGE_SECONDS), so the page that is still polling when the
+ *   request expires is answered `{status: "expired"}` (API.md) instead of 404: with a cookie that lived
+ *   exactly as long as the request, the browser dropped it at the moment of expiry.
  * - Polls after the session was issued answer `{status: "confirmed"}` without a new cookie.
  * - The webhook answers 200 with an empty body when the update has nothing to say (or was seen before),
  *   and 200 with a `sendMessage` body replying to a person's message. A body that is not JSON is ignored
@@ -28,6 +31,8 @@ export interface AuthRouteOptions {
 }
 
 export const BINDING_COOKIE = 'pilot_login';
+/** The request's 5 minutes and an hour in which a returning poll still learns `expired` (the request is kept a day). */
+export const BINDING_COOKIE_MAX_AGE_SECONDS = LOGIN_REQUEST_TTL_MS / 1000 + 60 * 60;
 const BINDING_PATH = '/api/auth/login';
 export const SESSION_HEADER = 'x-pilot-session';
 const WEBHOOK_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
@@ -44,7 +49,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
     const decision = await limiter.consume(clientIpOf(req));
     if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; wait a moment');
     const login = await signIn.createLogin();
-    setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: LOGIN_REQUEST_TTL_MS / 1000, secure: secureCookies });
+    setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: BINDING_COOKIE_MAX_AGE_SECONDS, secure: secureCookies });
     res.status(201).json({ requestId: login.requestId, code: login.code, botUrl: login.botUrl, expiresAt: login.expiresAt });
   });
 
