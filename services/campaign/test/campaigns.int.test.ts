@@ -232,6 +232,23 @@ describe('campaign service: workspace campaigns', () => {
       expect((await move(id, 'reject', ADMIN, { reason: 'x'.repeat(500) })).status).to.equal(200);
     });
 
+    it('takes an optional reason on pause (1 to 500 characters) and records it in the audit', async () => {
+      const id = await activeCampaign();
+      for (const body of [{ reason: '' }, { reason: 'x'.repeat(501) }, { reason: 7 }, { reason: 'ok', extra: 1 }, ['reason']]) {
+        const refused = await move(id, 'pause', OWNER, body);
+        expect(refused.status, JSON.stringify(body)).to.equal(422);
+      }
+      expect((await api.get(`/api/workspace/campaigns/${id}`, OWNER)).body.status, 'a refused pause changes nothing').to.equal('active');
+      const paused = await move(id, 'pause', OWNER, { reason: 'Our offer ended early.' });
+      expect(paused.status, JSON.stringify(paused.body)).to.equal(200);
+      expect(paused.body.status).to.equal('paused');
+      expect((await move(id, 'activate', ADMIN)).status).to.equal(200);
+      expect((await move(id, 'pause', ADMIN, {})).status, 'no reason is fine too').to.equal(200);
+      const audit = (await api.get(`/internal/audit?entity=campaign&entityId=${id}`, OWNER)).body.items as Array<{ action: string; reason: string | null }>;
+      const pauses = audit.filter((item) => item.action === 'paused').map((item) => item.reason);
+      expect(pauses).to.deep.equal([null, 'Our offer ended early.']);
+    });
+
     it('refuses a move from any other state with 409 invalid_transition', async () => {
       const { id } = await create();
       for (const [action, who] of [['approve', ADMIN], ['activate', ADMIN], ['pause', OWNER], ['reject', ADMIN]] as const) {

@@ -161,3 +161,21 @@ export function validateRejection(body: unknown): Validated<{ reason: string }> 
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: { reason: body.reason as string } };
 }
+
+/**
+ * The body of a pause: nothing, `{}`, or `{reason}` of 1..500 characters (API.md: optional, shown with the
+ * campaign and in the audit). Anything else is refused, as for a rejection.
+ */
+export function validatePause(body: unknown): Validated<{ reason: string | null }> {
+  if (body === undefined || body === null) return { ok: true, value: { reason: null } };
+  if (!isPlainObject(body)) return { ok: false, errors: [problem('(body)', 'invalid_type', 'the body must be a JSON object')] };
+  const errors: FieldProblem[] = [];
+  for (const key of Object.keys(body)) {
+    if (key !== 'reason') errors.push(problem(key, 'unknown_field', `${key} is not accepted here`));
+  }
+  const given = body.reason !== undefined && body.reason !== null;
+  const found = given ? checkText('reason', body.reason, LIMITS.reason, true) : null;
+  if (found) errors.push(found);
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, value: { reason: given ? (body.reason as string) : null } };
+}

@@ -21,7 +21,7 @@ import {
   type CampaignStatus,
   type TransitionName,
 } from '../domain/campaign';
-import { validateCreative, validateRejection, type FieldProblem } from '../domain/validation';
+import { validateCreative, validatePause, validateRejection, type FieldProblem } from '../domain/validation';
 
 /** The campaign object of API.md. */
 export interface CampaignView {
@@ -169,6 +169,11 @@ export class CampaignUseCases {
         const rejection = validateRejection(body);
         if (!rejection.ok) throw problems.validation(rejection.errors);
         reason = rejection.value.reason;
+      }
+      if (name === 'pause') {
+        const pause = validatePause(body);
+        if (!pause.ok) throw problems.validation(pause.errors);
+        reason = pause.value.reason;
       }
       if (!decision.ok) {
         throw problems.conflict('invalid_transition', `A ${campaign.status} campaign cannot be moved by ${name}`);
