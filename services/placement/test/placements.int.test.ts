@@ -111,6 +111,24 @@ describe('placement service', function () {
       expect(await impressionsOf('tr-footer')).to.equal(0);
     });
 
+    it('keeps the placement and its impressions when the same content is saved again, with no audit entry', async () => {
+      const same = body({ title: 'Saved twice', startsAt: '2020-01-01T00:00:00.000Z' });
+      const first = await put('tr-footer', same);
+      await report('tr-footer', first.placement.placementId).expect(204);
+      await report('tr-footer', first.placement.placementId).expect(204);
+      const auditBefore = await h.call('get', '/internal/audit?entity=placement&entityId=tr-footer', ADMIN).expect(200);
+      const again = await put('tr-footer', { ...same, startsAt: '2020-01-01T00:00:00Z' });
+      expect(again.placement.placementId).to.equal(first.placement.placementId);
+      expect(again.impressions).to.equal(2);
+      expect(await impressionsOf('tr-footer')).to.equal(2);
+      const auditAfter = await h.call('get', '/internal/audit?entity=placement&entityId=tr-footer', ADMIN).expect(200);
+      expect(auditAfter.body.items).to.have.length(auditBefore.body.items.length);
+      // Any change, the status alone included, is a new placement counted from zero.
+      const paused = await put('tr-footer', { ...same, status: 'paused' });
+      expect(paused.placement.placementId).to.not.equal(first.placement.placementId);
+      expect(paused.impressions).to.equal(0);
+    });
+
     it('refuses a signed-in account that is not an administrator with 403 and changes nothing', async () => {
       const before = await h.call('get', '/api/site/placements/home-feature', null);
       const response = await h.call('put', '/api/workspace/placements/home-feature', MEMBER).send(body()).expect(403);
@@ -345,7 +363,8 @@ describe('placement service', function () {
     });
 
     it('keeps the count exact once the impressions are folded into MongoDB, and goes on counting', async () => {
-      const answer = await put('home-feature', body({ startsAt: null, endsAt: null }));
+      // A title of its own: saving exactly the current content again would keep the current placement.
+      const answer = await put('home-feature', body({ title: 'Folded count', startsAt: null, endsAt: null }));
       await Promise.all(Array.from({ length: 7 }, () => report('home-feature', answer.placement.placementId).expect(204)));
       const pass = await h.service.folder.foldNow(true);
       expect(pass).to.include({ held: true });
@@ -356,7 +375,7 @@ describe('placement service', function () {
     });
 
     it('limits one client: the report over the limit is 429 with Retry-After and is not counted, other clients go on', async () => {
-      const answer = await put('home-feature', body({ startsAt: null, endsAt: null }));
+      const answer = await put('home-feature', body({ title: 'Limited client', startsAt: null, endsAt: null }));
       const abuser = freshIp();
       for (let i = 0; i < 5; i += 1) await report('home-feature', answer.placement.placementId, abuser).expect(204);
       const limited = await report('home-feature', answer.placement.placementId, abuser).expect(429);

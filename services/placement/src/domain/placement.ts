@@ -1,6 +1,7 @@
 /**
  * A website placement: the creative an administrator puts into one slot, with its status and optional
- * UTC schedule. Every PUT makes a new placement (new placementId); impressions belong to one placement.
+ * UTC schedule. Every PUT that changes anything makes a new placement (new placementId); a PUT of the same
+ * content keeps the current one. Impressions belong to one placement.
  */
 import type { Slot } from './slots';
 
@@ -31,6 +32,24 @@ export function isShowable(placement: Placement | null | undefined, now: Date): 
   if (placement.startsAt && at < placement.startsAt.getTime()) return false;
   if (placement.endsAt && at >= placement.endsAt.getTime()) return false;
   return true;
+}
+
+/** What an administrator sets in a PUT (the placement without its identity and creation facts). */
+export type PlacementContent = Pick<Placement, 'title' | 'buttonText' | 'destinationUrl' | 'imageUrl' | 'status' | 'startsAt' | 'endsAt'>;
+
+const time = (at: Date | null): number | null => (at ? at.getTime() : null);
+
+/** True when `input` would set exactly what `placement` already is: saving it again is no new placement. */
+export function sameContent(placement: PlacementContent, input: PlacementContent): boolean {
+  return (
+    placement.title === input.title &&
+    placement.buttonText === input.buttonText &&
+    placement.destinationUrl === input.destinationUrl &&
+    (placement.imageUrl ?? null) === (input.imageUrl ?? null) &&
+    placement.status === input.status &&
+    time(placement.startsAt) === time(input.startsAt) &&
+    time(placement.endsAt) === time(input.endsAt)
+  );
 }
 
 /** The public answer of GET /api/site/placements/{slot}. */

@@ -2,7 +2,8 @@
  * The HTTP contract of API.md "Website placements", thin: parse, call the use case, map the result.
  *
  * Decisions API.md leaves to this service:
- * - PUT answers 200 with the slot item `{slot, placement, impressions}` of the new placement.
+ * - PUT answers 200 with the slot item `{slot, placement, impressions}` of the new placement; a PUT of
+ *   exactly the current content keeps the current placement and its impressions (no audit entry, no event).
  * - An impression for a placement that is not showable now (draft, paused, outside its schedule,
  *   replaced by a newer placement, or unknown) is 409 `placement_not_showable` and is not counted.
  * - Impression reports are limited per client address (429 `rate_limited` with Retry-After); the limit

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
 import { auditItemOf, type AuditItem } from '@pilot/http-kit';
-import { adminViewOf, isShowable, publicViewOf, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
+import { adminViewOf, isShowable, publicViewOf, sameContent, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
 import { SLOTS, type Slot } from '../domain/slots';
 import type { PlacementInput } from '../domain/validation';
 import type { ImpressionRepository } from '../data/impression-repository';
@@ -43,7 +43,13 @@ export class PlacementService {
     return Promise.all(SLOTS.map(async (slot) => this.itemOf(slot, (await this.placements.currentOf(slot))?.placement ?? null)));
   }
 
+  /**
+   * A PUT of exactly what the slot already holds changes nothing: the same placement, its impressions kept,
+   * no audit entry, no event (issue 20, bug 6). Anything else is a new placement whose count starts at 0.
+   */
   async setPlacement(slot: Slot, input: PlacementInput, actor: Caller): Promise<SlotItem> {
+    const current = (await this.placements.currentOf(slot))?.placement ?? null;
+    if (current && sameContent(current, input)) return this.itemOf(slot, current);
     const now = this.clock.now();
     const placement: Placement = { placementId: randomUUID(), slot, ...input, createdAt: now, createdBy: actor.accountId };
     const eventsFor = (version: number): PlacementChanged[] => [
