@@ -128,4 +128,53 @@ describe('tracking through the gateway', () => {
     const anonymous = await request(gatewayUrl).get('/api/workspace/stats');
     expect(anonymous.status).to.equal(401);
   });
+
+  describe('a dead click link', () => {
+    const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const expiredPath = () => allocate(infra, new Date(clock.now().getTime() - 3601_000), ids).clickPath;
+    const unknownPath = '/api/network/click/not-a-token';
+
+    /** A page that the gateway's policy lets render as it is: no script, no style, nothing from elsewhere. */
+    function expectSelfContainedPage(answer: request.Response, heading: string): void {
+      expect(answer.headers['content-type']).to.equal('text/html; charset=utf-8');
+      expect(answer.headers['cache-control']).to.equal('no-store');
+      expect(answer.headers.vary).to.match(/\bAccept\b/i);
+      expect(answer.headers['content-security-policy']).to.include("default-src 'self'").and.include("style-src 'self'");
+      expect(answer.text).to.match(/^<!doctype html>/);
+      expect(answer.text).to.include(`<h1>${heading}</h1>`);
+      expect(answer.text).to.include('<a href="/">');
+      expect(answer.text).to.not.match(/<script|<style|<link|<img|<iframe|\sstyle=|\ssrc=|https?:\/\//i);
+    }
+
+    it('answers a browser 410 "This offer has ended" as a page of the site for an expired link (HEAD too)', async () => {
+      const path = expiredPath();
+      const page = await request(gatewayUrl).get(path).set('accept', BROWSER_ACCEPT).set('user-agent', 'Mozilla/5.0 Firefox/128.0').redirects(0);
+      expect(page.status).to.equal(410);
+      expectSelfContainedPage(page, 'This offer has ended');
+      const head = await request(gatewayUrl).head(path).set('accept', BROWSER_ACCEPT).redirects(0);
+      expect(head.status).to.equal(410);
+      expect(head.headers['content-type']).to.equal('text/html; charset=utf-8');
+    });
+
+    it('answers a browser 404 "This link is not valid" as a page of the site for an unknown link', async () => {
+      const page = await request(gatewayUrl).get(unknownPath).set('accept', 'text/html').redirects(0);
+      expect(page.status).to.equal(404);
+      expectSelfContainedPage(page, 'This link is not valid');
+    });
+
+    it('keeps problem+json for any client that does not prefer HTML', async () => {
+      const path = expiredPath();
+      for (const accept of [undefined, '*/*', 'application/json', 'application/problem+json', 'application/json, text/html;q=0.5']) {
+        const call = request(gatewayUrl).get(path).redirects(0);
+        const answer = await (accept === undefined ? call : call.set('accept', accept));
+        expect(answer.status, String(accept)).to.equal(410);
+        expect(answer.headers['content-type'], String(accept)).to.equal('application/problem+json; charset=utf-8');
+        expect(JSON.parse(answer.text), String(accept)).to.include({ status: 410, code: 'link_expired' });
+        expect(answer.headers.vary).to.match(/\bAccept\b/i);
+      }
+      const unknown = await request(gatewayUrl).get(unknownPath).set('accept', '*/*').redirects(0);
+      expect(unknown.status).to.equal(404);
+      expect(JSON.parse(unknown.text)).to.include({ status: 404, code: 'token_not_found' });
+    });
+  });
 });

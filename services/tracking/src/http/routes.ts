@@ -1,7 +1,8 @@
 /**
  * Tracking's HTTP side, thin: parse, call a use case, map its result.
  *   POST /api/network/delivery            publisher key; confirms a delivery (SPEC.md, API.md)
- *   GET|HEAD /api/network/click/:token    redirects to the campaign destination; GET counts once
+ *   GET|HEAD /api/network/click/:token    redirects to the campaign destination; GET counts once; a dead
+ *                                         link is a page for browsers (http/dead-link-page.ts)
  *   GET /api/workspace/stats              the three totals and their days, over visible records
  */
 import { problems, requirePrincipal } from '@pilot/http-kit';
@@ -9,6 +10,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody } from '../domain/delivery';
 import { parseStatsQuery } from '../domain/stats';
 import { confirmDelivery, openClickLink, readStats, type TrackingDeps } from '../use-cases';
+import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
 import type { TrackingCounters } from './tracking-counters';
 
@@ -72,6 +74,8 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       res.redirect(302, result.destination);
     }, counters.clickFailed),
   );
+  // A person's browser gets a 404 or 410 of a click link as a page of the site, not as problem+json.
+  app.use('/api/network/click', deadLinkPages);
 
   app.get(
     '/api/workspace/stats',
