@@ -1,15 +1,24 @@
 /**
  * The publisher API key format: recognisable by secret scanners (`pilot_pk_` prefix), checksummed so a
  * mistyped key is refused before any lookup. Only the SHA-256 of a key is ever stored.
+ *
+ * Test keys (the sandbox, docs/decisions/0021) have the same body behind `pilot_pk_test_`: a person and a
+ * scanner tell them apart at a glance, and the two patterns never match the same string (a live key's
+ * body has no `_`).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 export const API_KEY_PREFIX = 'pilot_pk_';
+export const TEST_KEY_PREFIX = 'pilot_pk_test_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 32; // 32 base62 characters: about 190 bits of randomness
 const CHECKSUM_LENGTH = 6;
 const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+const TEST_KEY_PATTERN = new RegExp(`^${TEST_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+
+/** Which of a platform's two keys a key is: its live key or its sandbox test key. */
+export type KeyKind = 'live' | 'test';
 
 function toBase62(value: number, length: number): string {
   let out = '';
@@ -25,7 +34,7 @@ function checksumOf(body: string): string {
   return toBase62(crc32(body), CHECKSUM_LENGTH);
 }
 
-export function generateApiKey(): string {
+export function generateApiKey(kind: KeyKind = 'live'): string {
   const bytes = randomBytes(BODY_LENGTH * 2);
   let body = '';
   // Rejection sampling keeps every character uniform over the 62 symbols.
@@ -36,15 +45,27 @@ export function generateApiKey(): string {
     const [byte] = randomBytes(1);
     if (byte !== undefined && byte < 248) body += BASE62[byte % 62];
   }
-  return `${API_KEY_PREFIX}${body}${checksumOf(body)}`;
+  return `${kind === 'test' ? TEST_KEY_PREFIX : API_KEY_PREFIX}${body}${checksumOf(body)}`;
 }
 
-/** True when the key has our shape and its checksum matches; says nothing about whether it is current. */
+/** Which kind a key claims to be, by its prefix alone (no shape or checksum check: see kindOfApiKey). */
+export function keyKindOf(key: string): KeyKind {
+  return key.startsWith(TEST_KEY_PREFIX) ? 'test' : 'live';
+}
+
+/** The kind of a key that has our shape and a matching checksum, or null; says nothing about whether it is current. */
+export function kindOfApiKey(candidate: string): KeyKind | null {
+  const kind: KeyKind | null = API_KEY_PATTERN.test(candidate) ? 'live' : TEST_KEY_PATTERN.test(candidate) ? 'test' : null;
+  if (kind === null) return null;
+  const prefix = kind === 'test' ? TEST_KEY_PREFIX : API_KEY_PREFIX;
+  const body = candidate.slice(prefix.length, prefix.length + BODY_LENGTH);
+  const checksum = candidate.slice(prefix.length + BODY_LENGTH);
+  return safeEqual(checksum, checksumOf(body)) ? kind : null;
+}
+
+/** True when the key (live or test) has our shape and its checksum matches; says nothing about whether it is current. */
 export function isWellFormedApiKey(candidate: string): boolean {
-  if (!API_KEY_PATTERN.test(candidate)) return false;
-  const body = candidate.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + BODY_LENGTH);
-  const checksum = candidate.slice(API_KEY_PREFIX.length + BODY_LENGTH);
-  return safeEqual(checksum, checksumOf(body));
+  return kindOfApiKey(candidate) !== null;
 }
 
 export function hashApiKey(key: string): string {

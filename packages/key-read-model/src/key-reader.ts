@@ -33,16 +33,17 @@ export class KeyReader {
   }
 
   /**
-   * The approved publisher an `Authorization` header names, or why it is refused: no header (missing_key),
-   * a malformed, unknown or revoked key (invalid_key), the current key of a platform that is not approved
-   * (publisher_not_approved).
+   * The publisher an `Authorization` header names, or why it is refused: no header (missing_key), a
+   * malformed, unknown or revoked key (invalid_key), the current live key of a platform that is not
+   * approved (publisher_not_approved). A current test key is accepted whatever the platform's status
+   * (the sandbox, decision 0021): the holder's `keyKind` tells the caller to answer it as a test.
    */
   async authenticate(authorization: string | undefined): Promise<{ ok: true; holder: KeyHolder } | { ok: false; refusal: KeyRefusal }> {
     if (authorization === undefined || authorization.trim() === '') return { ok: false, refusal: REFUSALS.missing };
     const key = bearerKeyOf(authorization);
     const holder = key ? await this.checkKey(key) : null;
     if (!holder) return { ok: false, refusal: REFUSALS.invalid };
-    if (holder.status !== 'approved') return { ok: false, refusal: REFUSALS.notApproved };
+    if (holder.keyKind === 'live' && holder.status !== 'approved') return { ok: false, refusal: REFUSALS.notApproved };
     return { ok: true, holder };
   }
 

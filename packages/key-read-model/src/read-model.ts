@@ -3,9 +3,10 @@
  * publisher. publisher-identity writes it before it answers an approval, key generation, pause or
  * rejection; readers never call publisher-identity. Layout in Redis (under a deployment prefix):
  *
- *   <prefix>publisher:<id>    hash {status, ownerAccountId, type, keyHash, version, incarnation}
- *                             the authority: a key works only while it is this entry's keyHash
- *   <prefix>key:<sha256>      hash {publisherId}: an index from a key's hash to its publisher
+ *   <prefix>publisher:<id>    hash {status, ownerAccountId, type, keyHash, testKeyHash, version, incarnation}
+ *                             the authority: a live key works only while it is this entry's keyHash, a
+ *                             test key (sandbox, decision 0021) only while it is its testKeyHash
+ *   <prefix>key:<sha256>      hash {publisherId}: an index from a key's hash to its publisher (either kind)
  *
  * `version` is the record's version in publisher-identity's database and `incarnation` names that
  * database (docs/decisions/0012): versions are comparable only within one incarnation, so entries left in
@@ -16,7 +17,7 @@
  * model needs one Redis (or a cluster slot for the whole prefix), not keys spread over a cluster.
  */
 import type { Redis } from 'ioredis';
-import { hashApiKey } from './key-format';
+import { hashApiKey, keyKindOf, type KeyKind } from './key-format';
 
 export type PlatformType = 'bot' | 'channel';
 
@@ -26,9 +27,11 @@ export interface KeyOwner {
   type: PlatformType;
 }
 
-/** The current key's owner and the publisher's status, whatever it is. */
+/** The current key's owner and the publisher's status, whatever it is, and which of its keys this is. */
 export interface KeyHolder extends KeyOwner {
   status: string;
+  /** 'test': the platform's sandbox key, usable whatever the status; its answers are never counted. */
+  keyKind: KeyKind;
 }
 
 /** What publisher-identity writes for one publisher: its state at `version` of database `incarnation`. */
@@ -36,29 +39,34 @@ export interface PublisherEntry extends KeyOwner {
   status: string;
   /** SHA-256 of the current key, null when it has none. */
   keyHash: string | null;
+  /** SHA-256 of the current test key, null when it has none (absent: none). */
+  testKeyHash?: string | null;
   version: number;
   incarnation: string;
 }
 
-// KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash.
+// KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash, ARGV[3] the entry's field
+// that must hold it (keyHash for a live key, testKeyHash for a test key).
 const CHECK_KEY_SCRIPT = `
 local id = redis.call('HGET', KEYS[1], 'publisherId')
 if not id then return false end
-local entry = redis.call('HMGET', ARGV[1] .. id, 'keyHash', 'status', 'ownerAccountId', 'type')
+local entry = redis.call('HMGET', ARGV[1] .. id, ARGV[3], 'status', 'ownerAccountId', 'type')
 if entry[1] ~= ARGV[2] then return false end
 return {id, entry[2], entry[3], entry[4]}
 `;
 
-// KEYS[1] publisher entry, KEYS[2] the current key's entry (the publisher entry when none), KEYS[3..]
-// entries of revoked keys. ARGV: incarnation, version, status, ownerAccountId, type, publisherId, keyHash or ''.
+// KEYS[1] publisher entry, KEYS[2] the current key's entry (the publisher entry when none), KEYS[3] the
+// current test key's entry (likewise), KEYS[4..] entries of revoked keys. ARGV: incarnation, version,
+// status, ownerAccountId, type, publisherId, keyHash or '', testKeyHash or ''.
 const WRITE_SCRIPT = `
 local stored = redis.call('HMGET', KEYS[1], 'incarnation', 'version')
 if stored[1] == ARGV[1] and (tonumber(stored[2]) or 0) > tonumber(ARGV[2]) then return 0 end
-for i = 3, #KEYS do
+for i = 4, #KEYS do
   if redis.call('HGET', KEYS[i], 'publisherId') == ARGV[6] then redis.call('DEL', KEYS[i]) end
 end
-redis.call('HSET', KEYS[1], 'incarnation', ARGV[1], 'version', ARGV[2], 'status', ARGV[3], 'ownerAccountId', ARGV[4], 'type', ARGV[5], 'keyHash', ARGV[7])
+redis.call('HSET', KEYS[1], 'incarnation', ARGV[1], 'version', ARGV[2], 'status', ARGV[3], 'ownerAccountId', ARGV[4], 'type', ARGV[5], 'keyHash', ARGV[7], 'testKeyHash', ARGV[8])
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[2], 'publisherId', ARGV[6]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[3], 'publisherId', ARGV[6]) end
 return 1
 `;
 
@@ -72,7 +80,10 @@ return 1
 // KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash.
 const SWEEP_KEY_SCRIPT = `
 local id = redis.call('HGET', KEYS[1], 'publisherId')
-if id and redis.call('HGET', ARGV[1] .. id, 'keyHash') == ARGV[2] then return 0 end
+if id then
+  local current = redis.call('HMGET', ARGV[1] .. id, 'keyHash', 'testKeyHash')
+  if current[1] == ARGV[2] or current[2] == ARGV[2] then return 0 end
+end
 redis.call('DEL', KEYS[1])
 return 1
 `;
@@ -100,21 +111,26 @@ export class KeyReadModel {
     return `${this.publisherPrefix}${publisherId}`;
   }
 
-  /** Reader: the publisher whose current key this is, with its status (any), or null (unknown, revoked). */
+  /**
+   * Reader: the publisher whose current key (live or test, told by the key's prefix) this is, with its
+   * status (any), or null (unknown, revoked). One script, one round trip, for either kind.
+   */
   async checkKey(key: string): Promise<KeyHolder | null> {
+    const keyKind = keyKindOf(key);
     const keyHash = hashApiKey(key);
-    const found = (await this.redis.eval(CHECK_KEY_SCRIPT, 1, this.keyEntry(keyHash), this.publisherPrefix, keyHash)) as (string | null)[] | null;
+    const field = keyKind === 'test' ? 'testKeyHash' : 'keyHash';
+    const found = (await this.redis.eval(CHECK_KEY_SCRIPT, 1, this.keyEntry(keyHash), this.publisherPrefix, keyHash, field)) as (string | null)[] | null;
     if (!found) return null;
     const [id, status, ownerAccountId, type] = found;
     const publisherId = Number(id);
     if (!Number.isSafeInteger(publisherId) || !ownerAccountId || !status) return null;
-    return { publisherId, ownerAccountId, type: type === 'channel' ? 'channel' : 'bot', status };
+    return { publisherId, ownerAccountId, type: type === 'channel' ? 'channel' : 'bot', status, keyKind };
   }
 
-  /** Reader: the approved publisher this key belongs to, or null (unknown, revoked, not approved). */
+  /** Reader: the approved publisher this live key belongs to, or null (unknown, revoked, not approved, a test key). */
   async findKeyOwner(key: string): Promise<KeyOwner | null> {
     const holder = await this.checkKey(key);
-    if (!holder || holder.status !== 'approved') return null;
+    if (!holder || holder.status !== 'approved' || holder.keyKind !== 'live') return null;
     return { publisherId: holder.publisherId, ownerAccountId: holder.ownerAccountId, type: holder.type };
   }
 
@@ -124,14 +140,20 @@ export class KeyReadModel {
   }
 
   /**
-   * Writer (publisher-identity only): the publisher's state and its one usable key, and the removal of
-   * `revokedKeyHashes`, in one atomic script. Applied unless this database already wrote a newer version
+   * Writer (publisher-identity only): the publisher's state, its one live key and its one test key, and
+   * the removal of `revokedKeyHashes`, in one atomic script. Applied unless this database already wrote a newer version
    * (equal versions rewrite), so a delayed write can never roll a pause or rotation back. Returns false
    * when a newer version was there and nothing changed.
    */
   async writePublisher(entry: PublisherEntry, revokedKeyHashes: string[] = []): Promise<boolean> {
     const publisherEntry = this.publisherEntry(entry.publisherId);
-    const keys = [publisherEntry, entry.keyHash ? this.keyEntry(entry.keyHash) : publisherEntry, ...revokedKeyHashes.map((hash) => this.keyEntry(hash))];
+    const testKeyHash = entry.testKeyHash ?? null;
+    const keys = [
+      publisherEntry,
+      entry.keyHash ? this.keyEntry(entry.keyHash) : publisherEntry,
+      testKeyHash ? this.keyEntry(testKeyHash) : publisherEntry,
+      ...revokedKeyHashes.map((hash) => this.keyEntry(hash)),
+    ];
     const applied = await this.redis.eval(
       WRITE_SCRIPT,
       keys.length,
@@ -143,6 +165,7 @@ export class KeyReadModel {
       entry.type,
       String(entry.publisherId),
       entry.keyHash ?? '',
+      testKeyHash ?? '',
     );
     return applied === 1;
   }

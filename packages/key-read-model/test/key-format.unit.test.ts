@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { API_KEY_PREFIX, bearerKeyOf, generateApiKey, hashApiKey, isWellFormedApiKey, safeEqual } from '../src';
+import { API_KEY_PREFIX, bearerKeyOf, generateApiKey, hashApiKey, isWellFormedApiKey, kindOfApiKey, keyKindOf, safeEqual, TEST_KEY_PREFIX } from '../src';
 
 describe('key-read-model: API key format', () => {
   it('makes keys of the documented shape: pilot_pk_ + 32 base62 + 6 checksum characters', () => {
@@ -60,5 +60,20 @@ describe('key-read-model: API key format', () => {
     for (const header of [`bearer ${key}`, `BEARER ${key}`, `bEaReR ${key}`, `Bearer  ${key}`, `bearer   ${key}`]) {
       expect(bearerKeyOf(header), header).to.equal(key);
     }
+  });
+
+  it('makes test keys behind their own prefix, well formed and told apart from live keys', () => {
+    const test = generateApiKey('test');
+    expect(test).to.match(/^pilot_pk_test_[0-9A-Za-z]{38}$/);
+    expect(test.startsWith(TEST_KEY_PREFIX)).to.equal(true);
+    expect(kindOfApiKey(test)).to.equal('test');
+    expect(keyKindOf(test)).to.equal('test');
+    const live = generateApiKey();
+    expect(kindOfApiKey(live)).to.equal('live');
+    expect(keyKindOf(live)).to.equal('live');
+    expect(bearerKeyOf(`Bearer ${test}`)).to.equal(test);
+    // The checksum guards test keys too.
+    expect(kindOfApiKey(test.replace(/.$/, test.endsWith('a') ? 'b' : 'a'))).to.equal(null);
+    expect(kindOfApiKey(test.replace('pilot_pk_test_', 'pilot_pk_tst_'))).to.equal(null);
   });
 });

@@ -87,7 +87,7 @@ describe('key-read-model: KeyReadModel (real Redis)', () => {
   it('tells the current key of a paused publisher (checkKey) from an unknown key', async () => {
     const key = generateApiKey();
     await write({ ...approved(9), status: 'paused' }, hashApiKey(key));
-    expect(await model.checkKey(key)).to.deep.equal({ publisherId: 9, ownerAccountId: '7001', type: 'channel', status: 'paused' });
+    expect(await model.checkKey(key)).to.deep.equal({ publisherId: 9, ownerAccountId: '7001', type: 'channel', status: 'paused', keyKind: 'live' });
     expect(await model.findKeyOwner(key)).to.equal(null);
     expect(await model.checkKey(generateApiKey())).to.equal(null);
   });
@@ -97,5 +97,52 @@ describe('key-read-model: KeyReadModel (real Redis)', () => {
     await write(approved(7), hashApiKey(key));
     const other = new KeyReadModel(redis, `${infra.redisPrefix}other:`);
     expect(await other.findKeyOwner(key)).to.equal(null);
+  });
+
+  describe('test keys (sandbox, decision 0021)', () => {
+    const withTestKey = (entry: Omit<PublisherEntry, 'keyHash'>, keyHash: string | null, testKeyHash: string | null, revoked: string[] = []) =>
+      model.writePublisher({ ...entry, keyHash, testKeyHash }, revoked);
+
+    it('accepts a platform\'s test key whatever its status, told apart from its live key', async () => {
+      const live = generateApiKey();
+      const test = generateApiKey('test');
+      await withTestKey({ ...approved(20), status: 'submitted' }, hashApiKey(live), hashApiKey(test));
+      expect(await model.checkKey(test)).to.deep.equal({ publisherId: 20, ownerAccountId: '7001', type: 'channel', status: 'submitted', keyKind: 'test' });
+      expect(await model.checkKey(live)).to.deep.include({ keyKind: 'live', status: 'submitted' });
+      expect(await model.findKeyOwner(test), 'a test key never names an owner for live use').to.equal(null);
+    });
+
+    it('never takes a live key for the test key or the other way round', async () => {
+      const live = generateApiKey();
+      const test = generateApiKey('test');
+      await withTestKey(approved(21), hashApiKey(test), hashApiKey(live));
+      expect(await model.checkKey(test), 'a test key stored as the live key').to.equal(null);
+      expect(await model.checkKey(live), 'a live key stored as the test key').to.equal(null);
+    });
+
+    it('rotating the live key leaves the test key working, and revoking the test key leaves the live key', async () => {
+      const live = generateApiKey();
+      const test = generateApiKey('test');
+      await withTestKey(approved(23), hashApiKey(live), hashApiKey(test));
+      const nextLive = generateApiKey();
+      await withTestKey(approved(23), hashApiKey(nextLive), hashApiKey(test), [hashApiKey(live)]);
+      expect(await model.checkKey(live)).to.equal(null);
+      expect(await model.checkKey(nextLive)).to.deep.include({ keyKind: 'live' });
+      expect(await model.checkKey(test)).to.deep.include({ keyKind: 'test', publisherId: 23 });
+      await withTestKey(approved(23), hashApiKey(nextLive), null, [hashApiKey(live), hashApiKey(test)]);
+      expect(await model.checkKey(test)).to.equal(null);
+      expect(await redis.exists(`${infra.redisPrefix}key:${hashApiKey(test)}`)).to.equal(0);
+      expect(await model.checkKey(nextLive)).to.deep.include({ keyKind: 'live' });
+    });
+
+    it('the sweep keeps a current test key entry and removes a revoked one', async () => {
+      const test = generateApiKey('test');
+      const old = generateApiKey('test');
+      await withTestKey({ ...approved(24), status: 'draft' }, null, hashApiKey(test));
+      await redis.hset(`${infra.redisPrefix}key:${hashApiKey(old)}`, { publisherId: '24' });
+      await model.sweep('db-1');
+      expect(await model.checkKey(test)).to.deep.include({ publisherId: 24, keyKind: 'test' });
+      expect(await redis.exists(`${infra.redisPrefix}key:${hashApiKey(old)}`)).to.equal(0);
+    });
   });
 });

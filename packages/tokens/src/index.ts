@@ -10,7 +10,7 @@ import type { AllocationClaims, TokenPurpose } from './claims';
 import { LEGACY_TOKEN_PATTERN, readLegacyToken } from './legacy-signed-token';
 import { openToken, SEALED_TOKEN_PATTERN, sealToken } from './sealed-token';
 
-export { isExpired, TOKEN_LIFETIME_SECONDS, type AllocationClaims, type TokenPurpose } from './claims';
+export { isExpired, isTestAllocation, TEST_CAMPAIGN_ID, TEST_CAMPAIGN_OWNER, TOKEN_LIFETIME_SECONDS, type AllocationClaims, type TokenPurpose } from './claims';
 export { LEGACY_TOKENS_ISSUED_BEFORE } from './legacy-signed-token';
 
 export function newAllocationId(): string {
