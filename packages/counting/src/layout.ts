@@ -25,9 +25,19 @@ export const DEFAULT_INTERVAL_MS = 60_000;
 export const TOTAL_KINDS = ['adRequests', 'confirmedDeliveries', 'clickedLinks'] as const;
 export type TotalKind = (typeof TOTAL_KINDS)[number];
 
+/**
+ * Ad requests answered 204 (within the limit, no creative qualified): beside the three totals, so a
+ * publisher sees its fill rate. Not one of SPEC.md's totals; counted for the publisher's grains only.
+ */
+export const UNFILLED_KIND = 'unfilledAdRequests';
+export type UnfilledKind = typeof UNFILLED_KIND;
+
 /** Visits of a click link that redirect but are not clicks: informative only, kept for the network. */
 export type FilteredVisit = 'head' | 'preview_agent';
-export type CountKind = TotalKind | `filtered_${FilteredVisit}`;
+export type CountKind = TotalKind | UnfilledKind | `filtered_${FilteredVisit}`;
+
+/** Which limit window an ad request consumes: the live key's or the test key's (decision 0021). */
+export type AdRequestWindow = 'live' | 'test';
 
 /** Who and what a fact is about; every fact of one allocation carries the same. */
 export interface CountedAllocation {
@@ -58,6 +68,18 @@ export function grainsOf(allocation: CountedAllocation, kind: CountKind): string
   // happen anyway, counting the fact once under co: keeps "own records" = co: + po: exact.
   if (po !== co) grains.push(`po:${po}`);
   return grains;
+}
+
+/** An ad request answered 204: about a publisher, no campaign. */
+export interface UnfilledAdRequest {
+  publisherId: number;
+  publisherOwnerAccountId: string;
+  requestedAt: Date;
+}
+
+/** Grains an unfilled ad request counts in: those about its publisher (no campaign filter can name it). */
+export function unfilledGrainsOf(request: UnfilledAdRequest): string[] {
+  return ['all', `p:${request.publisherId}`, `po:${request.publisherOwnerAccountId}`];
 }
 
 /** The field of a grain's interval hash: `<day>|<kind>`. */
@@ -121,6 +143,10 @@ export class CountKeys {
   once(kind: 'confirmed' | 'clicked', hour: number): string {
     return `${this.base}once:${kind}:${hour}`;
   }
+  /** Set of the test allocations (sandbox) whose `kind` was seen, for allocations of hour `hour`: never counted. */
+  testOnce(kind: 'confirmed' | 'clicked', hour: number): string {
+    return `${this.base}test-once:${kind}:${hour}`;
+  }
   /** Set of the attempt ids of counted-once calls made in the minute of `now` (for resent calls). */
   recentOnceAttempts(now: Date): string {
     return `${this.base}recent-once:${Math.floor(now.getTime() / 60_000)}`;
@@ -129,8 +155,9 @@ export class CountKeys {
   recentAdRequests(now: Date): string {
     return `${this.base}recent-ads:${Math.floor(now.getTime() / 60_000)}`;
   }
-  adRequestLimit(publisherId: number): string {
-    return `${this.prefix}ratelimit:ad:${publisherId}`;
+  /** The publisher's ad request window: one for its live key, another for its sandbox test key. */
+  adRequestLimit(publisherId: number, window: AdRequestWindow = 'live'): string {
+    return window === 'test' ? `${this.prefix}ratelimit:ad-test:${publisherId}` : `${this.prefix}ratelimit:ad:${publisherId}`;
   }
 }
 

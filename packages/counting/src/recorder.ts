@@ -6,7 +6,22 @@
 import { randomBytes } from 'node:crypto';
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
-import { CountKeys, DEFAULT_INTERVAL_MS, fieldOf, grainsOf, dayOf, intervalEndOf, ownerFields, type CountedAllocation, type CountKind, type FilteredVisit } from './layout';
+import {
+  CountKeys,
+  DEFAULT_INTERVAL_MS,
+  fieldOf,
+  grainsOf,
+  dayOf,
+  intervalEndOf,
+  ownerFields,
+  UNFILLED_KIND,
+  unfilledGrainsOf,
+  type AdRequestWindow,
+  type CountedAllocation,
+  type CountKind,
+  type FilteredVisit,
+  type UnfilledAdRequest,
+} from './layout';
 import { CountScripts } from './redis-scripts';
 
 export interface LimitState {
@@ -25,6 +40,13 @@ export interface AdRequestLimit {
   points: number;
   windowSeconds: number;
 }
+
+/**
+ * What an ad request within the limit counts: a chosen creative's allocation (a 200, one of the totals),
+ * an unfilled request (a 204, for the fill rate: `unfilled` with an id of the request, so a resent count
+ * counts once), or nothing (null: a refused language, a test key's answer).
+ */
+export type AdRequestFact = (CountedAllocation & { allocationId: string }) | (UnfilledAdRequest & { unfilled: true; requestId: string });
 
 const HOUR_MS = 3_600_000;
 /** Owner fields for counts about no campaign or publisher (the owners hash gets a harmless `-` entry). */
@@ -60,22 +82,23 @@ export class CountRecorder {
   }
 
   /**
-   * Consumes one request of the publisher's limit and, when within it and `allocation` is given (a
-   * creative was chosen), counts the ad request: one atomic step, so every 200 is counted exactly once
-   * (a call resent after a lost answer finds its allocation counted and answers the same).
+   * Consumes one request of the publisher's limit (`window`: its live key's or its test key's) and, when
+   * within it and `fact` is given, counts it: a chosen creative's ad request (200) or an unfilled one
+   * (204). One atomic step, so every 200 and every 204 is counted exactly once (a call resent after a
+   * lost answer finds its id counted and answers the same).
    */
-  countAdRequest(publisherId: number, limit: AdRequestLimit, allocation: (CountedAllocation & { allocationId: string }) | null, now: Date): Promise<AdRequestCount> {
+  countAdRequest(publisherId: number, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date, window: AdRequestWindow = 'live'): Promise<AdRequestCount> {
     return this.guarded('ad request count', async () => {
-      const count = allocation ? this.countArgs(allocation, 'adRequests', now) : ['', '', '', '', '', '', ''];
+      const [id, count] = this.adRequestCountArgs(fact, now);
       const [consumed, ms, counted, allowed] = (await this.scripts.run(
         'COUNT_AD_REQUEST',
-        this.keys.adRequestLimit(publisherId),
+        this.keys.adRequestLimit(publisherId, window),
         this.keys.openIntervals,
         this.keys.owners,
         this.keys.recentAdRequests(now),
         limit.points,
         limit.windowSeconds,
-        allocation?.allocationId ?? '',
+        id,
         RECENT_AD_REQUESTS_MS,
         ...count,
       )) as [number, number, number, number];
@@ -110,6 +133,19 @@ export class CountRecorder {
     });
   }
 
+  /**
+   * A confirmation or click of a test allocation (sandbox, decision 0021): true the first time, never
+   * counted in any total. The set lives as long as a counted-once set of the same hour would.
+   */
+  firstTestFact(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocatedAt: Date, now: Date): Promise<boolean> {
+    return this.guarded(`test ${kind}`, async () => {
+      const hour = hourOf(allocatedAt);
+      const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
+      const added = await this.scripts.run('MARK_ONCE', this.keys.testOnce(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour), allocationId, ttlMs);
+      return added === 1;
+    });
+  }
+
   /** Counts a visit of a click link that redirected without being a click (HEAD, a preview fetcher). */
   async countFilteredVisit(visit: FilteredVisit, allocation: CountedAllocation, now: Date): Promise<void> {
     await this.guarded('filtered visit count', () =>
@@ -123,6 +159,29 @@ export class CountRecorder {
     await this.guarded(`${kind} count`, () =>
       this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, ...grains),
     );
+  }
+
+  /** The id that makes an ad request's count idempotent, and the count block's arguments ('' when nothing is counted). */
+  private adRequestCountArgs(fact: AdRequestFact | null, now: Date): [string, string[]] {
+    if (!fact) return ['', ['', '', '', '', '', '', '']];
+    if ('unfilled' in fact) {
+      const interval = intervalEndOf(now, this.intervalMs);
+      const publisher = `p:${fact.publisherId}`;
+      return [
+        fact.requestId,
+        [
+          String(interval),
+          this.keys.intervalPrefix(interval),
+          fieldOf(dayOf(fact.requestedAt), UNFILLED_KIND),
+          publisher,
+          fact.publisherOwnerAccountId,
+          publisher,
+          fact.publisherOwnerAccountId,
+          ...unfilledGrainsOf(fact),
+        ],
+      ];
+    }
+    return [fact.allocationId, this.countArgs(fact, 'adRequests', now)];
   }
 
   private countArgs(allocation: CountedAllocation, kind: CountKind, now: Date): string[] {

@@ -76,6 +76,20 @@ return 1
 `,
 };
 
+/**
+ * Remembers a fact of a test allocation (sandbox, decision 0021) without counting it: 1 the first time,
+ * 0 after, so a test confirmation answers `first_confirmation` as a live one would. KEYS: the set.
+ * ARGV: allocation id, set ttl ms.
+ */
+export const MARK_ONCE = {
+  numberOfKeys: 1,
+  lua: `
+local added = redis.call('SADD', KEYS[1], ARGV[1])
+if added == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return added
+`,
+};
+
 /** Counts a fact every time (filtered visits). KEYS: open intervals, owners. ARGV: the count block's from 1. */
 export const COUNT_EVERY_TIME = {
   numberOfKeys: 2,

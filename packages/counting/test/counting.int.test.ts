@@ -65,6 +65,23 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     expect((await figures('p:6')).adRequests).to.equal(60);
   });
 
+  it('counts an unfilled ad request (204) once, in its publisher\'s grains only, in the same step as the limit', async () => {
+    const unfilled = { unfilled: true as const, requestId: 'u-1', publisherId: 8, publisherOwnerAccountId: '4008', requestedAt: clock.now() };
+    expect(await recorder.countAdRequest(8, limit, unfilled, clock.now())).to.include({ counted: true, allowed: true, consumed: 1 });
+    expect(await recorder.countAdRequest(8, limit, unfilled, clock.now()), 'the same call resent').to.include({ counted: true, consumed: 1 });
+    for (const grain of ['all', 'p:8', 'po:4008']) expect((await figures(grain)).unfilledAdRequests, grain).to.be.at.least(1);
+    expect((await figures('p:8')).unfilledAdRequests).to.equal(1);
+    expect((await figures('p:8')).adRequests, 'a 204 is not an ad request of the totals').to.equal(undefined);
+    expect(await figures('co:4008')).to.deep.equal({});
+  });
+
+  it('keeps a test key\'s window apart from the live key\'s, counting nothing in it', async () => {
+    for (let i = 1; i <= 60; i += 1) expect((await recorder.countAdRequest(9, limit, null, clock.now(), 'test')).allowed).to.equal(true);
+    expect(await recorder.countAdRequest(9, limit, null, clock.now(), 'test')).to.include({ allowed: false, consumed: 61, counted: false });
+    expect(await recorder.countAdRequest(9, limit, null, clock.now()), 'the live window').to.include({ allowed: true, consumed: 1 });
+    expect(await figures('p:9')).to.deep.equal({});
+  });
+
   it('counts a first confirmation once per allocation', async () => {
     expect(await recorder.countOnce('confirmedDeliveries', 'a-1', allocation('a-1'), clock.now())).to.equal(true);
     expect(await recorder.countOnce('confirmedDeliveries', 'a-1', allocation('a-1'), clock.now())).to.equal(false);
