@@ -1,15 +1,15 @@
 /**
- * @pilot/network-client against the running system (through the gateway): its generated types match the
- * served OpenAPI document, and every answer of the ad and delivery endpoints comes out as documented.
+ * @pilot/network-client against the running system (through the gateway): its generated types and the
+ * schemas it validates answers with match the served OpenAPI document, and every answer of the ad and
+ * delivery endpoints comes out as documented.
  * Then against local servers for what the system does not produce on demand: a 503 with Retry-After and
  * a confirmation that never gets an answer.
  */
 import { readFile } from 'node:fs/promises';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { GENERATED_FILE, renderTypes } from '../../packages/network-client/scripts/generate';
+import { GENERATED_FILE, renderSchemas, renderTypes, SCHEMAS_FILE } from '../../packages/network-client/scripts/generate';
 import {
-  AD_FIELDS,
   DeliveryOutcomeUnknownError,
   isAd,
   NetworkApiError,
@@ -63,16 +63,10 @@ describe('publisher network client against the running system', function () {
     expect(await renderTypes(document), 'regenerate: pnpm --filter @pilot/network-client run generate <base>/api/network/openapi.json').to.equal(committed);
   });
 
-  it('checks Ad bodies by the same fields and constants as the served schema', async () => {
-    const document = (await (await fetch(`${system.baseUrl}/api/network/openapi.json`)).json()) as {
-      components: { schemas: { Ad: { required: string[]; properties: Record<string, { const?: unknown }> } } };
-    };
-    const schema = document.components.schemas.Ad;
-    expect([...schema.required].sort()).to.deep.equal([...AD_FIELDS].sort());
-    expect(Object.keys(schema.properties).sort()).to.deep.equal([...AD_FIELDS].sort());
-    expect(schema.properties.expires_in?.const).to.equal(3600);
-    expect(schema.properties.sponsored?.const).to.equal(true);
-    expect(schema.properties.billing?.const).to.equal('pilot_non_billable');
+  it('validates answers with the schemas of the served document, copied unchanged', async () => {
+    const document = (await (await fetch(`${system.baseUrl}/api/network/openapi.json`)).json()) as Record<string, unknown>;
+    const committed = await readFile(SCHEMAS_FILE, 'utf8');
+    expect(renderSchemas(document), 'regenerate: pnpm --filter @pilot/network-client run generate <base>/api/network/openapi.json').to.equal(committed);
   });
 
   it('returns the Ad of a 200, then confirms its delivery once and idempotently', async () => {

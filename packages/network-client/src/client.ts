@@ -13,9 +13,11 @@ import {
   TransportError,
   UnauthorizedError,
   UnexpectedResponseError,
-} from './errors';
-import { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, sleep, type RetryPolicy } from './retry';
-import { adProblem, isDeliveryConfirmed, isProblem, type Ad, type DeliveryConfirmed, type Problem } from './types';
+} from './errors.js';
+import { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import type { Ad, DeliveryConfirmed, Problem } from './types.js';
+import { checkAd, checkDeliveryConfirmed, checkProblem } from './validation.js';
+import { CLIENT_VERSION } from './version.js';
 
 export interface RetryEvent {
   attempt: number;
@@ -71,7 +73,7 @@ export class NetworkClient {
     this.fetchImpl = options.fetch ?? fetch;
     this.sleepImpl = options.sleep ?? sleep;
     this.onRetry = options.onRetry;
-    this.userAgent = options.userAgent ?? '@pilot/network-client/0.1.0';
+    this.userAgent = options.userAgent ?? `@pilot/network-client/${CLIENT_VERSION}`;
   }
 
   /**
@@ -89,10 +91,9 @@ export class NetworkClient {
         throw transportError(error, options.signal);
       });
       if (response.status === 200) {
-        const body = await readJson(response);
-        const problem = adProblem(body);
-        if (problem !== null) throw new UnexpectedResponseError(200, `the ad response is not an Ad: ${problem}`);
-        return body as Ad;
+        const checked = checkAd(await readJson(response));
+        if (!checked.ok) throw new UnexpectedResponseError(200, `the ad response is not an Ad: ${checked.problem}`);
+        return checked.value;
       }
       if (response.status === 204) {
         await response.arrayBuffer();
@@ -128,9 +129,9 @@ export class NetworkClient {
       throw new DeliveryOutcomeUnknownError(token, error, isTimeout(error));
     }
     if (response.status !== 200) throw await apiError(response, 1);
-    const body = await readJson(response);
-    if (!isDeliveryConfirmed(body)) throw new UnexpectedResponseError(200, 'the delivery answer is not a DeliveryConfirmed object');
-    return body;
+    const checked = checkDeliveryConfirmed(await readJson(response));
+    if (!checked.ok) throw new UnexpectedResponseError(200, `the delivery answer is not a DeliveryConfirmed object: ${checked.problem}`);
+    return checked.value;
   }
 
   private send(url: URL, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response> {
@@ -175,8 +176,8 @@ async function apiError(response: Response, attempts: number): Promise<NetworkAp
   const text = await response.text();
   let problem: Problem | null = null;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (isProblem(parsed)) problem = parsed;
+    const checked = checkProblem(JSON.parse(text));
+    if (checked.ok) problem = checked.value;
   } catch {
     // not a problem body (e.g. a proxy's page): the status alone says what happened
   }

@@ -1,5 +1,5 @@
 /** What the client throws. Every error of the API (problem+json) is a NetworkApiError with its status and code. */
-import type { Problem } from './types';
+import type { Problem } from './types.js';
 
 export class NetworkApiError extends Error {
   override readonly name: string = 'NetworkApiError';

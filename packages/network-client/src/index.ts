@@ -1,4 +1,4 @@
-export { NetworkClient, type CallOptions, type NetworkClientOptions, type RetryEvent } from './client';
+export { NetworkClient, type CallOptions, type NetworkClientOptions, type RetryEvent } from './client.js';
 export {
   DeliveryOutcomeUnknownError,
   NetworkApiError,
@@ -7,7 +7,19 @@ export {
   TransportError,
   UnauthorizedError,
   UnexpectedResponseError,
-} from './errors';
-export { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry';
-export { AD_FIELDS, adProblem, isAd, isDeliveryConfirmed, isProblem, type Ad, type AdQuery, type DeliveryConfirmation, type DeliveryConfirmed, type Problem } from './types';
-export type { components, operations, paths } from './generated/openapi';
+} from './errors.js';
+export { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry.js';
+export { AD_FIELDS, type Ad, type AdQuery, type DeliveryConfirmation, type DeliveryConfirmed, type Problem } from './types.js';
+export {
+  AD_CHARACTER_LIMITS,
+  adProblem,
+  checkAd,
+  checkDeliveryConfirmed,
+  checkProblem,
+  isAd,
+  isDeliveryConfirmed,
+  isProblem,
+  type Checked,
+} from './validation.js';
+export { CLIENT_VERSION } from './version.js';
+export type { components, operations, paths } from './generated/openapi.js';

@@ -338,6 +338,13 @@ describe('GET /api/network/openapi.json', function () {
     expect(doc.components.securitySchemes.publisherKey).to.include({ type: 'http', scheme: 'bearer' });
   });
 
+  it('names its license, a contact and the guide, with absolute links under PUBLIC_BASE_URL', async () => {
+    const doc = (await document()) as Doc & { externalDocs: { url: string } };
+    expect(doc.info.license).to.deep.equal({ name: 'MIT', identifier: 'MIT' });
+    expect((doc.info.contact as { url: string }).url).to.equal(`${PUBLIC_BASE_URL.replace(/\/+$/, '')}/`);
+    expect(doc.externalDocs.url).to.equal(`${PUBLIC_BASE_URL.replace(/\/+$/, '')}/`);
+  });
+
   it('validates against the official OpenAPI 3.1 schema, and its component schemas compile under the strict request validator', async () => {
     const doc = await document();
     // The validator package is ESM-only; the tests run as CommonJS.
@@ -351,9 +358,10 @@ describe('GET /api/network/openapi.json', function () {
   it('lists the three network endpoints with every status code they answer', async () => {
     const doc = await document();
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
-    expect(statuses('/api/network/ad', 'get')).to.deep.equal(['200', '204', '400', '401', '429', '503']);
-    expect(statuses('/api/network/delivery', 'post')).to.deep.equal(['200', '400', '401', '404', '413', '503']);
-    expect(statuses('/api/network/click/{token}', 'get')).to.deep.equal(['302', '404', '410', '503']);
+    expect(statuses('/api/network/ad', 'get')).to.deep.equal(['200', '204', '400', '401', '429', '502', '503', '504']);
+    expect(statuses('/api/network/delivery', 'post')).to.deep.equal(['200', '400', '401', '404', '413', '502', '503', '504']);
+    expect(statuses('/api/network/click/{token}', 'get')).to.deep.equal(['302', '400', '404', '410', '502', '503', '504']);
+    expect(statuses('/api/network/click/{token}', 'head')).to.deep.equal(['302', '404', '410', '502', '503', '504']);
     expect(doc.paths['/api/network/click/{token}']?.get?.security).to.deep.equal([]);
   });
 

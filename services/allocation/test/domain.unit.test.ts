@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildAd, clickUrlOf } from '../src/domain/ad';
-import { parseLanguage } from '../src/domain/language';
+import { languagePattern, MAX_TAG_LENGTH, parseLanguage } from '../src/domain/language';
 import { rateLimitHeaders } from '../src/domain/rate-limit';
 
 describe('ad request language', () => {
@@ -25,6 +25,31 @@ describe('ad request language', () => {
     for (const value of ['all', 'ALL', 'english', 'zz', 'xx', 'eng', 'e', '', 'e1', ' en', 'en_US', 'en-', 'en--US', 'zz-US', 'en-US-'.repeat(8), ['en', 'tr'], { a: 'b' }]) {
       expect(parseLanguage(value), JSON.stringify(value)).to.equal(null);
     }
+  });
+});
+
+describe('the language pattern of the OpenAPI document', () => {
+  // As a JSON Schema validator applies it: the pattern with the u flag, and the document's length bounds.
+  const pattern = new RegExp(languagePattern(), 'u');
+  const documented = (value: string) => value.length >= 2 && value.length <= MAX_TAG_LENGTH && pattern.test(value);
+
+  it('matches exactly the two-letter values the server accepts, in any case (zz refused)', () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    for (const first of letters) {
+      for (const second of letters) {
+        for (const value of [`${first}${second}`, `${first.toUpperCase()}${second}`, `${first}${second}`.toUpperCase()]) {
+          expect(documented(value), value).to.equal(parseLanguage(value) !== null);
+        }
+      }
+    }
+    expect(documented('zz')).to.equal(false);
+  });
+
+  it('agrees with the server on tags, accepted and refused', () => {
+    const accepted = ['en-US', 'pt-br', 'PT-BR', 'zh-Hant-TW', 'sr-Latn', 'es-419', 'de-CH-1996', 'sl-rozaj-biske', 'en-u-ca-gregory', 'en-x-private', 'ca-ES-valencia'];
+    const refused = ['all', 'english', 'zz', 'zz-US', 'eng', 'e', '', ' en', 'en_US', 'en-', 'en--US', 'en-US-', 'xx-Latn', 'en-a', 'en-x', 'en-toolongsubtag', 'en-US-'.repeat(8)];
+    for (const value of accepted) expect([value, documented(value)]).to.deep.equal([value, true]);
+    for (const value of [...accepted, ...refused]) expect([value, documented(value)]).to.deep.equal([value, parseLanguage(value) !== null]);
   });
 });
 

@@ -75,11 +75,11 @@ export interface components {
         Ad: {
             /** @description identifier of the allocated campaign */
             campaign_id: number;
-            /** @description creative title (plain text) */
+            /** @description creative title (plain text): 1 to 100 characters (user-perceived characters, grapheme clusters), at most 800 UTF-16 code units */
             title: string;
-            /** @description plain-text body */
+            /** @description plain-text body: 1 to 700 characters (user-perceived characters, grapheme clusters), at most 5600 UTF-16 code units */
             text: string;
-            /** @description button label */
+            /** @description button label: 1 to 32 characters (user-perceived characters, grapheme clusters), at most 256 UTF-16 code units */
             button_text: string;
             /** @description HTTPS image link, null when the creative has no image */
             image_url: string | null;
@@ -146,7 +146,7 @@ export interface operations {
     requestAd: {
         parameters: {
             query?: {
-                /** @description An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language. */
+                /** @description An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language. The pattern lists the ISO 639-1 codes and the subtag structure; the server also refuses a tag that repeats a variant or an extension. */
                 language?: string;
             };
             header?: never;
@@ -166,6 +166,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "campaign_id": 12,
+                     *       "title": "Learn Turkish in 10 minutes a day",
+                     *       "text": "Short daily lessons. Free for the first week.",
+                     *       "button_text": "Try it",
+                     *       "image_url": null,
+                     *       "click_url": "https://pilot.example/api/network/click/AkNnFT0xnoFS-6mX38hqKxEQ9TBW-nzVuSfRtM0MPDDHO7l33DtNAkspofNiWZbk1rdFqTwbxmlcU50HC1FN7g01y2ytTdpDWkq4",
+                     *       "delivery_token": "ArqDxi9sQKjx-Pj_bNGfmJACo4ZBkWuy9kEm7QPk4qQsw4Z0lbVKj1NKYY6jmXLo-2sdl5rxlvdIR8RnGE9BBc3Uejn-uVIHAVvt",
+                     *       "expires_in": 3600,
+                     *       "sponsored": true,
+                     *       "billing": "pilot_non_billable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Ad"];
                 };
             };
@@ -180,7 +194,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid language */
+            /** @description Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), or a GET sent with a body (body_not_allowed). Do not retry unchanged. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -190,38 +204,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:invalid_language",
-                     *       "title": "Invalid language",
-                     *       "status": 400,
-                     *       "detail": "Invalid language",
-                     *       "code": "invalid_language"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "invalid_language" | "body_not_allowed";
+                    };
                 };
             };
-            /** @description Key missing (missing_key), invalid or revoked (invalid_key), or publisher not approved (publisher_not_approved) */
+            /** @description Key missing (missing_key); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved). Do not retry in a loop. */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:invalid_key",
-                     *       "title": "Key missing (missing_key), invalid or revoked (invalid_key), or publisher not approved (publisher_not_approved)",
-                     *       "status": 401,
-                     *       "detail": "Key missing (missing_key), invalid or revoked (invalid_key), or publisher not approved (publisher_not_approved)",
-                     *       "code": "invalid_key"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "missing_key" | "invalid_key" | "publisher_not_approved";
+                    };
                 };
             };
-            /** @description Over 60 requests per publisher per minute */
+            /** @description Over 60 requests per publisher per minute: wait Retry-After seconds */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -232,35 +238,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:rate_limited",
-                     *       "title": "Over 60 requests per publisher per minute",
-                     *       "status": 429,
-                     *       "detail": "Over 60 requests per publisher per minute",
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 429;
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
                 };
             };
-            /** @description Service unavailable: retry later with bounded backoff */
+            /** @description Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 502;
+                        /** @enum {string} */
+                        code?: "bad_gateway";
+                    };
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds with bounded backoff */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:service_unavailable",
-                     *       "title": "Service unavailable: retry later with bounded backoff",
-                     *       "status": 503,
-                     *       "detail": "Service unavailable: retry later with bounded backoff",
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 504;
+                        /** @enum {string} */
+                        code?: "gateway_timeout";
+                    };
                 };
             };
         };
@@ -275,6 +301,11 @@ export interface operations {
         /** @description At most 200 characters. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "ArqDxi9sQKjx-Pj_bNGfmJACo4ZBkWuy9kEm7QPk4qQsw4Z0lbVKj1NKYY6jmXLo-2sdl5rxlvdIR8RnGE9BBc3Uejn-uVIHAVvt"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DeliveryConfirmation"];
             };
         };
@@ -285,62 +316,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed",
+                     *       "first_confirmation": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeliveryConfirmed"];
                 };
             };
-            /** @description Invalid JSON or invalid token */
+            /** @description The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:invalid_token",
-                     *       "title": "Invalid JSON or invalid token",
-                     *       "status": 400,
-                     *       "detail": "Invalid JSON or invalid token",
-                     *       "code": "invalid_token"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "invalid_json" | "invalid_token";
+                    };
                 };
             };
-            /** @description Invalid publisher key */
+            /** @description Key missing (missing_key); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved). Do not retry in a loop. */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:invalid_key",
-                     *       "title": "Invalid publisher key",
-                     *       "status": 401,
-                     *       "detail": "Invalid publisher key",
-                     *       "code": "invalid_key"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 401;
+                        /** @enum {string} */
+                        code?: "missing_key" | "invalid_key" | "publisher_not_approved";
+                    };
                 };
             };
-            /** @description Token expired (token_expired), unknown, or belonging to another publisher (token_not_found) */
+            /** @description Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:token_not_found",
-                     *       "title": "Token expired (token_expired), unknown, or belonging to another publisher (token_not_found)",
-                     *       "status": 404,
-                     *       "detail": "Token expired (token_expired), unknown, or belonging to another publisher (token_not_found)",
-                     *       "code": "token_not_found"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "token_not_found" | "token_expired";
+                    };
                 };
             };
             /** @description Body over 200 characters */
@@ -349,35 +374,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:payload_too_large",
-                     *       "title": "Body over 200 characters",
-                     *       "status": 413,
-                     *       "detail": "Body over 200 characters",
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 413;
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
                 };
             };
-            /** @description Service unavailable: retry later with bounded backoff */
+            /** @description Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 502;
+                        /** @enum {string} */
+                        code?: "bad_gateway";
+                    };
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds with bounded backoff */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:service_unavailable",
-                     *       "title": "Service unavailable: retry later with bounded backoff",
-                     *       "status": 503,
-                     *       "detail": "Service unavailable: retry later with bounded backoff",
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 504;
+                        /** @enum {string} */
+                        code?: "gateway_timeout";
+                    };
                 };
             };
         };
@@ -402,22 +447,32 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A GET sent with a body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "body_not_allowed";
+                    };
+                };
+            };
             /** @description Unknown or malformed token */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:token_not_found",
-                     *       "title": "Unknown or malformed token",
-                     *       "status": 404,
-                     *       "detail": "Unknown or malformed token",
-                     *       "code": "token_not_found"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 404;
+                        /** @enum {string} */
+                        code?: "token_not_found";
+                    };
                 };
             };
             /** @description Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive) */
@@ -426,35 +481,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:link_expired",
-                     *       "title": "Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive)",
-                     *       "status": 410,
-                     *       "detail": "Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive)",
-                     *       "code": "link_expired"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 410;
+                        /** @enum {string} */
+                        code?: "link_expired" | "campaign_inactive" | "publisher_inactive";
+                    };
                 };
             };
-            /** @description Service unavailable: retry later with bounded backoff */
+            /** @description Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 502;
+                        /** @enum {string} */
+                        code?: "bad_gateway";
+                    };
+                };
+            };
+            /** @description Service unavailable: retry after Retry-After seconds with bounded backoff */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:pilot:problem:service_unavailable",
-                     *       "title": "Service unavailable: retry later with bounded backoff",
-                     *       "status": 503,
-                     *       "detail": "Service unavailable: retry later with bounded backoff",
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+            /** @description Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 504;
+                        /** @enum {string} */
+                        code?: "gateway_timeout";
+                    };
                 };
             };
         };
@@ -493,10 +568,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad gateway: the service behind the entry point is unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gateway timeout: the service behind the entry point did not answer in time */
+            504: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -19,7 +19,7 @@ export const ISO_639_1_CODES: ReadonlySet<string> = new Set(
 );
 
 /** The longest tag worth reading (BCP 47 tags in use are far shorter). */
-const MAX_TAG_LENGTH = 35;
+export const MAX_TAG_LENGTH = 35;
 
 function isWellFormedTag(tag: string): boolean {
   try {
@@ -37,3 +37,27 @@ export function parseLanguage(raw: unknown): string | null {
   if (!ISO_639_1_CODES.has(primary)) return null;
   return raw.length === 2 || isWellFormedTag(raw) ? primary : null;
 }
+
+const bothCases = (letters: string): string => [...letters].map((c) => `${c.toUpperCase()}${c}`).join('');
+
+/**
+ * The accepted values as a regular expression (ECMAScript, no flags, for the OpenAPI document): a primary
+ * subtag that is one of ISO_639_1_CODES in any case, then the subtags of a Unicode BCP 47 locale
+ * identifier (script, region, variants, extensions, private use), the structure Intl.getCanonicalLocales
+ * checks. What a pattern cannot say (a variant or extension repeated) is left to the server.
+ */
+export function languagePattern(): string {
+  const byFirst = new Map<string, string>();
+  for (const code of [...ISO_639_1_CODES].sort()) byFirst.set(code[0]!, (byFirst.get(code[0]!) ?? '') + code[1]!);
+  const primary = [...byFirst].map(([first, seconds]) => `[${bothCases(first)}][${bothCases(seconds)}]`).join('|');
+  const alnum = 'A-Za-z0-9';
+  return (
+    `^(?:${primary})` +
+    '(?:-[A-Za-z]{4})?' + // script
+    '(?:-(?:[A-Za-z]{2}|[0-9]{3}))?' + // region
+    `(?:-(?:[${alnum}]{5,8}|[0-9][${alnum}]{3}))*` + // variants
+    `(?:-[0-9A-WYZa-wyz](?:-[${alnum}]{2,8})+)*` + // extensions
+    `(?:-[Xx](?:-[${alnum}]{1,8})+)?$` // private use
+  );
+}
+

@@ -1,29 +1,93 @@
 /**
  * The machine-readable description of the network API (API.md): OpenAPI 3.1, version 0.1.0, labelled
- * pilot. It covers the three network endpoints (ad, delivery, click), their schemas, every status code,
- * the problem+json error body, the rate-limit and Retry-After headers and the bearer scheme. The schemas
- * under components are plain JSON Schema (2020-12 compatible) so a test validates live answers with them.
+ * pilot. It covers the three network endpoints (ad, delivery, click), their schemas, every status code
+ * with the problem codes each answers (an enum per response, one real example per code, the gateway's
+ * 502 and 504 included), the rate-limit and Retry-After headers and the bearer scheme. The schemas under
+ * components are plain JSON Schema (2020-12 compatible): tests validate live answers with them, and
+ * @pilot/network-client validates the Ad with them (its copy is generated from this document).
  */
+import { UTF16_UNITS_PER_CHARACTER } from '@pilot/http-kit';
+import { languagePattern, MAX_TAG_LENGTH } from '../domain/language';
 import { AD_REQUESTS_PER_WINDOW, WINDOW_SECONDS } from '../domain/rate-limit';
+import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-problems';
 
 export const API_VERSION = '0.1.0';
 export const API_LABEL = 'pilot';
 
-const problem = (status: number, description: string, code: string, headers?: Record<string, unknown>) => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: {
-    'application/problem+json': {
-      schema: { $ref: '#/components/schemas/Problem' },
-      example: { type: `urn:pilot:problem:${code}`, title: description, status, detail: description, code },
-    },
-  },
+/**
+ * The creative text limits of SPEC.md count characters as a person sees them (grapheme clusters), with at
+ * most UTF16_UNITS_PER_CHARACTER (8) UTF-16 code units each (http-kit text-length). JSON Schema's
+ * maxLength counts code points, so the schema states the code-unit bound, which no accepted text
+ * exceeds, and the description the character limit.
+ */
+const textLimit = (characters: number, what: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: characters * UTF16_UNITS_PER_CHARACTER,
+  description: `${what}: 1 to ${characters} characters (user-perceived characters, grapheme clusters), at most ${characters * UTF16_UNITS_PER_CHARACTER} UTF-16 code units`,
 });
 
+/** An Ad as the service answers it: its tokens were sealed by the service's code (with a secret of no deployment). */
+const AD_EXAMPLE = {
+  campaign_id: 12,
+  title: 'Learn Turkish in 10 minutes a day',
+  text: 'Short daily lessons. Free for the first week.',
+  button_text: 'Try it',
+  image_url: null,
+  click_url: 'https://pilot.example/api/network/click/AkNnFT0xnoFS-6mX38hqKxEQ9TBW-nzVuSfRtM0MPDDHO7l33DtNAkspofNiWZbk1rdFqTwbxmlcU50HC1FN7g01y2ytTdpDWkq4',
+  delivery_token: 'ArqDxi9sQKjx-Pj_bNGfmJACo4ZBkWuy9kEm7QPk4qQsw4Z0lbVKj1NKYY6jmXLo-2sdl5rxlvdIR8RnGE9BBc3Uejn-uVIHAVvt',
+  expires_in: 3600,
+  sponsored: true,
+  billing: 'pilot_non_billable',
+};
+
+/**
+ * A problem response: its status, the codes it answers (the schema's `code` enum) and each code's real
+ * body as an example. Every answer passed must have that status.
+ */
+const problem = (description: string, answers: readonly ProblemAnswer[], headers?: Record<string, unknown>) => {
+  const status = answers[0]!.status;
+  if (answers.some((a) => a.status !== status)) throw new Error(`one response, one status: ${answers.map((a) => a.code).join(', ')}`);
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: {
+      'application/problem+json': {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Problem' },
+            {
+              type: 'object',
+              properties: { status: { type: 'integer', const: status }, code: { type: 'string', enum: [...new Set(answers.map((a) => a.code))] } },
+            },
+          ],
+        },
+        examples: Object.fromEntries(answers.map((a) => [a.code, { summary: a.code, value: problemBody(a) }])),
+      },
+    },
+  };
+};
+
+const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
+const bearerChallenge = { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } };
+
 const unavailable = () =>
-  problem(503, 'Service unavailable: retry later with bounded backoff', 'service_unavailable', {
-    'Retry-After': { $ref: '#/components/headers/Retry-After' },
-  });
+  problem('Service unavailable: retry after Retry-After seconds with bounded backoff', [NETWORK_PROBLEMS.serviceUnavailable], retryAfter);
+
+/** The entry point (gateway) answers these when the service behind it does not: treat like 503 without a hint. */
+const gatewayAnswers = () => ({
+  '502': problem('Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After).', [NETWORK_PROBLEMS.badGateway]),
+  '504': problem('Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After).', [
+    NETWORK_PROBLEMS.gatewayTimeout,
+  ]),
+});
+
+const keyRefused = () =>
+  problem(
+    'Key missing (missing_key); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved). Do not retry in a loop.',
+    [NETWORK_PROBLEMS.missingKey, NETWORK_PROBLEMS.invalidKey, NETWORK_PROBLEMS.publisherNotApproved],
+    bearerChallenge,
+  );
 
 const rateLimitHeaderRefs = {
   'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
@@ -32,7 +96,12 @@ const rateLimitHeaderRefs = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
 };
 
-export function networkOpenApi(): Record<string, unknown> {
+/**
+ * The document. `publicBaseUrl` (PUBLIC_BASE_URL, which the service always passes) gives the absolute
+ * links of contact and externalDocs; without it they are left out.
+ */
+export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> {
+  const site = publicBaseUrl === undefined ? undefined : `${publicBaseUrl.replace(/\/+$/, '')}/`;
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -41,11 +110,17 @@ export function networkOpenApi(): Record<string, unknown> {
       summary: 'Sponsored creatives for approved bots and channels (pilot, non-billable).',
       description:
         'Server-to-server API for approved publishers: request one creative, confirm its delivery, follow its click link. ' +
-        'Nothing is billed: every event is a pilot_non_billable pilot event. Status: pilot.',
+        'Nothing is billed: every event is a pilot_non_billable pilot event. Status: pilot. ' +
+        'Errors are application/problem+json (RFC 9457) with a stable snake_case code: switch on code; each response lists its codes.',
       version: API_VERSION,
+      contact: { name: 'The pilot network administrators (reachable from the workspace)', ...(site ? { url: site } : {}) },
+      license: { name: 'MIT', identifier: 'MIT' },
       'x-label': API_LABEL,
       'x-status': API_LABEL,
     },
+    ...(site
+      ? { externalDocs: { description: 'Publishers: from a key to your first sponsored message (docs/publishers.md; the workspace links to it)', url: site } }
+      : {}),
     servers: [{ url: '/', description: 'the service origin (PUBLIC_BASE_URL)' }],
     tags: [{ name: 'network', description: 'Publisher servers, authenticated with the publisher API key' }],
     security: [{ publisherKey: [] }],
@@ -66,29 +141,39 @@ export function networkOpenApi(): Record<string, unknown> {
               in: 'query',
               required: false,
               description:
-                'An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language.',
-              schema: { type: 'string', pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,8})*$', maxLength: 35, default: 'en', examples: ['en', 'pt-BR'] },
+                'An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language. ' +
+                'The pattern lists the ISO 639-1 codes and the subtag structure; the server also refuses a tag that repeats a variant or an extension.',
+              schema: {
+                type: 'string',
+                minLength: 2,
+                maxLength: MAX_TAG_LENGTH,
+                pattern: languagePattern(),
+                default: 'en',
+                examples: ['en', 'pt-BR'],
+              },
             },
           ],
           responses: {
             '200': {
               description: 'One creative. Show it labelled as sponsored, keep click_url unchanged.',
               headers: { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' }, ...rateLimitHeaderRefs },
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Ad' } } },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Ad' }, example: AD_EXAMPLE } },
             },
             '204': {
               description: 'No creative matches (including when only own-account campaigns match). No body; send nothing.',
               headers: { ...rateLimitHeaderRefs },
             },
-            '400': problem(400, 'Invalid language', 'invalid_language', rateLimitHeaderRefs),
-            '401': problem(401, 'Key missing (missing_key), invalid or revoked (invalid_key), or publisher not approved (publisher_not_approved)',
-              'invalid_key',
-              { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+            '400': problem(
+              'Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), or a GET sent with a body (body_not_allowed). Do not retry unchanged.',
+              [NETWORK_PROBLEMS.invalidLanguage, NETWORK_PROBLEMS.bodyNotAllowed],
+              rateLimitHeaderRefs,
             ),
-            '429': problem(429, `Over ${AD_REQUESTS_PER_WINDOW} requests per publisher per minute`, 'rate_limited', {
-              'Retry-After': { $ref: '#/components/headers/Retry-After' },
+            '401': keyRefused(),
+            '429': problem(`Over ${AD_REQUESTS_PER_WINDOW} requests per publisher per minute: wait Retry-After seconds`, [NETWORK_PROBLEMS.rateLimited], {
+              ...retryAfter,
               ...rateLimitHeaderRefs,
             }),
+            ...gatewayAnswers(),
             '503': unavailable(),
           },
         },
@@ -105,17 +190,28 @@ export function networkOpenApi(): Record<string, unknown> {
           requestBody: {
             required: true,
             description: 'At most 200 characters.',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmation' } } },
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmation' }, example: { token: AD_EXAMPLE.delivery_token } },
+            },
           },
           responses: {
             '200': {
               description: 'Delivery confirmed, or already confirmed',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmed' } } },
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmed' }, example: { status: 'confirmed', first_confirmation: true } },
+              },
             },
-            '400': problem(400, 'Invalid JSON or invalid token', 'invalid_token'),
-            '401': problem(401, 'Invalid publisher key', 'invalid_key', { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } }),
-            '404': problem(404, 'Token expired (token_expired), unknown, or belonging to another publisher (token_not_found)', 'token_not_found'),
-            '413': problem(413, 'Body over 200 characters', 'payload_too_large'),
+            '400': problem('The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token)', [
+              NETWORK_PROBLEMS.invalidJson,
+              NETWORK_PROBLEMS.invalidToken,
+            ]),
+            '401': keyRefused(),
+            '404': problem('Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired)', [
+              NETWORK_PROBLEMS.deliveryTokenNotFound,
+              NETWORK_PROBLEMS.tokenExpired,
+            ]),
+            '413': problem('Body over 200 characters', [NETWORK_PROBLEMS.payloadTooLarge]),
+            ...gatewayAnswers(),
             '503': unavailable(),
           },
         },
@@ -138,8 +234,14 @@ export function networkOpenApi(): Record<string, unknown> {
           security: [],
           responses: {
             '302': { description: 'Redirect to the campaign destination', headers: { Location: { $ref: '#/components/headers/Location' } } },
-            '404': problem(404, 'Unknown or malformed token', 'token_not_found'),
-            '410': problem(410, 'Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive)', 'link_expired'),
+            '400': problem('A GET sent with a body', [NETWORK_PROBLEMS.bodyNotAllowed]),
+            '404': problem('Unknown or malformed token', [NETWORK_PROBLEMS.linkNotFound]),
+            '410': problem('Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive)', [
+              NETWORK_PROBLEMS.linkExpired,
+              NETWORK_PROBLEMS.campaignInactive,
+              NETWORK_PROBLEMS.publisherInactive,
+            ]),
+            ...gatewayAnswers(),
             '503': unavailable(),
           },
         },
@@ -152,7 +254,9 @@ export function networkOpenApi(): Record<string, unknown> {
             '302': { description: 'The link is valid', headers: { Location: { $ref: '#/components/headers/Location' } } },
             '404': { description: 'Unknown or malformed token' },
             '410': { description: 'Link expired, or campaign or publisher no longer active' },
-            '503': { description: 'Service unavailable', headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },
+            '502': { description: 'Bad gateway: the service behind the entry point is unreachable' },
+            '503': { description: 'Service unavailable', headers: retryAfter },
+            '504': { description: 'Gateway timeout: the service behind the entry point did not answer in time' },
           },
         },
       },
@@ -172,9 +276,9 @@ export function networkOpenApi(): Record<string, unknown> {
           required: ['campaign_id', 'title', 'text', 'button_text', 'image_url', 'click_url', 'delivery_token', 'expires_in', 'sponsored', 'billing'],
           properties: {
             campaign_id: { type: 'integer', minimum: 1, description: 'identifier of the allocated campaign' },
-            title: { type: 'string', minLength: 1, maxLength: 100, description: 'creative title (plain text)' },
-            text: { type: 'string', minLength: 1, maxLength: 700, description: 'plain-text body' },
-            button_text: { type: 'string', minLength: 1, maxLength: 32, description: 'button label' },
+            title: textLimit(100, 'creative title (plain text)'),
+            text: textLimit(700, 'plain-text body'),
+            button_text: textLimit(32, 'button label'),
             image_url: {
               anyOf: [{ type: 'string', format: 'uri', pattern: '^https://' }, { type: 'null' }],
               description: 'HTTPS image link, null when the creative has no image',

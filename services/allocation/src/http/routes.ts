@@ -40,7 +40,7 @@ export function mountRoutes(app: Express, deps: AdRequestDependencies, answers: 
   });
   app.all('/api/network/ad', onlyGet);
 
-  const document = JSON.stringify(networkOpenApi());
+  const document = JSON.stringify(networkOpenApi(deps.publicBaseUrl));
   app.get('/api/network/openapi.json', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.type('application/json').send(document);
