@@ -68,6 +68,7 @@ describe('example publisher bot, installed outside the repository, against the r
   let textCampaign: Campaign;
   let imageCampaign: Campaign;
   let project: OutsideProject;
+  let installing: Promise<OutsideProject | null> = Promise.resolve(null);
 
   const totals = async (): Promise<Totals> => (await owner.get<Totals>('/api/workspace/stats')).body;
   const totalsReach = (field: keyof Totals, value: number): Promise<Totals> =>
@@ -78,8 +79,8 @@ describe('example publisher bot, installed outside the repository, against the r
 
   before(async () => {
     // The install reads the registry; it runs while the system starts.
-    const installing = installExampleBot();
-    installing.catch(() => undefined);
+    const install = installExampleBot();
+    installing = install.catch(() => null);
     system = await startSystem();
     const admin = await signedIn(system, ADMIN_ID);
     const advertiser = await signedIn(system, '7201');
@@ -91,7 +92,7 @@ describe('example publisher bot, installed outside the repository, against the r
     });
     imageCampaign = await activeCampaign(advertiser, admin, { language: 'tr', imageUrl: 'https://cdn.advertiser.example/banner.jpg' });
     key = (await approvedPublisher(system, owner, admin)).server.key;
-    project = await installing;
+    project = await install;
     // Both campaigns selectable before the bot asks (these allocations are never confirmed).
     const warmUp = new (project.load<ClientModule>('@pilot/network-client').NetworkClient)({ baseUrl: system.baseUrl, apiKey: key });
     for (const language of ['en', 'tr']) {
@@ -101,7 +102,8 @@ describe('example publisher bot, installed outside the repository, against the r
 
   after(async () => {
     await system?.stop();
-    await project?.remove();
+    // Also when the system failed to start before the install was awaited.
+    await (await installing)?.remove();
   });
 
   describe('the README journey: fake Bot API, bot and chat as processes', () => {
