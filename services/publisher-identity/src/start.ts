@@ -65,7 +65,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
-    const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger);
+    const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger, config.PUBLIC_BASE_URL);
     const signIn = new SignIn(
       logins,
       sessions,

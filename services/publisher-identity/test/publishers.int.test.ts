@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from '@pilot/key-read-model';
+import { isWellFormedApiKey, kindOfApiKey } from '@pilot/key-read-model';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { ADMIN, OWNER, STRANGER, startHarness, type Harness, type Who } from './support';
@@ -41,7 +41,21 @@ describe('publisher-identity: publisher platforms', () => {
     const response = await h.call('post', '/api/workspace/publishers', OWNER).send({ type: 'bot', link: '@Weather_Helper_Bot' }).expect(201);
     expect(response.body).to.include({ type: 'bot', link: 'https://t.me/Weather_Helper_Bot', status: 'draft', ownerAccountId: OWNER.accountId, keyCreatedAt: null });
     expect(response.body.id).to.be.a('number').and.to.be.above(0);
-    expect(response.body).to.have.all.keys('id', 'type', 'link', 'status', 'ownerAccountId', 'keyCreatedAt', 'createdAt', 'updatedAt');
+    expect(response.body).to.have.all.keys(
+      'id',
+      'type',
+      'link',
+      'status',
+      'ownerAccountId',
+      'keyCreatedAt',
+      'testKeyCreatedAt',
+      'rejectionReason',
+      'apiBaseUrl',
+      'createdAt',
+      'updatedAt',
+    );
+    expect(response.body).to.include({ testKeyCreatedAt: null, rejectionReason: null });
+    expect(response.body.apiBaseUrl).to.match(/^https?:\/\/[^/]+.*[^/]$/);
     const channel = await h.call('post', '/api/workspace/publishers', OWNER).send({ type: 'channel', link: 'https://t.me/daily_news/' }).expect(201);
     expect(channel.body.link).to.equal('https://t.me/daily_news');
   });
@@ -282,5 +296,91 @@ describe('publisher-identity: publisher platforms', () => {
     expect(await h.keys.findKeyOwner(key)).to.deep.include({ publisherId: id });
     expect(await h.keys.findKeyOwner(pausedKey)).to.equal(null);
     expect(await h.keys.publisherStatus(paused)).to.equal('paused');
+  });
+  describe('test keys (sandbox, decision 0021)', () => {
+    const testKeyPath = (id: number) => `/api/workspace/publishers/${id}/test-key`;
+    async function newTestKey(id: number, who: Who = OWNER): Promise<string> {
+      const response = await h.call('post', testKeyPath(id), who).expect(201);
+      return response.body.key as string;
+    }
+
+    it('lets the owner of a draft platform create a test key, shown once, prefixed, working at once', async () => {
+      const id = await register();
+      const response = await h.call('post', testKeyPath(id), OWNER).expect(201);
+      expect(response.headers['cache-control']).to.equal('no-store');
+      expect(response.body).to.have.all.keys('key', 'keyCreatedAt');
+      expect(response.body.key).to.match(/^pilot_pk_test_/);
+      expect(kindOfApiKey(response.body.key)).to.equal('test');
+      expect(await h.keys.checkKey(response.body.key)).to.deep.include({ publisherId: id, status: 'draft', keyKind: 'test' });
+      const record = await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200);
+      expect(record.body).to.include({ testKeyCreatedAt: response.body.keyCreatedAt, keyCreatedAt: null, status: 'draft' });
+      expect(JSON.stringify(record.body)).to.not.contain(response.body.key);
+      const audit = await h.call('get', `/internal/audit?entity=publisher&entityId=${id}`, OWNER).expect(200);
+      expect(audit.body.items.map((entry: { action: string }) => entry.action)).to.include('test_key_generated');
+      expect(JSON.stringify(audit.body)).to.not.contain(response.body.key);
+    });
+
+    it('lets only the owner make or revoke it: 403 for an administrator, 404 for a stranger', async () => {
+      const id = await register();
+      expect((await h.call('post', testKeyPath(id), ADMIN).expect(403)).body.code).to.equal('owner_only');
+      await h.call('post', testKeyPath(id), STRANGER).expect(404);
+      await newTestKey(id);
+      expect((await h.call('delete', testKeyPath(id), ADMIN).expect(403)).body.code).to.equal('owner_only');
+      await h.call('delete', testKeyPath(id), STRANGER).expect(404);
+      await h.call('post', testKeyPath(id), null).expect(401);
+    });
+
+    it('replaces the previous test key, and rotating or revoking one key never touches the other', async () => {
+      const id = await approved();
+      const live = await newKey(id);
+      const first = await newTestKey(id);
+      const second = await newTestKey(id);
+      expect(await h.keys.checkKey(first), 'the replaced test key').to.equal(null);
+      expect(await h.keys.checkKey(second)).to.deep.include({ keyKind: 'test' });
+      expect(await h.keys.findKeyOwner(live), 'the live key after a new test key').to.not.equal(null);
+      const nextLive = await newKey(id);
+      expect(await h.keys.findKeyOwner(live)).to.equal(null);
+      expect(await h.keys.checkKey(second), 'the test key after a rotation of the live key').to.deep.include({ keyKind: 'test' });
+      await h.call('delete', testKeyPath(id), OWNER).expect(204);
+      expect(await h.keys.checkKey(second)).to.equal(null);
+      expect(await h.keys.findKeyOwner(nextLive), 'the live key after the test key is revoked').to.not.equal(null);
+      const record = await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200);
+      expect(record.body.testKeyCreatedAt).to.equal(null);
+      await h.call('delete', testKeyPath(id), OWNER).expect(204);
+      const audit = await h.call('get', `/internal/audit?entity=publisher&entityId=${id}`, OWNER).expect(200);
+      const actions = audit.body.items.map((entry: { action: string }) => entry.action);
+      expect(actions.filter((action: string) => action === 'test_key_revoked')).to.have.length(1);
+      expect(actions).to.include('test_key_rotated');
+    });
+
+    it('keeps the test key through a pause and a rejection, which revoke the live key as before', async () => {
+      const id = await approved();
+      const live = await newKey(id);
+      const test = await newTestKey(id);
+      await act(id, 'pause', ADMIN).expect(200);
+      expect(await h.keys.checkKey(test)).to.deep.include({ status: 'paused', keyKind: 'test' });
+      await act(id, 'reject', ADMIN, { reason: 'The channel is not yours' }).expect(200);
+      expect(await h.keys.checkKey(live)).to.equal(null);
+      expect(await h.keys.checkKey(test)).to.deep.include({ status: 'rejected', keyKind: 'test' });
+    });
+
+    it('shows the rejection reason with the platform while it stands', async () => {
+      const id = await register();
+      await act(id, 'submit', OWNER).expect(200);
+      await act(id, 'reject', ADMIN, { reason: 'We could not verify ownership' }).expect(200);
+      const rejected = await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200);
+      expect(rejected.body).to.include({ status: 'rejected', rejectionReason: 'We could not verify ownership' });
+      await act(id, 'submit', OWNER).expect(200);
+      expect((await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200)).body.rejectionReason).to.equal(null);
+    });
+
+    it('rebuilds test keys into the read model from the database', async () => {
+      const id = await register();
+      const test = await newTestKey(id);
+      await h.keys.writePublisher({ publisherId: id, status: 'draft', ownerAccountId: OWNER.accountId, type: 'channel', keyHash: null, testKeyHash: null, version: 0, incarnation: 'x' });
+      expect(await h.keys.checkKey(test)).to.equal(null);
+      await h.service.rebuildReadModel();
+      expect(await h.keys.checkKey(test)).to.deep.include({ publisherId: id, keyKind: 'test' });
+    });
   });
 });

@@ -15,7 +15,7 @@ export const STRANGER = { accountId: '3003', admin: false };
 export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 
 export type Who = { accountId: string; admin: boolean } | null;
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'delete';
 
 export interface Harness {
   infra: TestInfra;

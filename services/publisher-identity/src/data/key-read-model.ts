@@ -1,7 +1,7 @@
 /**
  * The Redis key read model that allocation and tracking consult to authenticate publishers
  * (@pilot/key-read-model). This service is its only writer: it writes BEFORE answering an approval, key
- * generation, pause or rejection, so revocation has no propagation window, and it rewrites everything
+ * generation (live or test), pause or rejection, so revocation has no propagation window, and it rewrites everything
  * from the database at start (Redis may have lost it) and periodically (repair). Every entry carries this
  * database's incarnation, so entries another database left under the same prefix neither block these
  * writes nor survive the sweep (docs/decisions/0012).
@@ -34,6 +34,12 @@ export class PublisherKeyWriter {
     return this.writeAs(record, record.status, record.keyHash, record.revokedKeyHashes ?? []);
   }
 
+  /** Fail-closed step before a new test key or a test key revocation is stored: the current test key stops working at once. */
+  async revokeTestKeyAhead(record: ReadModelRecord): Promise<void> {
+    const revoked = record.testKeyHash ? [record.testKeyHash, ...(record.revokedKeyHashes ?? [])] : (record.revokedKeyHashes ?? []);
+    await this.writeAs(record, record.status, record.keyHash, revoked, null);
+  }
+
   /**
    * Fail-closed step before a pause or rejection is stored: the publisher shows `status` at once, so from
    * here on its key is refused whatever happens to the database write. Same version as the record read:
@@ -54,7 +60,13 @@ export class PublisherKeyWriter {
     return this.model.sweep(this.incarnation);
   }
 
-  private writeAs(record: ReadModelRecord, status: string, keyHash: string | null, revokedKeyHashes: string[]): Promise<boolean> {
+  private writeAs(
+    record: ReadModelRecord,
+    status: string,
+    keyHash: string | null,
+    revokedKeyHashes: string[],
+    testKeyHash: string | null = record.testKeyHash ?? null,
+  ): Promise<boolean> {
     return this.model.writePublisher(
       {
         publisherId: Number(record._id),
@@ -62,6 +74,7 @@ export class PublisherKeyWriter {
         ownerAccountId: record.ownerAccountId,
         type: record.type,
         keyHash,
+        testKeyHash,
         version: record.version,
         incarnation: this.incarnation,
       },

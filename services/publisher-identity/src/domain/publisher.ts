@@ -21,9 +21,12 @@ export interface PublisherState {
   /** SHA-256 (hex) of the current key; the key itself is never stored. */
   keyHash: string | null;
   keyCreatedAt: Date | null;
-  /** Hashes of every earlier key, so any write of the read model revokes all of them again. */
+  /** Hashes of every earlier key (live or test), so any write of the read model revokes all of them again. */
   revokedKeyHashes: string[];
   rejectionReason: string | null;
+  /** SHA-256 (hex) of the sandbox test key (decision 0021); absent in records written before it: none. */
+  testKeyHash?: string | null;
+  testKeyCreatedAt?: Date | null;
 }
 
 // ---- input ----
@@ -133,18 +136,29 @@ export interface PublisherView {
   status: PublisherStatus;
   ownerAccountId: string;
   keyCreatedAt: string | null;
+  /** When the sandbox test key was made, null when the platform has none. */
+  testKeyCreatedAt: string | null;
+  /** The administrator's reason of the last rejection while it stands (a later transition clears it), else null. */
+  rejectionReason: string | null;
+  /** Where the platform's server sends its network calls: PUBLIC_BASE_URL, without a trailing slash. */
+  apiBaseUrl: string;
   createdAt: string;
   updatedAt: string;
 }
 
-export function viewOf(record: PublisherState & { _id: number | string; createdAt: Date; updatedAt: Date }): PublisherView {
+const isoOrNull = (at: Date | null | undefined): string | null => (at ? new Date(at).toISOString() : null);
+
+export function viewOf(record: PublisherState & { _id: number | string; createdAt: Date; updatedAt: Date }, apiBaseUrl: string): PublisherView {
   return {
     id: Number(record._id),
     type: record.type,
     link: record.link,
     status: record.status,
     ownerAccountId: record.ownerAccountId,
-    keyCreatedAt: record.keyCreatedAt ? new Date(record.keyCreatedAt).toISOString() : null,
+    keyCreatedAt: isoOrNull(record.keyCreatedAt),
+    testKeyCreatedAt: isoOrNull(record.testKeyCreatedAt),
+    rejectionReason: record.rejectionReason ?? null,
+    apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),
   };

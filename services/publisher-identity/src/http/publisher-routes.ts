@@ -6,6 +6,8 @@
  * - Administrator actions (approve, reject, pause) are 403 `admin_only` for other accounts before the
  *   record is looked up; owner actions on a visible record of someone else are 403 `owner_only`.
  * - Generating a key for a platform that is not approved is 409 `publisher_not_approved`.
+ * - A test key is made or revoked by the owner only (403 `owner_only`, administrators included), whatever
+ *   the platform's status; revoking when there is none is 204 as well (the answer is the same state).
  * - `?status=` filters the list (the administrator review queue is `?status=submitted`); another value is
  *   400 `invalid_status`.
  * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
@@ -84,6 +86,20 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const created = await publishers.rotateKey(caller, idOf(req));
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(created);
+  });
+
+  // The sandbox (decision 0021): one test key per platform, for its owner, whatever the platform's status.
+  app.post(`${BASE}/:id/test-key`, signedIn, async (req, res) => {
+    const caller = requirePrincipal(req);
+    const created = await publishers.createTestKey(caller, idOf(req));
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(201).json(created);
+  });
+
+  app.delete(`${BASE}/:id/test-key`, signedIn, async (req, res) => {
+    const caller = requirePrincipal(req);
+    await publishers.revokeTestKey(caller, idOf(req));
+    res.status(204).end();
   });
 
   app.get('/internal/audit', async (req, res) => {

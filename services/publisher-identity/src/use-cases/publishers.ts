@@ -9,7 +9,7 @@ import { createEnvelope, type PublisherEvent, type PublisherState as PublisherEv
 import { problems, type Principal } from '@pilot/http-kit';
 import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
-import { ConcurrentChangeError } from '@pilot/outbox';
+import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';
 import {
   ACTION_NAMES,
   TRANSITIONS,
@@ -37,7 +37,15 @@ function stateOf(record: PublisherRecord): PublisherState {
     keyCreatedAt: record.keyCreatedAt ?? null,
     revokedKeyHashes: record.revokedKeyHashes ?? [],
     rejectionReason: record.rejectionReason ?? null,
+    testKeyHash: record.testKeyHash ?? null,
+    testKeyCreatedAt: record.testKeyCreatedAt ?? null,
   };
+}
+
+/** The test key fields of a record whose test key is revoked: none, the old one among the revoked. */
+function withoutTestKey(record: PublisherRecord): Pick<PublisherState, 'testKeyHash' | 'testKeyCreatedAt' | 'revokedKeyHashes'> {
+  const revoked = record.testKeyHash ? [...(record.revokedKeyHashes ?? []), record.testKeyHash] : (record.revokedKeyHashes ?? []);
+  return { testKeyHash: null, testKeyCreatedAt: null, revokedKeyHashes: revoked.slice(-KEPT_REVOKED_HASHES) };
 }
 
 /** The key fields of a record whose current key is revoked: no key, the old one among the revoked. */
@@ -64,7 +72,13 @@ export class Publishers {
     private readonly clock: Clock,
     private readonly eventsWritten: () => void,
     private readonly logger: Logger,
+    /** PUBLIC_BASE_URL, shown with every platform as the base of its network calls. */
+    private readonly apiBaseUrl: string,
   ) {}
+
+  private view(record: PublisherRecord): PublisherView {
+    return viewOf(record, this.apiBaseUrl);
+  }
 
   async register(caller: Principal, input: NewPublisherInput): Promise<PublisherView> {
     const now = this.clock.now();
@@ -78,18 +92,20 @@ export class Publishers {
       keyCreatedAt: null,
       revokedKeyHashes: [],
       rejectionReason: null,
+      testKeyHash: null,
+      testKeyCreatedAt: null,
     };
     const record = await this.repository.create(id, state, { at: now, actorAccountId: caller.accountId, action: 'created', from: null, to: 'draft' });
-    return viewOf(record);
+    return this.view(record);
   }
 
   async list(caller: Principal, status?: PublisherStatus): Promise<PublisherView[]> {
     const records = await this.repository.list({ ownerAccountId: caller.admin ? undefined : caller.accountId, status });
-    return records.map(viewOf);
+    return records.map((record) => this.view(record));
   }
 
   async get(caller: Principal, id: number): Promise<PublisherView> {
-    return viewOf(await this.visible(caller, id));
+    return this.view(await this.visible(caller, id));
   }
 
   /** submit, approve, reject or pause; 404 for records the caller may not see, 403 for a role it lacks, 409 from a wrong state. */
@@ -126,7 +142,7 @@ export class Publishers {
         throw error;
       }
       this.eventsWritten();
-      return viewOf(await this.sync(id, changed));
+      return this.view(await this.sync(id, changed));
     }
   }
 
@@ -137,7 +153,7 @@ export class Publishers {
       if (record.ownerAccountId !== caller.accountId) throw problems.forbidden('owner_only', 'Only the owner of this platform may generate its key');
       if (record.status !== 'approved') throw problems.conflict('publisher_not_approved', 'A key can be generated only for an approved platform');
       const now = this.clock.now();
-      const key = generateApiKey();
+      const key = generateApiKey('live');
       const previous = record.keyHash ?? null;
       const next: PublisherState = {
         ...stateOf(record),
@@ -168,14 +184,73 @@ export class Publishers {
   }
 
   /**
+   * The owner of a platform, whatever its status, gets a new sandbox test key (decision 0021); the previous
+   * test key stops working before this returns, the live key is untouched. No event: nothing outside
+   * this service reacts to a test key, and the key read model carries it to the readers.
+   */
+  async createTestKey(caller: Principal, id: number): Promise<{ key: string; keyCreatedAt: string }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const record = await this.visible(caller, id);
+      if (record.ownerAccountId !== caller.accountId) throw problems.forbidden('owner_only', 'Only the owner of this platform may generate its test key');
+      const now = this.clock.now();
+      const key = generateApiKey('test');
+      const previous = record.testKeyHash ?? null;
+      const next: PublisherState = { ...stateOf(record), ...withoutTestKey(record), testKeyHash: hashApiKey(key), testKeyCreatedAt: now };
+      const facts = { at: now, actorAccountId: caller.accountId, action: previous ? 'test_key_rotated' : 'test_key_generated', from: record.status, to: record.status };
+      const changed = await this.changeTestKey(record, next, facts, previous !== null, attempt);
+      if (!changed) continue;
+      await this.answerOnlyWorkingKey(id, changed, 'testKeyHash');
+      return { key, keyCreatedAt: now.toISOString() };
+    }
+  }
+
+  /** The owner revokes the platform's test key (nothing to do when it has none); the live key is untouched. */
+  async revokeTestKey(caller: Principal, id: number): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      const record = await this.visible(caller, id);
+      if (record.ownerAccountId !== caller.accountId) throw problems.forbidden('owner_only', 'Only the owner of this platform may revoke its test key');
+      if (!record.testKeyHash) return;
+      const now = this.clock.now();
+      const next: PublisherState = { ...stateOf(record), ...withoutTestKey(record) };
+      const facts = { at: now, actorAccountId: caller.accountId, action: 'test_key_revoked', from: record.status, to: record.status };
+      const changed = await this.changeTestKey(record, next, facts, true, attempt);
+      if (!changed) continue;
+      await this.sync(id, changed);
+      return;
+    }
+  }
+
+  /**
+   * Stores a test key change, the current test key revoked in the read model first when `revokeFirst`
+   * (fail closed). Null when another change won and the caller should read the record again.
+   */
+  private async changeTestKey(
+    record: PublisherRecord,
+    next: PublisherState,
+    facts: ChangeFacts,
+    revokeFirst: boolean,
+    attempt: number,
+  ): Promise<PublisherRecord | null> {
+    try {
+      if (revokeFirst) await this.readModel.revokeTestKeyAhead(record);
+      return await this.repository.change(record, next, facts, []);
+    } catch (error) {
+      if (revokeFirst) await this.sync(Number(record._id)).catch((syncError: unknown) => this.repairLater(Number(record._id), syncError));
+      if (error instanceof ConcurrentChangeError && attempt < MAX_ATTEMPTS) return null;
+      if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'This platform was changed at the same time; try again');
+      throw error;
+    }
+  }
+
+  /**
    * The key generation answer is sent only once the new key works (API.md): its read model write must
    * have applied. If a newer version was there, the record changed at the same time (a pause, another
    * rotation): the newest state is written and, unless it still holds this key, the caller hears 409.
    */
-  private async answerOnlyWorkingKey(id: number, changed: PublisherRecord): Promise<void> {
+  private async answerOnlyWorkingKey(id: number, changed: PublisherRecord, which: 'keyHash' | 'testKeyHash' = 'keyHash'): Promise<void> {
     if (await this.readModel.write(changed)) return;
     const latest = await this.sync(id);
-    if (latest.keyHash !== changed.keyHash || latest.status !== 'approved') {
+    if (latest[which] !== changed[which] || (which === 'keyHash' && latest.status !== 'approved')) {
       throw problems.conflict('concurrent_change', 'This platform was changed at the same time; generate the key again');
     }
   }
