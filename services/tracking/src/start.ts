@@ -81,7 +81,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     subscribe({ campaigns, logger });

@@ -148,17 +148,19 @@ describe('stats rules', () => {
 
   it('adds the day counts of grains into totals and days, oldest first, within from and to', () => {
     const grains: GrainDays[] = [
-      { '2026-01-02': { adRequests: 2, confirmedDeliveries: 1, filtered_head: 9 }, '2026-01-01': { adRequests: 3, clickedLinks: 1 } },
-      { '2026-01-03': { adRequests: 1 } },
+      { '2026-01-02': { adRequests: 2, confirmedDeliveries: 1, filtered_head: 9 }, '2026-01-01': { adRequests: 3, clickedLinks: 1, unfilledAdRequests: 4 } },
+      { '2026-01-03': { adRequests: 1 }, '2026-01-04': { unfilledAdRequests: 2 } },
     ];
     expect(sumStats(grains, {})).to.deep.equal({
       adRequests: 6,
       confirmedDeliveries: 1,
       clickedLinks: 1,
+      unfilledAdRequests: 6,
       days: [
-        { date: '2026-01-01', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 1 },
-        { date: '2026-01-02', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0 },
-        { date: '2026-01-03', adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+        { date: '2026-01-01', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 1, unfilledAdRequests: 4 },
+        { date: '2026-01-02', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0, unfilledAdRequests: 0 },
+        { date: '2026-01-03', adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0 },
+        { date: '2026-01-04', adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 2 },
       ],
     });
     expect(sumStats(grains, { from: '2026-01-02', to: '2026-01-02' }).adRequests).to.equal(2);

@@ -105,9 +105,10 @@ describe('tracking: restarts, faults and configuration', () => {
             adRequests: 7,
             confirmedDeliveries: 2,
             clickedLinks: 1,
+            unfilledAdRequests: 0, // the earlier version kept no 204s
             days: [
-              { date: '2026-02-01', adRequests: 4, confirmedDeliveries: 2, clickedLinks: 1 },
-              { date: '2026-02-02', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 0 },
+              { date: '2026-02-01', adRequests: 4, confirmedDeliveries: 2, clickedLinks: 1, unfilledAdRequests: 0 },
+              { date: '2026-02-02', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0 },
             ],
           });
           expect((await stats(tracking.url, { accountId: '8103' })).adRequests).to.equal(1);

@@ -80,13 +80,15 @@ for (const folded of [false, true]) {
       return request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, account));
     }
 
+    // No ad request of these tests answers 204: unfilledAdRequests stays 0 beside the totals.
     const ownTotals = {
       adRequests: 4,
       confirmedDeliveries: 2,
       clickedLinks: 2,
+      unfilledAdRequests: 0,
       days: [
-        { date: '2026-03-01', adRequests: 3, confirmedDeliveries: 1, clickedLinks: 1 },
-        { date: '2026-03-02', adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1 },
+        { date: '2026-03-01', adRequests: 3, confirmedDeliveries: 1, clickedLinks: 1, unfilledAdRequests: 0 },
+        { date: '2026-03-02', adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1, unfilledAdRequests: 0 },
       ],
     };
 
@@ -102,7 +104,7 @@ for (const folded of [false, true]) {
 
     it('shows an account with no campaigns or platforms nothing', async () => {
       const answer = await stats('', { accountId: STRANGER }).expect(200);
-      expect(answer.body).to.deep.equal({ adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, days: [] });
+      expect(answer.body).to.deep.equal({ adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0, days: [] });
       const filtered = await stats('?campaignId=11', { accountId: STRANGER }).expect(200);
       expect(filtered.body.adRequests).to.equal(0);
     });
@@ -118,12 +120,13 @@ for (const folded of [false, true]) {
         adRequests: 2,
         confirmedDeliveries: 1,
         clickedLinks: 0,
-        days: [{ date: '2026-03-02', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0 }],
+        unfilledAdRequests: 0,
+        days: [{ date: '2026-03-02', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0, unfilledAdRequests: 0 }],
       });
       const byPublisher = await stats('?publisherId=21', { accountId: ADMIN, admin: true }).expect(200);
       expect(byPublisher.body).to.deep.equal(ownTotals);
       const secondDay = await stats('?from=2026-03-02&to=2026-03-02', { accountId: ADVERTISER }).expect(200);
-      expect(secondDay.body).to.deep.equal({ adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1, days: [ownTotals.days[1]] });
+      expect(secondDay.body).to.deep.equal({ adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1, unfilledAdRequests: 0, days: [ownTotals.days[1]] });
       const firstDay = await stats('?to=2026-03-01', { accountId: PUBLISHER_OWNER }).expect(200);
       expect(firstDay.body.adRequests).to.equal(3);
     });

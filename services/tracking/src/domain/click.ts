@@ -76,3 +76,10 @@ export function judgeClick({ claims, now, activeDestination, publisherActive }: 
   if (!publisherActive) return { ok: false, code: 'publisher_inactive' };
   return { ok: true, destination: activeDestination };
 }
+
+/** The site's page that explains the sandbox: where a test ad's click link leads (decision 0021). */
+export const SANDBOX_PAGE_PATH = '/sandbox';
+
+export function sandboxPageOf(publicBaseUrl: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}${SANDBOX_PAGE_PATH}`;
+}

@@ -1,9 +1,10 @@
 /**
- * The totals of SPEC.md ("Delivery record and counters") and API.md `GET /api/workspace/stats`: query
+ * The totals of SPEC.md ("Delivery record and counters") and API.md `GET /api/workspace/stats` (with the
+ * unfilled ad requests beside them, for the fill rate): query
  * validation, which grains answer a filter for an account, and adding their day counts into the answer.
  * Pure.
  */
-import { dayOf, TOTAL_KINDS, type GrainDays, type TotalKind } from '@pilot/counting';
+import { dayOf, TOTAL_KINDS, UNFILLED_KIND, type GrainDays } from '@pilot/counting';
 
 export { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
 
@@ -17,19 +18,29 @@ export interface StatsFilter {
   visibleTo?: string;
 }
 
-export interface DayFigures {
-  date: string;
+/**
+ * The three totals of SPEC.md, and beside them (additive to API.md) `unfilledAdRequests`: ad requests
+ * of the visible publishers answered 204 (within the limit, no creative qualified), so that
+ * adRequests / (adRequests + unfilledAdRequests) is the fill rate. A 204 is about no campaign: it shows
+ * only where the answer covers a publisher as a whole (no campaign filter).
+ */
+export interface Figures {
   adRequests: number;
   confirmedDeliveries: number;
   clickedLinks: number;
+  unfilledAdRequests: number;
 }
 
-export interface StatsAnswer {
-  adRequests: number;
-  confirmedDeliveries: number;
-  clickedLinks: number;
+export interface DayFigures extends Figures {
+  date: string;
+}
+
+export interface StatsAnswer extends Figures {
   days: DayFigures[];
 }
+
+const FIGURE_KINDS = [...TOTAL_KINDS, UNFILLED_KIND] as const;
+type FigureKind = (typeof FIGURE_KINDS)[number];
 
 export type StatsQueryResult = { ok: true; filter: Omit<StatsFilter, 'visibleTo'> } | { ok: false; code: string; detail: string };
 
@@ -128,20 +139,20 @@ export function planStats(filter: StatsFilter): StatsPlan {
 /** Adds the day counts of the chosen grains into the answer, within from/to, oldest day first. */
 export function sumStats(grains: GrainDays[], range: Pick<StatsFilter, 'from' | 'to'>): StatsAnswer {
   const byDay = new Map<string, DayFigures>();
-  const answer: StatsAnswer = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, days: [] };
+  const answer: StatsAnswer = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0, days: [] };
   for (const days of grains) {
     for (const [date, counts] of Object.entries(days)) {
       if ((range.from !== undefined && date < range.from) || (range.to !== undefined && date > range.to)) continue;
-      for (const kind of TOTAL_KINDS) {
+      for (const kind of FIGURE_KINDS) {
         const count = counts[kind] ?? 0;
         if (count === 0) continue;
         let day = byDay.get(date);
         if (!day) {
-          day = { date, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
+          day = { date, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0 };
           byDay.set(date, day);
         }
-        day[kind as TotalKind] += count;
-        answer[kind as TotalKind] += count;
+        day[kind as FigureKind] += count;
+        answer[kind as FigureKind] += count;
       }
     }
   }

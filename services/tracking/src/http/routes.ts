@@ -51,9 +51,9 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       const body = parseDeliveryBody(raw.text);
       if (!body.ok) throw problems.badRequest(body.code, body.detail);
 
-      const result = await confirmDelivery(deps, owner.publisherId, body.token);
+      const result = await confirmDelivery(deps, owner.publisherId, owner.keyKind, body.token);
       if (!result.ok) throw problems.notFound(result.code, DETAIL[result.code]);
-      counters.confirmed(result.firstConfirmation);
+      counters.confirmed(result.firstConfirmation, result.test);
       res.setHeader('Cache-Control', 'no-store');
       res.status(200).json({ status: 'confirmed', first_confirmation: result.firstConfirmation });
     }, counters.confirmationFailed),

@@ -7,11 +7,11 @@ import type { Clock } from '@pilot/config';
 import type { CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
-import { readToken } from '@pilot/tokens';
-import { clickCounting, judgeClick } from '../domain/click';
+import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
+import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
 import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
-import type { KeyReader } from '@pilot/key-read-model';
+import type { KeyKind, KeyReader } from '@pilot/key-read-model';
 import type { AllocationClaims } from '@pilot/tokens';
 
 export interface TrackingDeps {
@@ -21,29 +21,40 @@ export interface TrackingDeps {
   publishers: KeyReader;
   campaigns: ActiveCampaignCache;
   tokenSecret: string;
+  /** PUBLIC_BASE_URL: a test ad's click leads to the site's sandbox page under it. */
+  publicBaseUrl: string;
   clock: Clock;
   logger: Logger;
 }
 
-export type ConfirmResult = { ok: true; firstConfirmation: boolean } | { ok: false; code: 'token_not_found' | 'token_expired' };
+export type ConfirmResult = { ok: true; firstConfirmation: boolean; test: boolean } | { ok: false; code: 'token_not_found' | 'token_expired' };
 
-/** Confirms the delivery of the allocation a (well-formed) delivery token names, once. */
-export async function confirmDelivery(deps: TrackingDeps, publisherId: number, token: string): Promise<ConfirmResult> {
+/**
+ * Confirms the delivery of the allocation a (well-formed) delivery token names, once. The key's kind
+ * must match the allocation's (decision 0021): a test key confirms only test allocations, which answer as
+ * live ones but are never counted, and a live key only live ones; anything else is token_not_found.
+ */
+export async function confirmDelivery(deps: TrackingDeps, publisherId: number, keyKind: KeyKind, token: string): Promise<ConfirmResult> {
   const now = deps.clock.now();
   const verdict = judgeDeliveryToken(readToken(deps.tokenSecret, 'delivery', token), publisherId, now);
   if (!verdict.ok) return verdict;
-  const firstConfirmation = await deps.counts.countOnce('confirmedDeliveries', verdict.claims.allocationId, countedOf(verdict.claims), now);
-  return { ok: true, firstConfirmation };
+  const test = isTestAllocation(verdict.claims);
+  if (test !== (keyKind === 'test')) return { ok: false, code: 'token_not_found' };
+  const firstConfirmation = test
+    ? await deps.counts.firstTestFact('confirmedDeliveries', verdict.claims.allocationId, verdict.claims.issuedAt, now)
+    : await deps.counts.countOnce('confirmedDeliveries', verdict.claims.allocationId, countedOf(verdict.claims), now);
+  return { ok: true, firstConfirmation, test };
 }
 
 export type ClickResult =
-  | { ok: true; destination: string; click: 'first' | 'repeat' | 'filtered'; filter?: 'head' | 'preview_agent' }
+  | { ok: true; destination: string; click: 'first' | 'repeat' | 'filtered' | 'test'; filter?: 'head' | 'preview_agent' }
   | { ok: false; status: 404 | 410; code: 'token_not_found' | 'link_expired' | 'campaign_inactive' | 'publisher_inactive' };
 
 /** Resolves a click link; records a click (once per allocation) unless it is a HEAD or a preview agent. */
 export async function openClickLink(deps: TrackingDeps, token: string, method: string, userAgent: string | undefined): Promise<ClickResult> {
   const claims = readToken(deps.tokenSecret, 'click', token);
   if (!claims) return { ok: false, status: 404, code: 'token_not_found' };
+  if (isTestAllocation(claims)) return openTestClickLink(deps, claims);
   // Without a snapshot the cache cannot tell an inactive campaign from an unknown one.
   if (!deps.campaigns.isReady()) throw new ServiceUnavailableError('campaign-cache', 'active campaigns not loaded yet');
   const now = deps.clock.now();
@@ -65,6 +76,15 @@ export async function openClickLink(deps: TrackingDeps, token: string, method: s
     deps.logger.warn({ err: (error as Error).message }, 'filtered visit not counted');
   });
   return { ok: true, destination: verdict.destination, click: 'filtered', filter: counting };
+}
+
+/**
+ * A test ad's click link (decision 0021): valid for the hour, whatever the platform's status, leading to
+ * the site's sandbox page; never counted, never consulting the campaign cache or the key read model.
+ */
+function openTestClickLink(deps: TrackingDeps, claims: AllocationClaims): ClickResult {
+  if (isExpired(claims, deps.clock.now())) return { ok: false, status: 410, code: 'link_expired' };
+  return { ok: true, destination: sandboxPageOf(deps.publicBaseUrl), click: 'test' };
 }
 
 /**
