@@ -5,22 +5,9 @@
  */
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { openLink, signedIn, type Answer, type Browser, PublisherServer } from './support/clients';
+import { openLink, signedIn, type Ad, type Answer, type Browser, PublisherServer } from './support/clients';
 import { activeCampaign, approvedPublisher, type Campaign } from './support/scenario';
 import { ADMIN_ID, startSystem, type System } from './support/system';
-
-interface Ad {
-  campaign_id: number;
-  title: string;
-  text: string;
-  button_text: string;
-  image_url: string | null;
-  click_url: string;
-  delivery_token: string;
-  expires_in: number;
-  sponsored: boolean;
-  billing: string;
-}
 
 interface Totals {
   adRequests: number;

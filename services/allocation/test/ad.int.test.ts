@@ -108,7 +108,7 @@ describe('GET /api/network/ad', function () {
     expect(validateAd(response.body)).to.equal(true);
   });
 
-  it('counts one ad request per 200 on the day of its tokens, for its campaign and publisher, and none for a 204 or a 400', async () => {
+  it('counts one ad request per 200 on the day of its tokens, for its campaign and publisher, a 204 as unfilled, and nothing for a 400', async () => {
     const id = publisherId();
     const key = await world.publisher(id, '6003');
     const answers = [];
@@ -117,13 +117,21 @@ describe('GET /api/network/ad', function () {
     await getAd(service, infra, '?language=english', bearer(key)).expect(400);
     const claims = answers.map((ad) => readToken(infra.tokenSecret, 'delivery', ad.delivery_token)!);
     const day = claims[0]!.issuedAt.toISOString().slice(0, 10);
-    expect(await world.adRequestsOf(id)).to.deep.equal(new Map([[`${day}|adRequests`, 3]]));
+    expect(await world.adRequestsOf(id)).to.deep.equal(
+      new Map([
+        [`${day}|adRequests`, 3],
+        [`${day}|unfilledAdRequests`, 1],
+      ]),
+    );
     for (const claim of claims) expect(claim).to.include({ campaignId: italian.campaignId, campaignOwnerAccountId: '5003', publisherId: id, publisherOwnerAccountId: '6003' });
     const { parts } = await world.counts.read([`c:${italian.campaignId}`, `cp:${italian.campaignId}:${id}`, 'co:5003', 'po:6003']);
     const byGrain = (grain: string) => parts.filter((part) => part.grain === grain).reduce((sum, part) => sum + (part.fields.get(`${day}|adRequests`) ?? 0), 0);
     expect(byGrain(`cp:${italian.campaignId}:${id}`)).to.equal(3);
     expect(byGrain('po:6003')).to.equal(3);
     expect(byGrain(`c:${italian.campaignId}`)).to.be.at.least(3);
+    const unfilled = (grain: string) => parts.filter((part) => part.grain === grain).reduce((sum, part) => sum + (part.fields.get(`${day}|unfilledAdRequests`) ?? 0), 0);
+    expect(unfilled('po:6003'), 'the 204 in the publisher owner\'s grain').to.equal(1);
+    expect(unfilled('co:5003'), 'and in no campaign\'s').to.equal(0);
   });
 
   it('answers 204 with no body when no campaign matches', async () => {

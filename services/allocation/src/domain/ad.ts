@@ -26,7 +26,10 @@ export function clickUrlOf(publicBaseUrl: string, clickToken: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}${CLICK_PATH}${clickToken}`;
 }
 
-export function buildAd(campaign: CachedCampaign, tokens: { clickUrl: string; deliveryToken: string }): Ad {
+/** The creative fields an Ad is built from: a cached campaign's, or the sandbox's test creative. */
+export type Creative = Pick<CachedCampaign, 'campaignId' | 'title' | 'text' | 'buttonText' | 'imageUrl'>;
+
+export function buildAd<C extends Creative>(campaign: C, tokens: { clickUrl: string; deliveryToken: string }): Ad {
   return {
     campaign_id: campaign.campaignId,
     title: campaign.title,

@@ -3,8 +3,9 @@
  *   GET /api/network/ad             -> requestAd: 200 Ad, 204, or a problem (400/401/429/503)
  *   GET /api/network/openapi.json   -> the OpenAPI 3.1 description of the network API
  */
-import { problems } from '@pilot/http-kit';
+import { problems, sendProblem } from '@pilot/http-kit';
 import type { Express, RequestHandler } from 'express';
+import { TEST_ANSWER_HEADER } from '../domain/test-ad';
 import { requestAd, type AdAnswer, type AdRequestDependencies } from '../use-cases/request-ad';
 import type { AdAnswersCounter } from './ad-answers-counter';
 import { networkOpenApi } from './openapi';
@@ -24,18 +25,27 @@ export function mountRoutes(app: Express, deps: AdRequestDependencies, answers: 
       answer = await requestAd(deps, {
         authorization: req.headers.authorization,
         language: (req.query as Record<string, unknown>).language,
+        testAnswer: req.headers[TEST_ANSWER_HEADER],
       });
     } catch (error) {
       answers.failed(error);
       throw error;
     }
     res.set(answer.headers);
+    if (answer.test) {
+      // A test key's answers (sandbox) are counted apart, so forced 503s never look like an outage.
+      answers.test(answer.problem ? answer.problem.status : answer.ad ? 200 : 204);
+      if (answer.problem) {
+        sendProblem(res, answer.problem);
+        return;
+      }
+    }
     if (!answer.ad) {
-      answers.empty();
+      if (!answer.test) answers.empty();
       res.status(204).end();
       return;
     }
-    answers.filled();
+    if (!answer.test) answers.filled();
     res.status(200).json(answer.ad);
   });
   app.all('/api/network/ad', onlyGet);

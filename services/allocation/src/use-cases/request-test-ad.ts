@@ -1,0 +1,75 @@
+/**
+ * requestTestAd: an ad request made with a platform's test key (the sandbox, docs/decisions/0021), whatever
+ * the platform's status. In order:
+ *   1. the test key's own limit window, 60 a minute as for the live key, counting nothing (429 over it);
+ *   2. the language, as for a live key (400 invalid_language);
+ *   3. X-Pilot-Test-Answer: 204, 429 or 503 forces that answer; another value is 400 invalid_test_answer;
+ *   4. otherwise the fixed test creative, with tokens of a test allocation (never counted by tracking).
+ * One Redis round trip after the key check, as on the live path; no campaign index, no count, no database.
+ * Refusals are returned as `problem` (not thrown) so the route tells them from the live path's in metrics.
+ */
+import type { Clock } from '@pilot/config';
+import type { CountRecorder } from '@pilot/counting';
+import { HttpError, problems } from '@pilot/http-kit';
+import type { KeyHolder } from '@pilot/key-read-model';
+import { issueToken, newAllocationId } from '@pilot/tokens';
+import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
+import { parseLanguage } from '../domain/language';
+import { AD_REQUEST_LIMIT, rateLimitHeaders, type LimitState } from '../domain/rate-limit';
+import { parseTestAnswer, TEST_CREATIVE, TEST_MARK_HEADERS, testAllocationOf } from '../domain/test-ad';
+
+export interface TestAdDependencies {
+  counts: CountRecorder;
+  clock: Clock;
+  tokenSecret: string;
+  publicBaseUrl: string;
+}
+
+/** An answer to a test key: an Ad, none (204), or a refusal to send as it is (forced or not). */
+export interface TestAdAnswer {
+  ad: Ad | null;
+  headers: Record<string, string>;
+  test: true;
+  problem?: HttpError;
+}
+
+/** The live path's refusals, so the test path answers with the very same ones. */
+export interface AdRefusals {
+  invalidLanguage(headers: Record<string, string>): HttpError;
+  rateLimited(headers: Record<string, string>, state: LimitState, detail?: string): HttpError;
+}
+
+export const INVALID_TEST_ANSWER = 'invalid_test_answer';
+
+export async function requestTestAd(
+  deps: TestAdDependencies,
+  holder: KeyHolder,
+  request: { language: unknown; testAnswer?: unknown },
+  refusals: AdRefusals,
+): Promise<TestAdAnswer> {
+  const now = deps.clock.now();
+  const limit = await deps.counts.countAdRequest(holder.publisherId, AD_REQUEST_LIMIT, null, now, 'test');
+  const headers = { ...rateLimitHeaders(limit), ...TEST_MARK_HEADERS };
+  const refused = (problem: HttpError): TestAdAnswer => ({ ad: null, headers, test: true, problem });
+  if (!limit.allowed) return refused(refusals.rateLimited(headers, limit));
+  if (!parseLanguage(request.language)) return refused(refusals.invalidLanguage(headers));
+
+  const choice = parseTestAnswer(request.testAnswer);
+  if (!choice.ok) {
+    const error = problems.badRequest(INVALID_TEST_ANSWER, choice.detail);
+    return refused(new HttpError(error.status, error.code, error.title, error.detail, undefined, headers));
+  }
+  if (choice.forced === '204') return { ad: null, headers, test: true };
+  if (choice.forced === '429') return refused(refusals.rateLimited(headers, limit, 'Forced by X-Pilot-Test-Answer: 429 (test key)'));
+  if (choice.forced === '503') {
+    const error = problems.unavailable('Forced by X-Pilot-Test-Answer: 503 (test key)');
+    return refused(new HttpError(error.status, error.code, error.title, error.detail, undefined, { ...headers, ...error.headers }));
+  }
+
+  const allocation = testAllocationOf(newAllocationId(), holder.publisherId, holder.ownerAccountId, now);
+  const ad = buildAd(TEST_CREATIVE, {
+    clickUrl: clickUrlOf(deps.publicBaseUrl, issueToken(deps.tokenSecret, 'click', allocation)),
+    deliveryToken: issueToken(deps.tokenSecret, 'delivery', allocation),
+  });
+  return { ad, headers, test: true };
+}
