@@ -3,6 +3,7 @@ import { PublicLayout } from './pages/PublicLayout';
 import { HomePage } from './pages/HomePage';
 import { TurkishPage } from './pages/TurkishPage';
 import { SignInPage } from './pages/SignInPage';
+import { SandboxPage } from './pages/SandboxPage';
 import { WorkspaceLayout } from './pages/WorkspaceLayout';
 import { CampaignsPage } from './pages/CampaignsPage';
 import { CampaignCreatePage } from './pages/CampaignCreatePage';
@@ -20,6 +21,7 @@ export const router = createBrowserRouter([
       { path: '/', element: <HomePage /> },
       { path: '/tr', element: <TurkishPage /> },
       { path: '/signin', element: <SignInPage /> },
+      { path: '/sandbox', element: <SandboxPage /> },
     ],
   },
   {

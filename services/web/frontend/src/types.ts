@@ -40,7 +40,11 @@ export interface Publisher {
   status: PublisherStatus;
   ownerAccountId: string;
   keyCreatedAt: string | null;
+  /** When the sandbox test key was made; null without one (absent from services of an earlier version). */
+  testKeyCreatedAt?: string | null;
   rejectionReason?: string | null;
+  /** PUBLIC_BASE_URL: where the platform's server sends its network calls. */
+  apiBaseUrl?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -49,6 +53,8 @@ export interface Totals {
   adRequests: number;
   confirmedDeliveries: number;
   clickedLinks: number;
+  /** Ad requests of the visible publishers answered 204 (no creative): beside the totals, for the fill rate. */
+  unfilledAdRequests?: number;
 }
 
 export interface Stats extends Totals {

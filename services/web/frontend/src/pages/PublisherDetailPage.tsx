@@ -2,9 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { IntegrationFacts } from '../components/IntegrationFacts';
 import { KeyPanel } from '../components/KeyPanel';
+import { PlatformFill } from '../components/PlatformFill';
 import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
+import { TestKeyPanel } from '../components/TestKeyPanel';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
 import type { Publisher } from '../types';
@@ -70,8 +73,11 @@ export function PublisherDetailPage() {
         ) : null}
       </div>
       <ErrorMessage error={transition.error} />
+      {owner || account.admin ? <PlatformFill publisherId={p.id} /> : null}
+      {owner ? <IntegrationFacts publisher={p} /> : null}
       {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
       {owner && p.status !== 'approved' ? <p className="help">A server key can be generated once the platform is approved.</p> : null}
+      {owner ? <TestKeyPanel publisher={p} /> : null}
     </section>
   );
 }

@@ -1,0 +1,94 @@
+/**
+ * The platform's sandbox test key (docs/decisions/0021), next to the live key: its owner makes one
+ * whatever the platform's status, sees it once (only in this component's memory), and can revoke it.
+ * Making a new one replaces the previous test key; neither touches the live key.
+ */
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, apiBody } from '../api';
+import { ErrorMessage } from './ErrorMessage';
+import type { Publisher } from '../types';
+
+interface NewKey {
+  key: string;
+  keyCreatedAt: string;
+}
+
+export function TestKeyPanel({ publisher }: { publisher: Publisher }) {
+  const client = useQueryClient();
+  const [confirmingRevoke, setConfirmingRevoke] = useState(false);
+  const path = `/api/workspace/publishers/${publisher.id}/test-key`;
+  const setTestKeyCreatedAt = (testKeyCreatedAt: string | null) => {
+    client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, testKeyCreatedAt } : old));
+    void client.invalidateQueries({ queryKey: ['publishers'] });
+  };
+  const create = useMutation({
+    mutationFn: () => apiBody<NewKey>(path, { method: 'POST', body: {} }),
+    onSuccess: (result) => setTestKeyCreatedAt(result.keyCreatedAt),
+    gcTime: 0,
+  });
+  const revoke = useMutation({
+    mutationFn: () => api<null>(path, { method: 'DELETE' }),
+    onSuccess: () => {
+      setConfirmingRevoke(false);
+      create.reset();
+      setTestKeyCreatedAt(null);
+    },
+  });
+  const key = create.data?.key;
+  const exists = Boolean(publisher.testKeyCreatedAt);
+
+  return (
+    <div className="key-panel" data-testid="test-key-panel">
+      <h2>Test key (sandbox)</h2>
+      <p className="help">
+        A test key works before approval and whatever the platform&apos;s status. Its ad requests answer a fixed test ad, and nothing done
+        with it is ever counted in your totals. Send the header <code>X-Pilot-Test-Answer: 204</code>, <code>429</code> or <code>503</code>{' '}
+        to see how your server handles those answers. It is separate from the live key: making, replacing or revoking one never affects the
+        other.
+      </p>
+      {key ? (
+        <div className="new-key" role="status">
+          <p className="warning">Copy this test key now: it is shown only once. Keep it on your server, as you would a live key.</p>
+          <label>
+            Your new test key
+            <input className="key" readOnly value={key} data-testid="new-test-key" onFocus={(event) => event.target.select()} />
+          </label>
+          <p>
+            <button type="button" className="link-button" onClick={() => create.reset()}>
+              I have stored the test key; hide it
+            </button>
+          </p>
+        </div>
+      ) : (
+        <p data-testid="test-key-state">
+          {exists
+            ? `A test key exists since ${new Date(publisher.testKeyCreatedAt as string).toLocaleString()}.`
+            : 'This platform has no test key.'}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" className="button" onClick={() => create.mutate()} disabled={create.isPending}>
+          {exists ? 'Replace test key' : 'Create test key'}
+        </button>
+        {exists && !confirmingRevoke ? (
+          <button type="button" className="button" onClick={() => setConfirmingRevoke(true)}>
+            Revoke test key…
+          </button>
+        ) : null}
+      </div>
+      {exists && confirmingRevoke ? (
+        <div className="confirm" role="group" aria-label="Confirm test key revocation">
+          <p className="warning">The test key will stop working immediately. The live key is not affected. Continue?</p>
+          <button type="button" className="button button-danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
+            Yes, revoke the test key
+          </button>
+          <button type="button" className="link-button" onClick={() => setConfirmingRevoke(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      <ErrorMessage error={create.error ?? revoke.error} />
+    </div>
+  );
+}
