@@ -132,6 +132,20 @@ describe('publisher-identity: publisher platforms', () => {
     expect((await act(id, 'reject', ADMIN, { reason: 'x'.repeat(501) }).expect(422)).body.errors[0]).to.include({ code: 'too_long' });
   });
 
+  it('takes an optional reason on pause, recorded in the audit the owner reads', async () => {
+    const id = await approved();
+    for (const body of [{ reason: '' }, { reason: 'x'.repeat(501) }, { reason: 3 }, { reason: 'ok', other: true }]) {
+      await act(id, 'pause', ADMIN, body).expect(422);
+    }
+    expect((await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200)).body.status, 'a refused pause changes nothing').to.equal('approved');
+    await act(id, 'pause', ADMIN, { reason: 'Ads were sent without the Sponsored label.' }).expect(200);
+    await act(id, 'approve', ADMIN).expect(200);
+    await act(id, 'pause', ADMIN).expect(200);
+    const audit = await h.call('get', `/internal/audit?entity=publisher&entityId=${id}`, OWNER).expect(200);
+    const pauses = (audit.body.items as Array<{ action: string; reason: string | null }>).filter((item) => item.action === 'paused');
+    expect(pauses.map((item) => item.reason)).to.deep.equal([null, 'Ads were sent without the Sponsored label.']);
+  });
+
   it('lets only administrators review and only owners submit, and hides records of others with 404', async () => {
     const id = await register();
     await act(id, 'submit', STRANGER).expect(404);

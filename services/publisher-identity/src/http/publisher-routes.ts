@@ -14,6 +14,7 @@
  */
 import { jsonBody, positiveIntOf, problems, queryString, requireAdmin, requirePrincipal } from '@pilot/http-kit';
 import type { Express, Request, RequestHandler } from 'express';
+import { validateOptionalReason } from '../domain/pause';
 import { isPublisherStatus, validateNewPublisher, validateReason, type PublisherAction } from '../domain/publisher';
 import type { Audit } from '../use-cases/audit';
 import type { Publishers } from '../use-cases/publishers';
@@ -64,7 +65,6 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
   const simple: Array<[PublisherAction, RequestHandler[]]> = [
     ['submit', [signedIn]],
     ['approve', [adminOnly]],
-    ['pause', [adminOnly]],
   ];
   for (const [action, guards] of simple) {
     app.post(`${BASE}/:id/${action}`, ...guards, async (req, res) => {
@@ -72,6 +72,15 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
       res.json(await publishers.transition(caller, idOf(req), action));
     });
   }
+
+  // API.md: an optional {reason}, recorded in the audit entry of the pause.
+  app.post(`${BASE}/:id/pause`, adminOnly, jsonBody('4kb'), async (req, res) => {
+    const caller = requireAdmin(req);
+    const id = idOf(req);
+    const reason = validateOptionalReason(req.body);
+    if (!reason.ok) throw problems.validation(reason.errors);
+    res.json(await publishers.transition(caller, id, 'pause', reason.value));
+  });
 
   app.post(`${BASE}/:id/reject`, adminOnly, jsonBody('4kb'), async (req, res) => {
     const caller = requireAdmin(req);
