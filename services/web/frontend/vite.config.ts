@@ -1,20 +1,25 @@
 // Builds the workspace and the public site into ../dist/site (served by src/http/static-site.ts).
 // No inline script or style is emitted: the gateway's page policy allows only same-origin files.
+// No source maps are built (the site is public; issue 20). public/ holds the favicon. Every text file gets
+// a brotli and a gzip copy (precompress.ts) that the web service serves to browsers that accept them.
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress';
+
+const outDir = path.resolve(__dirname, '..', 'dist', 'site');
 
 export default defineConfig({
   root: __dirname,
   base: '/',
-  plugins: [react()],
-  publicDir: false,
+  plugins: [react(), precompress(outDir)],
+  publicDir: path.resolve(__dirname, 'public'),
   build: {
-    outDir: path.resolve(__dirname, '..', 'dist', 'site'),
+    outDir,
     emptyOutDir: true,
     assetsDir: 'assets',
     assetsInlineLimit: 0,
-    sourcemap: true,
+    sourcemap: false,
     modulePreload: { polyfill: false },
   },
   server: {

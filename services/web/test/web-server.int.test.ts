@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { signedHeaders } from '@pilot/http-kit';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningWeb } from '../src/start';
+import { rawGet } from './support/raw-get';
 import { SECRET, startWeb } from './support/stack';
 
 function signed(method: string, url: string) {
@@ -16,6 +18,10 @@ function fixtureSite(): string {
   fs.mkdirSync(path.join(root, 'assets'));
   fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-AbC123.js"></script></body></html>');
   fs.writeFileSync(path.join(root, 'assets', 'index-AbC123.js'), 'console.log("app");');
+  // As the build's precompress step leaves them: a brotli and a gzip copy next to the file.
+  const app = fs.readFileSync(path.join(root, 'assets', 'index-AbC123.js'));
+  fs.writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), zlib.brotliCompressSync(app));
+  fs.writeFileSync(path.join(root, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(app));
   fs.writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *\n');
   return root;
 }
@@ -56,6 +62,31 @@ describe('web service (static site behind the gateway)', () => {
       expect(response.headers['cache-control'], route).to.equal('no-cache');
       expect(response.text, route).to.contain('<div id="root">');
     }
+  });
+
+  it('answers 404 with the app (which shows its not-found page) for a page the app does not have', async () => {
+    for (const route of ['/no-such-page', '/workspace/nothing', '/workspace/campaigns/abc']) {
+      const response = await request(web.url).get(route).set(signed('GET', route));
+      expect(response.status, route).to.equal(404);
+      expect(response.headers['content-type'], route).to.match(/text\/html/);
+      expect(response.text, route).to.contain('<div id="root">');
+    }
+  });
+
+  it('serves the prebuilt brotli or gzip copy to a browser that accepts it, the file itself otherwise', async () => {
+    const asset = '/assets/index-AbC123.js';
+    const brotli = await rawGet(`${web.url}${asset}`, { ...signed('GET', asset), 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).to.equal('br');
+    expect(brotli.headers.vary).to.match(/accept-encoding/i);
+    expect(brotli.headers['content-type']).to.match(/javascript/);
+    expect(brotli.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(brotli.body).toString()).to.equal('console.log("app");');
+    const gzip = await rawGet(`${web.url}${asset}`, { ...signed('GET', asset), 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).to.equal('gzip');
+    expect(zlib.gunzipSync(gzip.body).toString()).to.equal('console.log("app");');
+    const plain = await rawGet(`${web.url}${asset}`, { ...signed('GET', asset), 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).to.equal(undefined);
+    expect(plain.body.toString()).to.equal('console.log("app");');
   });
 
   it('gives other files a short cache', async () => {

@@ -2,10 +2,15 @@
  * Static delivery of the built site. Vite puts content-hashed files under /assets/: they never change, so
  * browsers may keep them for a year. index.html names the current hashes, so it is revalidated on every
  * visit. Any other path without a file extension (a workspace or site route of the single-page app)
- * answers index.html; /api/ paths never do (the gateway sends those elsewhere).
+ * answers index.html: 200 for a page the app has, 404 for any other (site-routes.ts); /api/ paths never
+ * do (the gateway sends those elsewhere). The build holds a brotli and a gzip copy of every text file
+ * (frontend/precompress.ts); express-static-gzip serves the one the browser accepts, brotli first, with
+ * `Vary: Accept-Encoding`.
  */
 import path from 'node:path';
 import express, { type Router } from 'express';
+import expressStaticGzip from 'express-static-gzip';
+import { isKnownPage } from './site-routes';
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'no-cache';
@@ -21,16 +26,21 @@ export function staticSite(root: string): Router {
   const router = express.Router();
   const indexFile = path.join(root, 'index.html');
   router.use(
-    express.static(root, {
+    expressStaticGzip(root, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gz'],
       index: false,
-      etag: true,
-      lastModified: true,
-      fallthrough: true,
-      setHeaders(res, filePath) {
-        const relative = path.relative(root, filePath).split(path.sep).join('/');
-        if (relative.startsWith('assets/')) res.setHeader('Cache-Control', CACHE_IMMUTABLE);
-        else if (relative.endsWith('.html')) res.setHeader('Cache-Control', CACHE_REVALIDATE);
-        else res.setHeader('Cache-Control', CACHE_SHORT);
+      serveStatic: {
+        index: false,
+        etag: true,
+        lastModified: true,
+        fallthrough: true,
+        setHeaders(res, filePath) {
+          const relative = path.relative(root, filePath).split(path.sep).join('/');
+          if (relative.startsWith('assets/')) res.setHeader('Cache-Control', CACHE_IMMUTABLE);
+          else if (/\.html(?:\.br|\.gz)?$/.test(relative)) res.setHeader('Cache-Control', CACHE_REVALIDATE);
+          else res.setHeader('Cache-Control', CACHE_SHORT);
+        },
       },
     }),
   );
@@ -40,6 +50,7 @@ export function staticSite(root: string): Router {
       return;
     }
     res.setHeader('Cache-Control', CACHE_REVALIDATE);
+    if (!isKnownPage(req.path)) res.status(404);
     res.sendFile(indexFile, { etag: true, lastModified: true, headers: { 'Content-Type': 'text/html; charset=utf-8' } }, (error) => {
       if (error) next(error);
     });
