@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { ApiError, NetworkError, describeError, query } from '../frontend/src/api';
 import { LIMITS, httpsUrlHint, lengthHint, lengthOf, safeHttpsUrl } from '../frontend/src/limits';
+import { MAX_CHART_DAYS, MIN_BAR_PX, SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../frontend/src/chart-series';
+import { isRetryable, retryDelayMs } from '../frontend/src/retry';
+import { fieldMessage } from '../frontend/src/field-messages';
+import { safeWorkspacePath } from '../frontend/src/hooks/deep-link';
+import { placementState, saveOutcome } from '../frontend/src/placement-schedule';
 import { isSpaRoute } from '../src/http/static-site';
+import { isKnownPage } from '../src/http/site-routes';
 
 describe('creative limit hints (mirror of SPEC.md, the server decides)', () => {
   it('counts characters as the campaign service does (what a person sees as one), so an emoji is one character', () => {
@@ -62,5 +68,70 @@ describe('single-page app routes', () => {
     expect(isSpaRoute('/api/workspace/campaigns')).to.equal(false);
     expect(isSpaRoute('/assets/index-abc')).to.equal(false);
     expect(isSpaRoute('/favicon.ico')).to.equal(false);
+  });
+});
+
+describe('issue 20 walk-through fixes (pure parts)', () => {
+  it('says a service refusal in the words of the form, without the internal field name', () => {
+    expect(fieldMessage({ field: 'title', code: 'too_short', message: 'title must have at least 1 visible character(s)' })).to.equal('Enter at least one visible character.');
+    expect(fieldMessage({ field: 'destinationUrl', code: 'invalid_url', message: 'destinationUrl must not contain spaces, control characters or backslashes' })).to.equal(
+      'Must not contain spaces, control characters or backslashes.',
+    );
+    expect(fieldMessage({ field: 'destinationUrl', code: 'https_required', message: 'destinationUrl must use https' })).to.equal('The address must start with https://');
+    expect(fieldMessage({ field: 'link', code: 'invalid_link', message: 'must be https://t.me/<username> or @username' })).to.equal('Must be https://t.me/<username> or @username.');
+  });
+
+  it('makes the chart a timeline: every day of the range, zeros where nothing happened', () => {
+    const day = (date: string, adRequests: number) => ({ date, adRequests, confirmedDeliveries: 0, clickedLinks: 0 });
+    expect(timeline([day('2026-02-01', 3), day('2026-02-04', 1)]).map((d) => [d.date, d.adRequests])).to.deep.equal([
+      ['2026-02-01', 3],
+      ['2026-02-02', 0],
+      ['2026-02-03', 0],
+      ['2026-02-04', 1],
+    ]);
+    expect(timeline([], { from: '2026-02-27', to: '2026-03-01' }).map((d) => d.date)).to.deep.equal(['2026-02-27', '2026-02-28', '2026-03-01']);
+    expect(timeline([])).to.deep.equal([]);
+    expect(timeline([], { from: '2020-01-01', to: '2026-01-01' })).to.have.length(MAX_CHART_DAYS);
+    expect(minBarSize(1)).to.equal(MIN_BAR_PX);
+    expect(minBarSize(0)).to.equal(0);
+    expect(minBarSize([0, 1])).to.equal(MIN_BAR_PX);
+    expect(SERIES.map((series) => seriesOrder({ dataKey: series.key }))).to.deep.equal([0, 1, 2]);
+    expect(rangeProblem('2026-02-10', '2026-02-01')).to.match(/after/);
+    expect(rangeProblem('2026-02-01', '2026-02-01')).to.equal(null);
+  });
+
+  it('names a placement Scheduled, Live or Ended from its schedule', () => {
+    const now = new Date('2026-03-01T12:00:00Z');
+    expect(placementState({ status: 'active', startsAt: '2026-03-02T00:00:00Z', endsAt: null }, now)).to.equal('scheduled');
+    expect(placementState({ status: 'active', startsAt: '2026-03-01T00:00:00Z', endsAt: '2026-03-01T12:00:00Z' }, now)).to.equal('ended');
+    expect(placementState({ status: 'active', startsAt: null, endsAt: null }, now)).to.equal('live');
+    expect(placementState({ status: 'paused', startsAt: null, endsAt: null }, now)).to.equal('paused');
+    expect(saveOutcome('a', 2, { placement: { placementId: 'a' }, impressions: 2 })).to.contain('Nothing changed');
+    expect(saveOutcome('a', 2, { placement: { placementId: 'b' }, impressions: 0 })).to.contain('the previous placement had 2');
+  });
+
+  it('keeps only workspace paths of this site as the place to go after sign-in', () => {
+    expect(safeWorkspacePath('/workspace/campaigns/8')).to.equal('/workspace/campaigns/8');
+    expect(safeWorkspacePath('/workspace?x=1')).to.equal('/workspace?x=1');
+    for (const bad of ['//evil.example/workspace', 'https://evil.example/workspace', '/workspacex', '/signin', '/workspace\\..\\x', 7]) {
+      expect(safeWorkspacePath(bad), String(bad)).to.equal(null);
+    }
+  });
+
+  it('retries a failed load with backoff from the server’s Retry-After, up to 30 seconds, only when waiting can help', () => {
+    expect([0, 1, 2, 3, 4, 5].map((attempt) => retryDelayMs(attempt, null))).to.deep.equal([2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect(retryDelayMs(0, 5)).to.equal(5_000);
+    expect(isRetryable(new ApiError(503, 'unavailable', 'x'))).to.equal(true);
+    expect(isRetryable(new NetworkError())).to.equal(true);
+    expect(isRetryable(new ApiError(404, 'not_found', 'x'))).to.equal(false);
+  });
+
+  it('knows the pages of the app, so any other address answers 404', () => {
+    for (const page of ['/', '/tr', '/signin', '/sandbox', '/workspace', '/workspace/', '/workspace/campaigns/new', '/workspace/campaigns/8', '/workspace/publishers/12', '/workspace/audit', '/workspace/placements']) {
+      expect(isKnownPage(page), page).to.equal(true);
+    }
+    for (const page of ['/no-such-page', '/workspace/nothing', '/workspace/campaigns/0', '/workspace/campaigns/abc', '/signin/x']) {
+      expect(isKnownPage(page), page).to.equal(false);
+    }
   });
 });

@@ -119,7 +119,8 @@ describe('web frontend in a browser', function () {
     await page.getByRole('link', { name: `#${first.id} Review me` }).click();
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('button', { name: 'Activate' }).click();
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause…' }).click();
+    await page.getByRole('button', { name: 'Pause the campaign' }).click();
     await page.getByRole('button', { name: 'Activate' }).waitFor();
     expect(first.status).to.equal('paused');
 
@@ -149,13 +150,14 @@ describe('web frontend in a browser', function () {
     try {
       const { page } = await stack.open({ account: ADMIN });
       await page.goto(`/workspace/campaigns/${campaign.id}`);
-      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByRole('button', { name: 'Pause…' }).click();
+      await page.getByRole('button', { name: 'Pause the campaign' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved, but not yet in effect' }).waitFor();
       expect(campaign.status).to.equal('paused');
       await page.getByRole('button', { name: 'Activate' }).waitFor();
       stack.api.brokerUnreachable = false;
       await page.getByRole('button', { name: 'Activate' }).click();
-      await page.getByRole('button', { name: 'Pause' }).waitFor();
+      await page.getByRole('button', { name: 'Pause…' }).waitFor();
       expect(await page.getByText('Saved, but not yet in effect').count(), 'gone once a change is in effect').to.equal(0);
     } finally {
       stack.api.brokerUnreachable = false;

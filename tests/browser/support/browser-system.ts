@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { launchChromium, type Browser, type BrowserContext, type Page } from '../../../services/web/test/support/chromium';
 import { builtSite } from '../../../services/web/test/support/site';
 import { botConfirms } from '../../e2e/support/clients';
-import { startSystem, type System } from '../../e2e/support/system';
+import { startSystem, type System, type SystemOptions } from '../../e2e/support/system';
 
 export const ARTIFACTS = path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'browser');
 
@@ -36,9 +36,10 @@ export interface BrowserSystem {
   stop(): Promise<void>;
 }
 
-export async function startBrowserSystem(): Promise<BrowserSystem> {
+/** `options` go to startSystem (a clock, settings); the web service always serves the fresh build. */
+export async function startBrowserSystem(options: SystemOptions = {}): Promise<BrowserSystem> {
   const root = await builtSite();
-  const system = await startSystem({ settings: { web: { WEB_ROOT: root } } });
+  const system = await startSystem({ ...options, settings: { ...options.settings, web: { ...options.settings?.web, WEB_ROOT: root } } });
   let browser: Browser;
   try {
     browser = await launchChromium();

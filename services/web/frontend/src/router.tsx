@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
 import { PublicLayout } from './pages/PublicLayout';
 import { HomePage } from './pages/HomePage';
@@ -14,6 +15,23 @@ import { AuditPage } from './pages/AuditPage';
 import { PlacementsPage } from './pages/PlacementsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 
+// The dashboard carries the chart library: loaded only when opened, with a word on screen meanwhile.
+const DashboardPage = lazy(() => import('./pages/DashboardPage').then((module) => ({ default: module.DashboardPage })));
+
+function LazyDashboard() {
+  return (
+    <Suspense
+      fallback={
+        <p className="loading" role="status">
+          Loading the dashboard…
+        </p>
+      }
+    >
+      <DashboardPage />
+    </Suspense>
+  );
+}
+
 export const router = createBrowserRouter([
   {
     element: <PublicLayout />,
@@ -28,8 +46,7 @@ export const router = createBrowserRouter([
     path: '/workspace',
     element: <WorkspaceLayout />,
     children: [
-      // The dashboard carries the chart library: loaded only when opened.
-      { index: true, lazy: () => import('./pages/DashboardPage').then((module) => ({ Component: module.DashboardPage })) },
+      { index: true, element: <LazyDashboard /> },
       { path: 'campaigns', element: <CampaignsPage /> },
       { path: 'campaigns/new', element: <CampaignCreatePage /> },
       { path: 'campaigns/:id', element: <CampaignDetailPage /> },

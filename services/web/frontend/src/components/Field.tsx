@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { FieldError } from '../api';
+import { fieldMessage } from '../field-messages';
 
 interface FieldProps {
   label: string;
@@ -17,7 +18,9 @@ interface FieldProps {
 export function Field({ label, hint, counter, serverErrors = [], help, children }: FieldProps) {
   const id = useId();
   const describedBy = `${id}-help ${id}-hint ${id}-server`;
-  const invalid = Boolean(hint) || serverErrors.length > 0;
+  // The service's verdict replaces the typing hint, so one problem is never said twice.
+  const shownHint = serverErrors.length > 0 ? null : hint;
+  const invalid = Boolean(shownHint) || serverErrors.length > 0;
   return (
     <div className={`field${invalid ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -33,12 +36,12 @@ export function Field({ label, hint, counter, serverErrors = [], help, children 
         ) : null}
       </div>
       <p id={`${id}-hint`} className="hint">
-        {hint}
+        {shownHint}
       </p>
       <div id={`${id}-server`} className="server-errors" data-testid="server-errors">
         {serverErrors.map((error) => (
           <p key={`${error.field}:${error.code}`} className="error" role="alert">
-            {error.message}
+            {fieldMessage(error)}
           </p>
         ))}
       </div>

@@ -3,7 +3,7 @@
  * URL), with a copy button and a warning that it belongs on the publisher's server. Rotating an existing
  * key asks for confirmation first because the previous key stops working at once.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
@@ -30,6 +30,20 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
   });
   const rotating = Boolean(publisher.keyCreatedAt);
   const key = generate.data?.key;
+  // Focus follows the step (issue 20, bug 11): the confirmation when it opens, the button again when it
+  // is cancelled, the new key when it is shown; never left on a button that just disappeared.
+  const rotateButton = useRef<HTMLButtonElement>(null);
+  const confirmBox = useRef<HTMLDivElement>(null);
+  const keyField = useRef<HTMLInputElement>(null);
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) confirmBox.current?.focus();
+    else if (wasConfirming.current && !key) rotateButton.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming, key]);
+  useEffect(() => {
+    if (key) keyField.current?.focus();
+  }, [key]);
 
   const copy = async () => {
     if (!key) return;
@@ -52,7 +66,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
           </p>
           <label>
             Your new key
-            <input className="key" readOnly value={key} data-testid="new-key" onFocus={(event) => event.target.select()} />
+            <input ref={keyField} className="key" readOnly value={key} data-testid="new-key" onFocus={(event) => event.target.select()} />
           </label>
           <button type="button" className="button" onClick={() => void copy()}>
             Copy key
@@ -72,12 +86,21 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
               : 'Generate the key your server sends with every ad request.'}
           </p>
           {rotating && !confirming ? (
-            <button type="button" className="button" onClick={() => setConfirming(true)}>
+            <button ref={rotateButton} type="button" className="button" onClick={() => setConfirming(true)}>
               Rotate key…
             </button>
           ) : null}
           {rotating && confirming ? (
-            <div className="confirm" role="group" aria-label="Confirm rotation">
+            <div
+              ref={confirmBox}
+              tabIndex={-1}
+              className="confirm"
+              role="group"
+              aria-label="Confirm rotation"
+              onKeyDown={(event) => {
+                if (event.key === 'Escape') setConfirming(false);
+              }}
+            >
               <p className="warning">The current key will stop working immediately. Continue?</p>
               <button type="button" className="button button-danger" onClick={() => generate.mutate()} disabled={generate.isPending}>
                 Yes, rotate the key

@@ -5,6 +5,9 @@ const WORDS: Record<string, string> = {
   active: 'Active',
   paused: 'Paused',
   rejected: 'Rejected',
+  scheduled: 'Scheduled',
+  live: 'Live',
+  ended: 'Ended',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { apiBody, query } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
 import type { AuditEntry } from '../types';
 
 export function AuditPage() {
   const account = useAccount();
+  usePageTitle('Audit record');
   const [entity, setEntity] = useState('');
   const [entityId, setEntityId] = useState('');
   const audit = useQuery({
@@ -33,6 +35,11 @@ export function AuditPage() {
         </label>
       </form>
       <ErrorMessage error={audit.error} />
+      {audit.isPending ? (
+        <p className="loading" role="status">
+          Loading the audit record…
+        </p>
+      ) : null}
       {audit.data ? (
         audit.data.items.length === 0 ? (
           <p>No entries.</p>

@@ -2,13 +2,15 @@
  * The create form: SPEC.md's limits checked while typing (counters and hints), a live preview rendered the
  * way a publisher must, and the server's 422 field errors shown next to their fields.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, apiBody, type FieldError } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { useFocusFirstInvalid } from '../hooks/focus-invalid';
+import { usePageTitle } from '../hooks/page-title';
 import { LANGUAGES, LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
 import type { Campaign, Format } from '../types';
 
@@ -44,6 +46,9 @@ export function CampaignCreatePage() {
   const client = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [touched, setTouched] = useState<Set<string>>(new Set());
+  const form = useRef<HTMLFormElement>(null);
+  const focusFirstInvalid = useFocusFirstInvalid(form);
+  usePageTitle(replaces ? `Replacement draft for #${replaces}` : 'New campaign');
   const original = useQuery({
     queryKey: ['campaign', replaces],
     enabled: Boolean(replaces),
@@ -70,6 +75,7 @@ export function CampaignCreatePage() {
       void client.invalidateQueries({ queryKey: ['campaigns'] });
       navigate(`/workspace/campaigns/${campaign.id}`);
     },
+    onError: () => focusFirstInvalid(),
   });
   const serverErrors: FieldError[] = create.error instanceof ApiError ? create.error.errors : [];
   const errorsFor = (field: string) => serverErrors.filter((error) => error.field === field);
@@ -85,7 +91,10 @@ export function CampaignCreatePage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(new Set(Object.keys(EMPTY)));
-    if (blocking) return;
+    if (blocking) {
+      focusFirstInvalid();
+      return;
+    }
     const body: Record<string, unknown> = { ...draft };
     if (!draft.imageUrl) delete body.imageUrl;
     if (replaces) body.replaces = Number(replaces);
@@ -101,7 +110,7 @@ export function CampaignCreatePage() {
       </p>
       <ErrorMessage error={original.error} />
       <div className="editor">
-        <form onSubmit={submit} noValidate aria-label="Campaign">
+        <form ref={form} onSubmit={submit} noValidate aria-label="Campaign">
           <Field label="Internal name" hint={hintFor('name')} counter={counter(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
             {(props) => <input {...props} name="name" value={draft.name} onChange={change('name')} />}
           </Field>

@@ -1,11 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { PausedNotice } from '../components/PausedNotice';
+import { PauseForm } from '../components/PauseForm';
 import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
+import { usePageTitle } from '../hooks/page-title';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
 import type { Campaign, CampaignTransitionAnswer } from '../types';
@@ -19,6 +22,8 @@ export function CampaignDetailPage() {
   const navigate = useNavigate();
   const campaign = useQuery({ queryKey: ['campaign', id], queryFn: () => apiBody<Campaign>(`/api/workspace/campaigns/${encodeURIComponent(id)}`) });
   const [pendingChange, setPendingChange] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  usePageTitle(campaign.data ? `Campaign #${campaign.data.id}: ${campaign.data.name}` : 'Campaign');
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
@@ -26,11 +31,19 @@ export function CampaignDetailPage() {
       setPendingChange(updated.propagation === 'pending');
       client.setQueryData(['campaign', id], updated);
       void client.invalidateQueries({ queryKey: ['campaigns'] });
+      void client.invalidateQueries({ queryKey: ['audit'] });
+      // The button that was pressed is gone with the old status: focus goes to the heading, not to the page's end.
+      heading.current?.focus();
     },
   });
 
   if (campaign.error) return <ErrorMessage error={campaign.error} />;
-  if (!campaign.data) return <p className="loading">Loading…</p>;
+  if (!campaign.data)
+    return (
+      <p className="loading" role="status">
+        Loading the campaign…
+      </p>
+    );
   const c = campaign.data;
   const owner = c.ownerAccountId === account.accountId;
   const act = (action: Action) => () => transition.mutate({ action });
@@ -41,10 +54,11 @@ export function CampaignDetailPage() {
       <p>
         <Link to="/workspace/campaigns">← Campaigns</Link>
       </p>
-      <h1>
+      <h1 ref={heading} tabIndex={-1}>
         Campaign #{c.id}: {c.name} <StatusBadge status={c.status} />
       </h1>
       {c.status === 'rejected' && c.rejectionReason ? <p className="reason">Rejected: {c.rejectionReason}</p> : null}
+      {c.status === 'paused' ? <PausedNotice record="campaign" id={c.id} viewerAccountId={account.accountId} asOwner={owner} /> : null}
       {pendingChange ? (
         <p className="notice" role="status">
           Saved, but not yet in effect: ad serving learns of it once the service&apos;s message broker is reachable again, usually within
@@ -96,9 +110,7 @@ export function CampaignDetailPage() {
           </button>
         ) : null}
         {(owner || account.admin) && c.status === 'active' ? (
-          <button type="button" className="button" onClick={act('pause')} disabled={transition.isPending}>
-            Pause
-          </button>
+          <PauseForm record="campaign" asOwner={owner} pending={transition.isPending} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {owner ? (
           <button type="button" className="button button-secondary" onClick={() => navigate(`/workspace/campaigns/new?replaces=${c.id}`)}>

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { apiBody, query } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { StatusBadge } from '../components/StatusBadge';
+import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
 import type { Campaign } from '../types';
 
@@ -10,6 +11,7 @@ const STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejecte
 
 export function CampaignsPage() {
   const account = useAccount();
+  usePageTitle(account.admin ? 'Campaigns of the network' : 'Your campaigns');
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? '';
   const campaigns = useQuery({
@@ -66,7 +68,9 @@ export function CampaignsPage() {
           </ul>
         )
       ) : campaigns.isPending ? (
-        <p className="loading">Loading…</p>
+        <p className="loading" role="status">
+          Loading campaigns…
+        </p>
       ) : null}
     </section>
   );

@@ -1,16 +1,24 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiBody, query } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
+import { usePageTitle } from '../hooks/page-title';
 import type { Campaign, Publisher, Stats } from '../types';
 
 export function DashboardPage() {
+  usePageTitle('Dashboard');
   const [filters, setFilters] = useState({ campaignId: '', publisherId: '', from: '', to: '' });
+  const badRange = rangeProblem(filters.from, filters.to);
+  // A range the service would refuse is not asked for; the totals of the last good filters stay on screen.
   const stats = useQuery({
     queryKey: ['stats', filters],
+    enabled: !badRange,
+    placeholderData: keepPreviousData,
     queryFn: ({ signal }) => apiBody<Stats>(`/api/workspace/stats${query(filters)}`, { signal }),
   });
+  const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
   const campaigns = useQuery({ queryKey: ['campaigns', ''], queryFn: () => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns') });
   const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
@@ -48,13 +56,16 @@ export function DashboardPage() {
         </label>
         <label>
           From (UTC date)
-          <input type="date" value={filters.from} onChange={set('from')} />
+          <input type="date" value={filters.from} onChange={set('from')} aria-invalid={Boolean(badRange)} aria-describedby="range-problem" />
         </label>
         <label>
           To (UTC date)
-          <input type="date" value={filters.to} onChange={set('to')} />
+          <input type="date" value={filters.to} onChange={set('to')} aria-invalid={Boolean(badRange)} aria-describedby="range-problem" />
         </label>
       </form>
+      <p id="range-problem" className="error" role="alert" data-testid="range-problem" hidden={!badRange}>
+        {badRange ? `${badRange} The totals below are for the last valid choice.` : null}
+      </p>
       <ErrorMessage error={stats.error} />
       {stats.data ? (
         <>
@@ -72,19 +83,19 @@ export function DashboardPage() {
               <dd data-testid="total-clickedLinks">{stats.data.clickedLinks}</dd>
             </div>
           </dl>
-          {stats.data.days.length > 0 ? (
+          {days.length > 0 ? (
             <>
               <div className="chart" aria-hidden="true">
                 <ResponsiveContainer width="100%" height={240}>
-                  <BarChart data={stats.data.days}>
+                  <BarChart data={days}>
                     <CartesianGrid strokeDasharray="3 3" />
                     <XAxis dataKey="date" />
                     <YAxis allowDecimals={false} />
                     <Tooltip />
-                    <Legend />
-                    <Bar dataKey="adRequests" name="Ad requests" fill="#3b6fd8" />
-                    <Bar dataKey="confirmedDeliveries" name="Confirmed deliveries" fill="#2a9d6b" />
-                    <Bar dataKey="clickedLinks" name="Clicked links" fill="#c2761b" />
+                    <Legend itemSorter={seriesOrder} />
+                    {SERIES.map((series) => (
+                      <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} minPointSize={minBarSize} />
+                    ))}
                   </BarChart>
                 </ResponsiveContainer>
               </div>
@@ -116,8 +127,10 @@ export function DashboardPage() {
             <p>No events in this period yet.</p>
           )}
         </>
-      ) : stats.isPending ? (
-        <p className="loading">Loading totals…</p>
+      ) : stats.isPending && !badRange ? (
+        <p className="loading" role="status">
+          Loading totals…
+        </p>
       ) : null}
     </section>
   );

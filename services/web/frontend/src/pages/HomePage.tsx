@@ -1,7 +1,9 @@
 import { Link } from 'react-router-dom';
 import { PlacementSlot } from '../components/PlacementSlot';
+import { usePageTitle } from '../hooks/page-title';
 
 export function HomePage() {
+  usePageTitle(null);
   return (
     <>
       <section className="hero">

@@ -1,6 +1,8 @@
 import { Link } from 'react-router-dom';
+import { usePageTitle } from '../hooks/page-title';
 
 export function NotFoundPage() {
+  usePageTitle('Page not found');
   return (
     <section>
       <h1>Page not found</h1>

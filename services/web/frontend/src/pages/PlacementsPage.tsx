@@ -1,12 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { StatusBadge } from '../components/StatusBadge';
+import { useFocusFirstInvalid } from '../hooks/focus-invalid';
+import { usePageTitle } from '../hooks/page-title';
 import { httpsUrlHint, lengthHint } from '../limits';
+import { placementState, saveOutcome } from '../placement-schedule';
 import { useAccount } from '../session';
-import type { Placement, SlotState } from '../types';
+import type { SlotState } from '../types';
 
 /** datetime-local value (read as UTC) <-> ISO 8601 UTC */
 function toInput(iso: string | null | undefined): string {
@@ -18,6 +21,7 @@ function toIso(local: string): string | undefined {
 
 export function PlacementsPage() {
   const account = useAccount();
+  usePageTitle('Website placements');
   const slots = useQuery({
     queryKey: ['placements'],
     enabled: account.admin,
@@ -32,6 +36,11 @@ export function PlacementsPage() {
         network totals.
       </p>
       <ErrorMessage error={slots.error} />
+      {slots.isPending ? (
+        <p className="loading" role="status">
+          Loading the slots…
+        </p>
+      ) : null}
       {slots.data?.items.map((item) => <SlotEditor key={item.slot} state={item} />)}
     </section>
   );
@@ -49,13 +58,32 @@ function SlotEditor({ state }: { state: SlotState }) {
     startsAt: toInput(current?.startsAt),
     endsAt: toInput(current?.endsAt),
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusFirstInvalid = useFocusFirstInvalid(formRef);
+  const [saved, setSaved] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiBody<Placement>(`/api/workspace/placements/${state.slot}`, { method: 'PUT', body }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['placements'] }),
+    mutationFn: (body: Record<string, unknown>) => apiBody<SlotState>(`/api/workspace/placements/${state.slot}`, { method: 'PUT', body }),
+    onSuccess: (answer) => {
+      setSaved(saveOutcome(current?.placementId, state.impressions, answer));
+      void client.invalidateQueries({ queryKey: ['placements'] });
+    },
+    onError: () => {
+      setSaved(null);
+      focusFirstInvalid();
+    },
   });
+  // "Saved." is a moment's news: it goes away after a while, and as soon as the form is edited again.
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => setSaved(null), 15_000);
+    return () => clearTimeout(timer);
+  }, [saved]);
   const serverErrors = save.error instanceof ApiError ? save.error.errors : [];
   const errorsFor = (field: string) => serverErrors.filter((error) => error.field === field);
-  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) => {
+    setSaved(null);
+    setForm({ ...form, [key]: event.target.value });
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body: Record<string, unknown> = {
@@ -72,9 +100,9 @@ function SlotEditor({ state }: { state: SlotState }) {
     save.mutate(body);
   };
   return (
-    <form className="slot" onSubmit={submit} noValidate aria-label={`Slot ${state.slot}`} data-slot={state.slot}>
+    <form ref={formRef} className="slot" onSubmit={submit} noValidate aria-label={`Slot ${state.slot}`} data-slot={state.slot}>
       <h2>
-        {state.slot} {current ? <StatusBadge status={current.status} /> : <span className="help">(empty)</span>}
+        {state.slot} {current ? <StatusBadge status={placementState(current, new Date())} /> : <span className="help">(empty)</span>}
       </h2>
       <p className="help">Impressions of the current placement: {state.impressions}</p>
       <Field label="Title" hint={form.title ? lengthHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
@@ -105,7 +133,7 @@ function SlotEditor({ state }: { state: SlotState }) {
         {(props) => <input {...props} type="datetime-local" value={form.endsAt} onChange={set('endsAt')} />}
       </Field>
       {save.error && !(save.error instanceof ApiError && save.error.status === 422) ? <ErrorMessage error={save.error} /> : null}
-      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {saved ? <p role="status">{saved}</p> : null}
       <button type="submit" className="button" disabled={save.isPending}>
         Save {state.slot}
       </button>

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
@@ -5,9 +6,13 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { IntegrationFacts } from '../components/IntegrationFacts';
 import { KeyPanel } from '../components/KeyPanel';
 import { PlatformFill } from '../components/PlatformFill';
+import { KeyStatusNote } from '../components/KeyStatusNote';
+import { PausedNotice } from '../components/PausedNotice';
+import { PauseForm } from '../components/PauseForm';
 import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
 import { TestKeyPanel } from '../components/TestKeyPanel';
+import { usePageTitle } from '../hooks/page-title';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
 import type { Publisher } from '../types';
@@ -19,16 +24,26 @@ export function PublisherDetailPage() {
   const account = useAccount();
   const client = useQueryClient();
   const publisher = useQuery({ queryKey: ['publisher', id], queryFn: () => apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}`) });
+  const heading = useRef<HTMLHeadingElement>(null);
+  usePageTitle(`Platform #${id}`);
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (updated) => {
       client.setQueryData(['publisher', id], updated);
       void client.invalidateQueries({ queryKey: ['publishers'] });
+      void client.invalidateQueries({ queryKey: ['audit'] });
+      // The pressed button left with the old status: focus goes to the heading instead of being lost.
+      heading.current?.focus();
     },
   });
   if (publisher.error) return <ErrorMessage error={publisher.error} />;
-  if (!publisher.data) return <p className="loading">Loading…</p>;
+  if (!publisher.data)
+    return (
+      <p className="loading" role="status">
+        Loading the platform…
+      </p>
+    );
   const p = publisher.data;
   const owner = p.ownerAccountId === account.accountId;
   const link = safeHttpsUrl(p.link);
@@ -39,7 +54,7 @@ export function PublisherDetailPage() {
       <p>
         <Link to="/workspace/publishers">← Platforms</Link>
       </p>
-      <h1>
+      <h1 ref={heading} tabIndex={-1}>
         Platform #{p.id} <StatusBadge status={p.status} />
       </h1>
       <dl className="facts">
@@ -51,6 +66,7 @@ export function PublisherDetailPage() {
         <dd>{owner ? 'You' : p.ownerAccountId}</dd>
       </dl>
       {p.status === 'rejected' && p.rejectionReason ? <p className="reason">Rejected: {p.rejectionReason}</p> : null}
+      {p.status === 'paused' ? <PausedNotice record="publisher" id={p.id} viewerAccountId={account.accountId} asOwner={owner} /> : null}
       {p.status === 'submitted' && owner ? <p>An administrator checks ownership and the placement before approval.</p> : null}
       <div className="actions" aria-label="Actions">
         {owner && (p.status === 'draft' || p.status === 'rejected') ? (
@@ -64,9 +80,7 @@ export function PublisherDetailPage() {
           </button>
         ) : null}
         {account.admin && p.status === 'approved' ? (
-          <button type="button" className="button" onClick={() => transition.mutate({ action: 'pause' })} disabled={busy}>
-            Pause
-          </button>
+          <PauseForm record="publisher" asOwner={false} pending={busy} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {account.admin && (p.status === 'submitted' || p.status === 'approved' || p.status === 'paused') ? (
           <RejectForm pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
@@ -76,7 +90,7 @@ export function PublisherDetailPage() {
       {owner || account.admin ? <PlatformFill publisherId={p.id} /> : null}
       {owner ? <IntegrationFacts publisher={p} /> : null}
       {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
-      {owner && p.status !== 'approved' ? <p className="help">A server key can be generated once the platform is approved.</p> : null}
+      {owner && p.status !== 'approved' ? <KeyStatusNote publisher={p} /> : null}
       {owner ? <TestKeyPanel publisher={p} /> : null}
     </section>
   );

@@ -5,6 +5,7 @@ import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { StatusBadge } from '../components/StatusBadge';
+import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
 import type { Format, Publisher } from '../types';
 
@@ -19,6 +20,7 @@ function linkHint(link: string, type: Format): string | null {
 
 export function PublishersPage() {
   const account = useAccount();
+  usePageTitle(account.admin ? 'Platforms of the network' : 'Your platforms');
   const client = useQueryClient();
   const navigate = useNavigate();
   const [type, setType] = useState<Format>('bot');
@@ -78,6 +80,10 @@ export function PublishersPage() {
             ))}
           </ul>
         )
+      ) : publishers.isPending ? (
+        <p className="loading" role="status">
+          Loading platforms…
+        </p>
       ) : null}
       <h2>Register a platform</h2>
       <form onSubmit={submit} noValidate aria-label="Register a platform" className="narrow">

@@ -6,9 +6,11 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { Navigate, useNavigate } from 'react-router-dom';
-import { apiBody } from '../api';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { deepLinkAfterSignIn, forgetDeepLink } from '../hooks/deep-link';
+import { usePageTitle } from '../hooks/page-title';
 import { SESSION_KEY, useSession } from '../session';
 import type { Session } from '../types';
 
@@ -26,28 +28,39 @@ interface LoginStatus {
 
 export const POLL_MS = 1500;
 
+/** A poll answered 404: this browser no longer holds the request (its cookie was cleared): as good as expired. */
+function isGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 export function SignInPage() {
+  usePageTitle('Sign in');
   const session = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const client = useQueryClient();
+  const next = deepLinkAfterSignIn(location.state);
   const login = useMutation({ mutationFn: () => apiBody<LoginRequest>('/api/auth/login', { method: 'POST', body: {} }) });
   const request = login.data;
   const status = useQuery({
     queryKey: ['login-status', request?.requestId],
     enabled: Boolean(request),
     queryFn: () => apiBody<LoginStatus>(`/api/auth/login/${encodeURIComponent(request?.requestId ?? '')}`),
-    refetchInterval: (q) => (q.state.data?.status === 'pending' || !q.state.data ? POLL_MS : false),
-    retry: 3,
+    refetchInterval: (q) => (isGone(q.state.error) ? false : q.state.data?.status === 'pending' || !q.state.data ? POLL_MS : false),
+    retry: (count, error) => !isGone(error) && count < 3,
     staleTime: 0,
   });
-  const state = status.data?.status;
+  const state = isGone(status.error) ? 'expired' : status.data?.status;
 
   useEffect(() => {
     if (state !== 'confirmed') return;
-    void client.invalidateQueries({ queryKey: SESSION_KEY }).then(() => navigate('/workspace', { replace: true }));
-  }, [state, client, navigate]);
+    void client.invalidateQueries({ queryKey: SESSION_KEY }).then(() => {
+      forgetDeepLink();
+      navigate(next, { replace: true });
+    });
+  }, [state, client, navigate, next]);
 
-  if (session.data && state !== 'confirmed') return <Navigate to="/workspace" replace />;
+  if (session.data && state !== 'confirmed') return <Navigate to={next} replace />;
 
   return (
     <section className="signin">
@@ -60,7 +73,7 @@ export function SignInPage() {
               This sign-in code expired before it was confirmed. Get a new code and send it to the bot within 5 minutes.
             </p>
           ) : null}
-          <button type="button" className="button" onClick={() => login.mutate()} disabled={login.isPending}>
+          <button type="button" className="button" onClick={() => login.mutate()} disabled={login.isPending} data-testid="signin-get-code">
             {state === 'expired' ? 'Get a new code' : 'Get a sign-in code'}
           </button>
           <ErrorMessage error={login.error} />
@@ -81,7 +94,7 @@ export function SignInPage() {
             {state === 'confirmed' ? 'Confirmed. Opening the workspace…' : 'Waiting for the bot to confirm…'}
           </p>
           <p className="help">The code is valid until {new Date(request.expiresAt).toLocaleTimeString()}.</p>
-          <ErrorMessage error={status.error} />
+          {isGone(status.error) ? null : <ErrorMessage error={status.error} />}
         </div>
       )}
     </section>

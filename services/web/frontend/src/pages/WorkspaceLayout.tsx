@@ -3,6 +3,8 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-route
 import { api } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PlacementSlot } from '../components/PlacementSlot';
+import { RetryPanel } from '../components/RetryPanel';
+import { rememberDeepLink } from '../hooks/deep-link';
 import { SESSION_KEY, useSession } from '../session';
 
 export function WorkspaceLayout() {
@@ -19,14 +21,24 @@ export function WorkspaceLayout() {
     },
   });
 
-  if (session.isPending) return <p className="loading">Loading…</p>;
+  if (session.isPending)
+    return (
+      <p className="loading" role="status">
+        Loading…
+      </p>
+    );
   if (session.isError)
     return (
       <main className="page">
-        <ErrorMessage error={session.error} />
+        <h1>Workspace</h1>
+        <RetryPanel error={session.error} retry={() => void session.refetch()} retrying={session.isFetching} />
       </main>
     );
-  if (!session.data) return <Navigate to="/signin" replace state={{ from: location.pathname }} />;
+  if (!session.data) {
+    const from = `${location.pathname}${location.search}`;
+    rememberDeepLink(from);
+    return <Navigate to="/signin" replace state={{ from }} />;
+  }
   const account = session.data;
 
   return (

@@ -1,0 +1,65 @@
+/**
+ * The dashboard chart's data (issue 20, bug 12): one bar group per UTC day from the first to the last day
+ * shown, days without events as zeros, so the x-axis is a timeline; the series in one fixed order that the
+ * bars and the legend both follow.
+ */
+import type { Stats, Totals } from './types';
+
+export const SERIES: ReadonlyArray<{ key: keyof Totals; name: string; color: string }> = [
+  { key: 'adRequests', name: 'Ad requests', color: '#3b6fd8' },
+  { key: 'confirmedDeliveries', name: 'Confirmed deliveries', color: '#2a9d6b' },
+  { key: 'clickedLinks', name: 'Clicked links', color: '#c2761b' },
+];
+
+/** A bar of any non-zero value is at least this tall, so 1 click next to 54 requests can be seen. */
+export const MIN_BAR_PX = 6;
+
+export function minBarSize(value: unknown): number {
+  // Recharts may pass a bar's value as [base, value].
+  const shown: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof shown === 'number' && shown > 0 ? MIN_BAR_PX : 0;
+}
+
+/** The legend sorts by this: the position of the series among the bars. */
+export function seriesOrder(item: { dataKey?: unknown }): number {
+  return SERIES.findIndex((series) => series.key === item.dataKey);
+}
+
+/** The most days one chart draws; a longer range shows its latest days. */
+export const MAX_CHART_DAYS = 366;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function dayNumber(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+function dateOf(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Every day from `from` (or the first day with events) to `to` (or the last day with events), each with
+ * its totals or zeros. No events and no range: no days.
+ */
+export function timeline(days: Stats['days'], range: { from?: string; to?: string } = {}): Stats['days'] {
+  const known = new Map(days.map((day) => [day.date, day]));
+  const eventDays = days.map((day) => dayNumber(day.date)).filter(Number.isFinite);
+  const first = range.from && DATE.test(range.from) ? dayNumber(range.from) : eventDays.length ? Math.min(...eventDays) : null;
+  const last = range.to && DATE.test(range.to) ? dayNumber(range.to) : eventDays.length ? Math.max(...eventDays) : null;
+  if (first === null || last === null || last < first) return [];
+  const start = Math.max(first, last - MAX_CHART_DAYS + 1);
+  const filled: Stats['days'] = [];
+  for (let day = start; day <= last; day += 1) {
+    const date = dateOf(day);
+    filled.push(known.get(date) ?? { date, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
+  }
+  return filled;
+}
+
+/** A date range whose start is after its end, in the words of the filter form; null when it is fine. */
+export function rangeProblem(from: string, to: string): string | null {
+  if (from && to && from > to) return 'The "From" date is after the "To" date: choose a start on or before the end.';
+  return null;
+}

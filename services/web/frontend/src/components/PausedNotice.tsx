@@ -1,0 +1,43 @@
+/**
+ * What a paused record's page says (issue 20, bugs 3 and 4): who paused it and when, the reason given (from
+ * the latest `paused` entry of the audit record, where the pause's optional reason is kept), what the
+ * pause does, and how it ends.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { apiBody, query } from '../api';
+import type { AuditEntry } from '../types';
+
+export function latestPause(items: AuditEntry[]): AuditEntry | null {
+  return items.find((item) => item.action === 'paused') ?? null;
+}
+
+const WHAT_IT_MEANS = {
+  campaign: {
+    owner: 'Publishers do not receive it, and links already sent with it no longer open your page. Only an administrator can activate it again; ask them, or create a replacement draft.',
+    admin: 'Publishers do not receive it, and links already sent with it no longer open the destination. Activate it to resume.',
+  },
+  publisher: {
+    owner: 'Its server key is refused (HTTP 401) for as long as the pause lasts, and links it already sent no longer open. The key is kept: it works again, unchanged, once an administrator approves the platform again. Ask them for the next step.',
+    admin: 'Its server key is refused for as long as the pause lasts, and links it already sent no longer open. Approve it to resume; the owner keeps the same key.',
+  },
+} as const;
+
+export function PausedNotice({ record, id, viewerAccountId, asOwner }: { record: 'campaign' | 'publisher'; id: number; viewerAccountId: string; asOwner: boolean }) {
+  const audit = useQuery({
+    queryKey: ['audit', record, String(id)],
+    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity: record, entityId: String(id) })}`, { signal }),
+  });
+  const pause = audit.data ? latestPause(audit.data.items) : null;
+  const who = pause ? (pause.actorAccountId === viewerAccountId ? 'you' : asOwner ? 'an administrator' : `account ${pause.actorAccountId}`) : null;
+  return (
+    <div className="notice paused-notice" data-testid="paused-notice">
+      <p>
+        <strong>{record === 'campaign' ? 'This campaign is paused' : 'This platform is paused'}</strong>
+        {pause ? ` by ${who} on ${new Date(pause.at).toLocaleString()}.` : '.'}
+      </p>
+      {pause?.reason ? <p className="reason-text">Reason: {pause.reason}</p> : null}
+      {pause && !pause.reason ? <p className="help">No reason was given.</p> : null}
+      <p>{WHAT_IT_MEANS[record][asOwner ? 'owner' : 'admin']}</p>
+    </div>
+  );
+}

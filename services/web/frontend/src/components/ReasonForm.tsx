@@ -1,0 +1,86 @@
+/**
+ * A step that asks before a consequential move (reject, pause): a button opens a small form that says what
+ * will happen and takes a reason (required or optional, 1 to 500 characters). Opening it moves focus to
+ * the reason; Cancel or Escape closes it and gives focus back to the button (issue 20, bugs 3 and 11).
+ */
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { lengthOf } from '../limits';
+
+export interface ReasonFormProps {
+  /** the opening button, e.g. "Reject…" */
+  openLabel: string;
+  /** the form's accessible name, e.g. "Reject" */
+  name: string;
+  reasonLabel: string;
+  submitLabel: string;
+  required: boolean;
+  /** what the move does, said before it is made */
+  consequence?: ReactNode;
+  pending: boolean;
+  onSubmit: (reason: string | undefined) => void;
+}
+
+export const REASON_MAX = 500;
+
+export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit }: ReasonFormProps) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const id = useId();
+  const opener = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const wasOpen = useRef(false);
+
+  useEffect(() => {
+    if (open) field.current?.focus();
+    else if (wasOpen.current) opener.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+
+  if (!open)
+    return (
+      <button ref={opener} type="button" className="button button-danger" onClick={() => setOpen(true)}>
+        {openLabel}
+      </button>
+    );
+  const trimmed = reason.trim();
+  const length = lengthOf(trimmed);
+  const valid = length <= REASON_MAX && (!required || length >= 1);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (valid) onSubmit(length > 0 ? trimmed : undefined);
+  };
+  const escape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') setOpen(false);
+  };
+  return (
+    <form className="reject-form" onSubmit={submit} onKeyDown={escape} aria-label={name}>
+      {consequence ? (
+        <div className="warning" id={`${id}-consequence`}>
+          {consequence}
+        </div>
+      ) : null}
+      <label htmlFor={id}>{reasonLabel}</label>
+      <textarea
+        ref={field}
+        id={id}
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        rows={3}
+        required={required}
+        maxLength={REASON_MAX}
+        aria-describedby={`${consequence ? `${id}-consequence ` : ''}${id}-count`}
+      />
+      <span id={`${id}-count`} className="counter">
+        {length} / {REASON_MAX}
+      </span>
+      <div className="actions">
+        <button type="submit" className="button button-danger" disabled={pending || !valid}>
+          {submitLabel}
+        </button>
+        <button type="button" className="link-button" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
