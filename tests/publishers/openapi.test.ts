@@ -204,6 +204,11 @@ describe('the OpenAPI document against the running system', function () {
     const limited = await approvedPublisher(system, advertiser, admin);
     for (let i = 0; i < 60; i += 1) expect((await ad({ key: limited.server.key })).status).to.equal(204);
     documented(AD, 'get', await ad({ key: limited.server.key }));
+
+    // A test key (the sandbox) with an X-Pilot-Test-Answer it does not know.
+    const testKey = (await owner.post<{ key: string }>(`/api/workspace/publishers/${publisherId}/test-key`)).body.key;
+    const unknownAnswer = await fetch(`${system.baseUrl}${AD}`, { headers: { authorization: `Bearer ${testKey}`, 'x-pilot-test-answer': '500' } }).then(answerOf);
+    documented(AD, 'get', unknownAnswer);
   });
 
   it('answers the codes of the delivery confirmation as its responses list them', async () => {

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Request one sponsored creative
-         * @description Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals the requested one or is all, and that are not owned by the publisher's own account. Limited to 60 requests per publisher per 60-second fixed window, shared by all replicas.
+         * @description Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals the requested one or is all, and that are not owned by the publisher's own account. Limited to 60 requests per publisher per 60-second fixed window, shared by all replicas. With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, sponsored: true, a click link to the site's /sandbox page; its delivery and click answer as live ones but are never counted), whatever the platform's status, with X-Pilot-Test: true, on a limit window of its own.
          */
         get: operations["requestAd"];
         put?: never;
@@ -149,7 +149,10 @@ export interface operations {
                 /** @description An ISO 639-1 code (en, tr, ru, ...) or a BCP 47 tag whose primary subtag is one (en-US, pt-br), in any case; selection uses the primary subtag, lowercased. Default en. Anything else (all, english, zz, empty) is 400 invalid_language. The pattern lists the ISO 639-1 codes and the subtag structure; the server also refuses a tag that repeats a variant or an extension. */
                 language?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Test keys only (the sandbox): forces this answer, to test error handling: 204 (no body), 429 rate_limited with Retry-After, 503 service_unavailable with Retry-After. Any other value is 400 invalid_test_answer. A live key ignores it. */
+                "X-Pilot-Test-Answer"?: "204" | "429" | "503";
+            };
             path?: never;
             cookie?: never;
         };
@@ -194,7 +197,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), or a GET sent with a body (body_not_allowed). Do not retry unchanged. */
+            /** @description Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), a GET sent with a body (body_not_allowed), or an X-Pilot-Test-Answer other than 204, 429 or 503 with a test key (invalid_test_answer). Do not retry unchanged. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -208,7 +211,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_language" | "body_not_allowed";
+                        code?: "invalid_language" | "body_not_allowed" | "invalid_test_answer";
                     };
                 };
             };

@@ -16,6 +16,7 @@ const answer = (status: number, code: string, title: string, detail: string): Pr
 
 export const NETWORK_PROBLEMS = {
   invalidLanguage: answer(400, 'invalid_language', 'Bad request', 'language must be an ISO 639-1 code such as en, or a tag of one such as pt-BR'),
+  invalidTestAnswer: answer(400, 'invalid_test_answer', 'Bad request', 'X-Pilot-Test-Answer must be one of 204, 429 or 503'),
   bodyNotAllowed: answer(400, 'body_not_allowed', 'Bad request', 'GET requests carry no body'),
   invalidJson: answer(400, 'invalid_json', 'Bad request', 'The body is not valid JSON'),
   invalidToken: answer(400, 'invalid_token', 'Bad request', 'token is not a delivery token'),

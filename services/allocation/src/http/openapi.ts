@@ -133,9 +133,21 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           description:
             'Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals ' +
             'the requested one or is all, and that are not owned by the publisher\'s own account. ' +
-            `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${WINDOW_SECONDS}-second fixed window, shared by all replicas.`,
+            `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${WINDOW_SECONDS}-second fixed window, shared by all replicas. ` +
+            'With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, ' +
+            'sponsored: true, a click link to the site\'s /sandbox page; its delivery and click answer as live ones but are never counted), ' +
+            'whatever the platform\'s status, with X-Pilot-Test: true, on a limit window of its own.',
           security: [{ publisherKey: [] }],
           parameters: [
+            {
+              name: 'X-Pilot-Test-Answer',
+              in: 'header',
+              required: false,
+              description:
+                'Test keys only (the sandbox): forces this answer, to test error handling: 204 (no body), 429 rate_limited with ' +
+                'Retry-After, 503 service_unavailable with Retry-After. Any other value is 400 invalid_test_answer. A live key ignores it.',
+              schema: { type: 'string', enum: ['204', '429', '503'] },
+            },
             {
               name: 'language',
               in: 'query',
@@ -164,8 +176,8 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
               headers: { ...rateLimitHeaderRefs },
             },
             '400': problem(
-              'Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), or a GET sent with a body (body_not_allowed). Do not retry unchanged.',
-              [NETWORK_PROBLEMS.invalidLanguage, NETWORK_PROBLEMS.bodyNotAllowed],
+              'Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), a GET sent with a body (body_not_allowed), or an X-Pilot-Test-Answer other than 204, 429 or 503 with a test key (invalid_test_answer). Do not retry unchanged.',
+              [NETWORK_PROBLEMS.invalidLanguage, NETWORK_PROBLEMS.bodyNotAllowed, NETWORK_PROBLEMS.invalidTestAnswer],
               rateLimitHeaderRefs,
             ),
             '401': keyRefused(),
@@ -266,7 +278,10 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
         publisherKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Authorization: Bearer <PUBLISHER_API_KEY>. Generated once by the publisher owner; rotation revokes the previous key.',
+          description:
+            'Authorization: Bearer <PUBLISHER_API_KEY>. Generated once by the publisher owner; rotation revokes the previous key. ' +
+            'A live key starts with pilot_pk_; a test key (the sandbox: made by the owner whatever the platform\'s status, answered ' +
+            'with a test creative, never counted) starts with pilot_pk_test_.',
         },
       },
       schemas: {
