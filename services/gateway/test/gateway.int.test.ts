@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import express, { type Request } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import request from 'supertest';
+import { waitFor } from '@pilot/testkit';
 import { SECRET, standIn, startGateway, type StandIn } from './support';
 
 describe('gateway', () => {
@@ -126,6 +127,20 @@ describe('gateway', () => {
       expect(response.status).to.equal(200);
       expect(response.text).to.equal('alive');
     }
+  });
+
+  it('sends no traffic to a replica that listens but is not ready yet (a restarted one loading its snapshot)', async () => {
+    const loading = await withStandIn((req, res) => {
+      res.statusCode = req.url === '/readyz' ? 503 : 200;
+      res.end('loading');
+    });
+    const ready = await withStandIn((_req, res) => res.end('ready'));
+    const gateway = await gatewayFor({ allocation: `${loading.url},${ready.url}` });
+    // Two probes seen: the first one's answer has been applied.
+    await waitFor(() => loading.requests.filter((req) => req.url === '/readyz').length >= 2, { timeoutMs: 5000 });
+    const answers: string[] = [];
+    for (let i = 0; i < 6; i += 1) answers.push((await request(gateway.url).get('/api/network/ad')).text);
+    expect(answers).to.deep.equal(Array(6).fill('ready'));
   });
 
   it('sets the page security headers', async () => {

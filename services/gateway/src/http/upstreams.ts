@@ -1,7 +1,9 @@
 /**
  * The replicas of each upstream service, chosen round-robin. A replica that refused a connection is left
- * out for a short while (passive health), and a probe of /livez every second brings it back (or keeps it
- * out), so when one of two replicas dies the traffic moves to the other.
+ * out for a short while (passive health), and a probe of /readyz every second brings it back (or keeps it
+ * out), so when one of two replicas dies the traffic moves to the other, and a replica that was restarted
+ * gets traffic once it is ready (allocation and tracking once their campaign snapshot is loaded), not as
+ * soon as it listens. When no replica is ready, requests still go to one (it answers for itself).
  */
 import { Agent } from 'node:http';
 import type { Upstream } from '../domain/routes';
@@ -92,7 +94,7 @@ export class Upstreams {
       this.all().flatMap((pool) =>
         pool.urls().map(async (url) => {
           try {
-            const response = await fetch(`${url}/livez`, { signal: AbortSignal.timeout(800) });
+            const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(800) });
             if (response.ok) pool.markUp(url);
             else pool.markDown(url);
           } catch {
