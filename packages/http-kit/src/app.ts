@@ -39,8 +39,6 @@ export interface ServiceAppOptions {
   operatorRoutes?: { details: Record<string, ReadinessCheck> };
   /** The service's registry (createMetricsRegistry), when its bus, caches or use cases add metrics of their own. */
   registry?: Registry;
-  /** Share of routine network API answers given an access log line (default: NETWORK_LOG_SAMPLE_RATE, else 0.01). */
-  networkLogSampleRate?: number;
 }
 
 /** The publishers' high-volume calls, whose routine answers are logged for a sample only (see httpLogger). */
@@ -100,7 +98,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = createMetrics(options.service, options.registry);
   const readiness = readinessMetrics(metrics.registry);
 
-  app.use(httpLogger(options.logger, { sampledPaths: NETWORK_PATHS, sampleRate: options.networkLogSampleRate ?? networkLogSampleRateOf(process.env) }));
+  app.use(httpLogger(options.logger, { sampledPaths: NETWORK_PATHS, sampleRate: networkLogSampleRateOf(process.env) }));
   app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
   app.use(metrics.middleware);
 

@@ -19,19 +19,8 @@ async function answerOf<T>(response: Response): Promise<Answer<T>> {
   return { status: response.status, headers: response.headers, body: body as T, text };
 }
 
-/** The Ad object of SPEC.md as the ad endpoint answers it. */
-export interface Ad {
-  campaign_id: number;
-  title: string;
-  text: string;
-  button_text: string;
-  image_url: string | null;
-  click_url: string;
-  delivery_token: string;
-  expires_in: number;
-  sponsored: boolean;
-  billing: string;
-}
+/** The Ad object of SPEC.md as the ad endpoint answers it: the client's type, generated from the OpenAPI document. */
+export type { Ad } from '../../../packages/network-client/src/types';
 
 /** A browser: keeps its cookies, sends the site's Origin on writes. */
 export class Browser {
