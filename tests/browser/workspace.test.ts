@@ -113,7 +113,7 @@ describe('the product in a browser, against the whole system', function () {
     expect(await adminPage.getByTestId('account').getByText('Administrator').isVisible()).to.equal(true);
     await adminPage.getByRole('link', { name: 'Campaigns', exact: true }).click();
     await adminPage.getByRole('link', { name: 'Review queue' }).click();
-    await adminPage.waitForURL('**/workspace/campaigns?status=submitted');
+    await adminPage.waitForURL('**/workspace/review');
     await adminPage.getByRole('link', { name: `#${campaignId} Browser journey` }).click();
     await adminPage.getByRole('button', { name: 'Approve' }).click();
     await adminPage.locator('h1 .badge', { hasText: 'Approved' }).waitFor();
@@ -322,7 +322,7 @@ describe('the product in a browser, against the whole system', function () {
     expect(await page.getByRole('button', { name: 'Rotate key…' }).isVisible(), 'the key is gone; only rotation is offered').to.equal(true);
     await page.goto('/workspace/audit');
     await page.getByLabel('Record type').selectOption('publisher');
-    await page.getByTestId('audit-table').getByRole('cell', { name: 'key_rotated' }).waitFor();
+    await page.getByTestId('audit-table').getByRole('cell', { name: 'Server key rotated' }).waitFor();
   });
 
   it('counts characters as the campaign service does and shows its refusals next to the fields', async () => {
@@ -381,7 +381,7 @@ describe('the product in a browser, against the whole system', function () {
     const table = page.getByTestId('audit-table');
     await table.getByRole('cell', { name: 'Markup is not allowed in the title; use plain words.' }).waitFor();
     const actions = await table.locator('tbody tr td:nth-child(4)').allTextContents();
-    expect(actions).to.include.members(['created', 'submitted', 'rejected']);
+    expect(actions).to.include.members(['Created', 'Submitted for review', 'Rejected']);
     await stack.screenshot(page, 'audit-rejected');
   });
 

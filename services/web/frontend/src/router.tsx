@@ -13,6 +13,7 @@ import { PublishersPage } from './pages/PublishersPage';
 import { PublisherDetailPage } from './pages/PublisherDetailPage';
 import { AuditPage } from './pages/AuditPage';
 import { PlacementsPage } from './pages/PlacementsPage';
+import { ReviewPage } from './pages/ReviewPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 
 // The dashboard carries the chart library: loaded only when opened, with a word on screen meanwhile.
@@ -54,6 +55,7 @@ export const router = createBrowserRouter([
       { path: 'publishers/:id', element: <PublisherDetailPage /> },
       { path: 'audit', element: <AuditPage /> },
       { path: 'placements', element: <PlacementsPage /> },
+      { path: 'review', element: <ReviewPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

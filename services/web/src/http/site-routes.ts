@@ -16,6 +16,7 @@ const PAGES: readonly RegExp[] = [
   /^\/workspace\/publishers\/[1-9][0-9]{0,15}$/,
   /^\/workspace\/audit$/,
   /^\/workspace\/placements$/,
+  /^\/workspace\/review$/, // the administrator's review queue (issue 20, UX)
 ];
 
 /** Whether `requestPath` is a page of the app (one trailing slash allowed, as the router allows it). */

@@ -5,9 +5,8 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
+import { CAMPAIGN_STATUSES, statusWord } from '../status-words';
 import type { Campaign } from '../types';
-
-const STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'];
 
 export function CampaignsPage() {
   const account = useAccount();
@@ -31,15 +30,15 @@ export function CampaignsPage() {
           Status
           <select value={status} onChange={(event) => setParams(event.target.value ? { status: event.target.value } : {})}>
             <option value="">All</option>
-            {STATUSES.map((value) => (
+            {CAMPAIGN_STATUSES.map((value) => (
               <option key={value} value={value}>
-                {value}
+                {statusWord(value)}
               </option>
             ))}
           </select>
         </label>
         {account.admin ? (
-          <Link to="/workspace/campaigns?status=submitted">Review queue</Link>
+          <Link to="/workspace/review">Review queue</Link>
         ) : null}
       </div>
       <ErrorMessage error={campaigns.error} />

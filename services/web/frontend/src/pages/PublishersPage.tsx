@@ -7,6 +7,7 @@ import { Field } from '../components/Field';
 import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
+import { PUBLISHER_STATUSES, statusWord } from '../status-words';
 import type { Format, Publisher } from '../types';
 
 function linkHint(link: string, type: Format): string | null {
@@ -51,11 +52,11 @@ export function PublishersPage() {
           Status
           <select value={shown} onChange={(event) => setShown(event.target.value)}>
             <option value="">All</option>
-            <option value="submitted">{account.admin ? 'Review queue (in review)' : 'In review'}</option>
-            <option value="draft">Draft</option>
-            <option value="approved">Approved</option>
-            <option value="paused">Paused</option>
-            <option value="rejected">Rejected</option>
+            {PUBLISHER_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {statusWord(value)}
+              </option>
+            ))}
           </select>
         </label>
       </div>

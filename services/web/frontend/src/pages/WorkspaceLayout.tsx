@@ -5,6 +5,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { PlacementSlot } from '../components/PlacementSlot';
 import { RetryPanel } from '../components/RetryPanel';
 import { rememberDeepLink } from '../hooks/deep-link';
+import { useReviewQueue } from '../hooks/review-queue';
 import { SESSION_KEY, useSession } from '../session';
 
 export function WorkspaceLayout() {
@@ -12,6 +13,7 @@ export function WorkspaceLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const client = useQueryClient();
+  const queue = useReviewQueue(Boolean(session.data?.admin));
   const logout = useMutation({
     mutationFn: () => api<void>('/api/auth/logout', { method: 'POST' }),
     onSuccess: () => {
@@ -50,13 +52,6 @@ export function WorkspaceLayout() {
         <NavLink to="/workspace" end className="brand">
           Publisher pilot
         </NavLink>
-        <div className="account" data-testid="account">
-          <span>{account.displayName || `Account ${account.accountId}`}</span>
-          {account.admin ? <span className="badge badge-admin">Administrator</span> : null}
-          <button type="button" className="link-button" onClick={() => logout.mutate()} disabled={logout.isPending}>
-            Sign out
-          </button>
-        </div>
         <nav aria-label="Workspace">
           <NavLink to="/workspace" end>
             Dashboard
@@ -64,8 +59,20 @@ export function WorkspaceLayout() {
           <NavLink to="/workspace/campaigns">Campaigns</NavLink>
           <NavLink to="/workspace/publishers">Platforms</NavLink>
           <NavLink to="/workspace/audit">Audit</NavLink>
+          {account.admin ? (
+            <NavLink to="/workspace/review" data-testid="nav-review">
+              Review{queue.loaded ? ` (${queue.campaigns.length + queue.platforms.length})` : ''}
+            </NavLink>
+          ) : null}
           {account.admin ? <NavLink to="/workspace/placements">Placements</NavLink> : null}
         </nav>
+        <div className="account" data-testid="account">
+          <span>{account.displayName || `Account ${account.accountId}`}</span>
+          {account.admin ? <span className="badge badge-admin">Administrator</span> : null}
+          <button type="button" className="link-button" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            Sign out
+          </button>
+        </div>
       </header>
       <ErrorMessage error={logout.error} />
       <PlacementSlot key={location.pathname} slot="workspace-top" />
