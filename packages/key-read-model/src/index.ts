@@ -1,3 +1,4 @@
 export * from './key-format';
 export * from './read-model';
 export * from './key-reader';
+export * from './key-use';
