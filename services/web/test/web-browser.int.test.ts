@@ -35,7 +35,7 @@ describe('web frontend in a browser', function () {
     await page.getByRole('button', { name: 'Get a sign-in code' }).click();
     const code = (await page.getByTestId('signin-code').textContent())?.trim() ?? '';
     expect(code).to.match(/^[A-Za-z0-9_-]{43}$/);
-    const botLink = page.getByRole('link', { name: 'Open the bot and send the code' });
+    const botLink = page.getByRole('link', { name: 'Open the bot and press Start' });
     expect(await botLink.getAttribute('href')).to.equal(`https://t.me/pilot_signin_bot?start=${code}`);
     expect(await page.locator('svg title', { hasText: 'QR code of the bot link' }).count()).to.equal(1);
     await stack.screenshot(page, 'signin-waiting');

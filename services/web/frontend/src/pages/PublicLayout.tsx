@@ -1,29 +1,33 @@
 import { useEffect } from 'react';
-import { Link, Outlet, useLocation } from 'react-router-dom';
+import { Link, Outlet } from 'react-router-dom';
+import { publicWords, usePublicLanguage } from '../public-words';
 import { useSession } from '../session';
 
 export function PublicLayout() {
   const session = useSession();
-  const location = useLocation();
-  const turkish = location.pathname === '/tr';
+  const language = usePublicLanguage();
+  const words = publicWords(language);
   useEffect(() => {
-    document.documentElement.lang = turkish ? 'tr' : 'en';
-  }, [turkish]);
+    document.documentElement.lang = language;
+  }, [language]);
   return (
     <div className="page">
       <a className="skip-link" href="#main">
-        {turkish ? 'İçeriğe geç' : 'Skip to content'}
+        {words.skip}
       </a>
       <header className="site-header">
-        <Link to="/" className="brand">
+        <Link to={words.homePath} className="brand">
           Publisher pilot
         </Link>
-        <nav aria-label={turkish ? 'Site' : 'Site'}>
-          <Link to="/">Home</Link>
-          <Link to="/tr" lang="tr">
-            Türkçe
+        <nav aria-label={words.siteNav}>
+          <Link to={words.homePath}>{words.home}</Link>
+          <Link to="/guide" lang="en">
+            Publishers guide
           </Link>
-          {session.data ? <Link to="/workspace">Workspace</Link> : <Link to="/signin">Sign in</Link>}
+          <Link to={words.otherLanguagePath} lang={words.otherLanguageCode}>
+            {words.otherLanguage}
+          </Link>
+          {session.data ? <Link to="/workspace">{words.workspace}</Link> : <Link to={words.signInPath}>{words.signIn}</Link>}
         </nav>
       </header>
       <main id="main" tabIndex={-1}>

@@ -1,6 +1,6 @@
 /**
  * Sign-in through the messaging platform: ask for a code, open the bot link (or scan the QR code) and
- * send the code to the bot; this page polls the request until it is confirmed (then the workspace opens)
+ * press Start in the bot (the link carries the code, so nobody types it); this page polls the request until it is confirmed (then the workspace opens)
  * or expired (then it says so and offers a new code).
  */
 import { useEffect } from 'react';
@@ -11,6 +11,7 @@ import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { deepLinkAfterSignIn, forgetDeepLink } from '../hooks/deep-link';
 import { usePageTitle } from '../hooks/page-title';
+import { publicWords, usePublicLanguage } from '../public-words';
 import { SESSION_KEY, useSession } from '../session';
 import type { Session } from '../types';
 
@@ -34,7 +35,9 @@ function isGone(error: unknown): boolean {
 }
 
 export function SignInPage() {
-  usePageTitle('Sign in');
+  const language = usePublicLanguage();
+  const words = publicWords(language);
+  usePageTitle(words.signInTitle);
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -63,37 +66,38 @@ export function SignInPage() {
   if (session.data && state !== 'confirmed') return <Navigate to={next} replace />;
 
   return (
-    <section className="signin">
-      <h1>Sign in to the workspace</h1>
-      <p>You sign in with your messaging-platform account: our bot confirms that this browser asked for it. No password is needed.</p>
+    <section className="signin" lang={language}>
+      <h1>{words.signInHeading}</h1>
+      <p>{words.signInIntro}</p>
       {!request || state === 'expired' ? (
         <>
           {state === 'expired' ? (
             <p className="error" role="alert">
-              This sign-in code expired before it was confirmed. Get a new code and send it to the bot within 5 minutes.
+              {words.expired}
             </p>
           ) : null}
           <button type="button" className="button" onClick={() => login.mutate()} disabled={login.isPending} data-testid="signin-get-code">
-            {state === 'expired' ? 'Get a new code' : 'Get a sign-in code'}
+            {state === 'expired' ? words.getNewCode : words.getCode}
           </button>
           <ErrorMessage error={login.error} />
         </>
       ) : (
         <div className="signin-request">
           <p>
-            Your code: <strong className="code" data-testid="signin-code">{request.code}</strong>
-          </p>
-          <p>
             <a className="button" href={request.botUrl} target="_blank" rel="noopener noreferrer">
-              Open the bot and send the code
+              {words.openBot}
             </a>
           </p>
-          <p className="help">Or scan this QR code with your phone:</p>
-          <QRCodeSVG value={request.botUrl} size={160} title="QR code of the bot link" />
+          <p>{words.howItWorks}</p>
           <p aria-live="polite" data-testid="signin-status">
-            {state === 'confirmed' ? 'Confirmed. Opening the workspace…' : 'Waiting for the bot to confirm…'}
+            {state === 'confirmed' ? words.confirmed : words.waiting}
           </p>
-          <p className="help">The code is valid until {new Date(request.expiresAt).toLocaleTimeString()}.</p>
+          <p className="help">{words.scan}</p>
+          <QRCodeSVG value={request.botUrl} size={160} title={words.qrTitle} />
+          <p className="help">
+            {words.codeLabel} <strong className="code-small" data-testid="signin-code">{request.code}</strong>
+          </p>
+          <p className="help">{words.validUntil(new Date(request.expiresAt).toLocaleTimeString(language === 'tr' ? 'tr' : undefined))}</p>
           {isGone(status.error) ? null : <ErrorMessage error={status.error} />}
         </div>
       )}

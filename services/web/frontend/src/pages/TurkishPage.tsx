@@ -14,7 +14,7 @@ export function TurkishPage() {
           pilot olayıdır.
         </p>
         <p>
-          <Link className="button" to="/signin">
+          <Link className="button" to="/signin?lang=tr">
             Çalışma alanına giriş yapın
           </Link>
         </p>
