@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { safeHttpsUrl } from '../limits';
 
 interface CreativeProps {
@@ -12,10 +13,18 @@ interface CreativeProps {
 export function CreativePreview({ title, text, buttonText, imageUrl, destinationUrl }: CreativeProps) {
   const image = safeHttpsUrl(imageUrl);
   const href = safeHttpsUrl(destinationUrl);
+  // The address whose image failed to load; a new address is tried afresh.
+  const [broken, setBroken] = useState<string | null>(null);
   return (
     <figure className="creative" aria-label="Preview of the creative">
       <span className="sponsored">Sponsored</span>
-      {image ? <img src={image} alt="" className="creative-image" referrerPolicy="no-referrer" /> : null}
+      {image ? <img key={image} src={image} alt="" className="creative-image" referrerPolicy="no-referrer" onError={() => setBroken(image)} onLoad={() => setBroken(null)} /> : null}
+      {image && broken === image ? (
+        <p className="warning" role="status" data-testid="image-broken">
+          The image at this address did not load here. Publishers may show the creative without it: check the address, or that the image is
+          public.
+        </p>
+      ) : null}
       <p className="creative-title" data-testid="preview-title">
         {title || 'Title'}
       </p>

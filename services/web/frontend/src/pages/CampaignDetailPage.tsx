@@ -6,11 +6,14 @@ import { CreativePreview } from '../components/CreativePreview';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PausedNotice } from '../components/PausedNotice';
 import { PauseForm } from '../components/PauseForm';
+import { RecordStats } from '../components/RecordStats';
 import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
+import { StatusHistory } from '../components/StatusHistory';
 import { usePageTitle } from '../hooks/page-title';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
+import { statusWord } from '../status-words';
 import type { Campaign, CampaignTransitionAnswer } from '../types';
 
 type Action = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
@@ -24,6 +27,8 @@ export function CampaignDetailPage() {
   const [pendingChange, setPendingChange] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   usePageTitle(campaign.data ? `Campaign #${campaign.data.id}: ${campaign.data.name}` : 'Campaign');
+  // The campaigns that replace this one (their `replaces` is this id): the list the account can see.
+  const list = useQuery({ queryKey: ['campaigns', ''], queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }) });
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
@@ -48,6 +53,7 @@ export function CampaignDetailPage() {
   const owner = c.ownerAccountId === account.accountId;
   const act = (action: Action) => () => transition.mutate({ action });
   const destination = safeHttpsUrl(c.destinationUrl);
+  const replacements = (list.data?.items ?? []).filter((other) => other.replaces === c.id);
 
   return (
     <section>
@@ -58,6 +64,30 @@ export function CampaignDetailPage() {
         Campaign #{c.id}: {c.name} <StatusBadge status={c.status} />
       </h1>
       {c.status === 'rejected' && c.rejectionReason ? <p className="reason">Rejected: {c.rejectionReason}</p> : null}
+      {owner && c.status === 'rejected' && replacements.length === 0 ? (
+        <p className="notice">
+          Creatives cannot be edited, so submitting the same content again would meet the same review. Create a replacement draft: a new draft that starts from this content, where you change what the review asked
+          for, then submit it.
+        </p>
+      ) : null}
+      {replacements.length > 0 ? (
+        <div className="notice" data-testid="replaced-by">
+          <p>
+            Replaced by{' '}
+            {replacements.map((other, index) => (
+              <span key={other.id}>
+                {index > 0 ? ', ' : ''}
+                <Link to={`/workspace/campaigns/${other.id}`}>#{other.id}</Link> ({statusWord(other.status)})
+              </span>
+            ))}
+            .
+          </p>
+          <p>
+            A replacement does not change this campaign: it keeps its status{c.status === 'active' ? ' and is still shown to publishers until it is paused' : ''}.
+            The replacement goes through review on its own and is shown only once an administrator activates it.
+          </p>
+        </div>
+      ) : null}
       {c.status === 'paused' ? <PausedNotice record="campaign" id={c.id} viewerAccountId={account.accountId} asOwner={owner} /> : null}
       {pendingChange ? (
         <p className="notice" role="status">
@@ -71,6 +101,8 @@ export function CampaignDetailPage() {
           <dd>{c.format}</dd>
           <dt>Language</dt>
           <dd>{c.language}</dd>
+          <dt>Image address</dt>
+          <dd className="break" data-testid="image-url">{c.imageUrl ?? 'None'}</dd>
           <dt>Destination</dt>
           <dd className="break">{destination ? <a href={destination} target="_blank" rel="noopener noreferrer">{c.destinationUrl}</a> : c.destinationUrl}</dd>
           <dt>Owner</dt>
@@ -83,6 +115,8 @@ export function CampaignDetailPage() {
               </dd>
             </>
           ) : null}
+          <dt>Created</dt>
+          <dd>{new Date(c.createdAt).toLocaleString()}</dd>
           <dt>Updated</dt>
           <dd>{new Date(c.updatedAt).toLocaleString()}</dd>
         </dl>
@@ -91,7 +125,7 @@ export function CampaignDetailPage() {
         </div>
       </div>
       <div className="actions" aria-label="Actions">
-        {owner && (c.status === 'draft' || c.status === 'rejected') ? (
+        {owner && c.status === 'draft' ? (
           <button type="button" className="button" onClick={act('submit')} disabled={transition.isPending}>
             Submit for review
           </button>
@@ -113,12 +147,18 @@ export function CampaignDetailPage() {
           <PauseForm record="campaign" asOwner={owner} pending={transition.isPending} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {owner ? (
-          <button type="button" className="button button-secondary" onClick={() => navigate(`/workspace/campaigns/new?replaces=${c.id}`)}>
+          <button
+            type="button"
+            className={c.status === 'rejected' ? 'button' : 'button button-secondary'}
+            onClick={() => navigate(`/workspace/campaigns/new?replaces=${c.id}`)}
+          >
             Create a replacement draft
           </button>
         ) : null}
       </div>
       <ErrorMessage error={transition.error} />
+      <RecordStats record="campaign" id={c.id} />
+      <StatusHistory record="campaign" id={c.id} ownerAccountId={c.ownerAccountId} viewer={account} />
     </section>
   );
 }
