@@ -9,8 +9,10 @@ import { PlatformFill } from '../components/PlatformFill';
 import { KeyStatusNote } from '../components/KeyStatusNote';
 import { PausedNotice } from '../components/PausedNotice';
 import { PauseForm } from '../components/PauseForm';
+import { RecordStats } from '../components/RecordStats';
 import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
+import { StatusHistory } from '../components/StatusHistory';
 import { TestKeyPanel } from '../components/TestKeyPanel';
 import { usePageTitle } from '../hooks/page-title';
 import { safeHttpsUrl } from '../limits';
@@ -92,6 +94,8 @@ export function PublisherDetailPage() {
       {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
       {owner && p.status !== 'approved' ? <KeyStatusNote publisher={p} /> : null}
       {owner ? <TestKeyPanel publisher={p} /> : null}
+      <RecordStats record="publisher" id={p.id} />
+      <StatusHistory record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} />
     </section>
   );
 }

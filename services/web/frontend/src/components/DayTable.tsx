@@ -1,0 +1,30 @@
+/** The per-day rows (UTC) of a stats answer, every day of the range including the days without events. */
+import type { Stats } from '../types';
+
+export function DayTable({ days, caption }: { days: Stats['days']; caption: string }) {
+  return (
+    <div className="table-wrap">
+      <table className="stacked" data-testid="day-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Ad requests</th>
+            <th scope="col">Confirmed deliveries</th>
+            <th scope="col">Clicked links</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((day) => (
+            <tr key={day.date}>
+              <th scope="row">{day.date}</th>
+              <td data-label="Ad requests">{day.adRequests}</td>
+              <td data-label="Confirmed deliveries">{day.confirmedDeliveries}</td>
+              <td data-label="Clicked links">{day.clickedLinks}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

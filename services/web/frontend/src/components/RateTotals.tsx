@@ -1,0 +1,37 @@
+/**
+ * The three totals and the two rates people judge an ad by: click-through (clicked / confirmed) and
+ * confirmation (confirmed / ad requests), each saying what it divides.
+ */
+import { clickThroughRate, confirmationRate } from '../stats-view';
+import type { Totals } from '../types';
+
+export function RateTotals({ totals }: { totals: Totals }) {
+  const ctr = clickThroughRate(totals);
+  const confirmation = confirmationRate(totals);
+  return (
+    <dl className="totals" data-testid="totals">
+      <div>
+        <dt>Ad requests</dt>
+        <dd data-testid="total-adRequests">{totals.adRequests}</dd>
+      </div>
+      <div>
+        <dt>Confirmed deliveries</dt>
+        <dd data-testid="total-confirmedDeliveries">{totals.confirmedDeliveries}</dd>
+      </div>
+      <div>
+        <dt>Clicked links</dt>
+        <dd data-testid="total-clickedLinks">{totals.clickedLinks}</dd>
+      </div>
+      <div>
+        <dt>Click-through rate</dt>
+        <dd data-testid="rate-ctr">{ctr ?? '–'}</dd>
+        <p className="help">{ctr ? 'clicked links / confirmed deliveries' : 'no confirmed deliveries yet'}</p>
+      </div>
+      <div>
+        <dt>Confirmation rate</dt>
+        <dd data-testid="rate-confirmation">{confirmation ?? '–'}</dd>
+        <p className="help">{confirmation ? 'confirmed deliveries / ad requests' : 'no ad requests yet'}</p>
+      </div>
+    </dl>
+  );
+}

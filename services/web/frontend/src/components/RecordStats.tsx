@@ -1,0 +1,60 @@
+/**
+ * A campaign's or a platform's own totals (issue 20): the range chosen by preset (all time first), the
+ * totals with click-through and confirmation rates, every day of the range with zeros for quiet days,
+ * and the days as CSV.
+ */
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiBody, query } from '../api';
+import { timeline } from '../chart-series';
+import { csvFileName, presetRange, type Preset } from '../stats-view';
+import type { Stats } from '../types';
+import { CsvExportButton } from './CsvExportButton';
+import { DatePresets } from './DatePresets';
+import { DayTable } from './DayTable';
+import { ErrorMessage } from './ErrorMessage';
+import { RateTotals } from './RateTotals';
+
+export function RecordStats({ record, id }: { record: 'campaign' | 'publisher'; id: number }) {
+  const [preset, setPreset] = useState<Preset>('all');
+  const range = presetRange(preset, new Date());
+  const filter = record === 'campaign' ? { campaignId: String(id) } : { publisherId: String(id) };
+  const stats = useQuery({
+    queryKey: ['stats', record, id, range],
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => apiBody<Stats>(`/api/workspace/stats${query({ ...filter, ...range })}`, { signal }),
+  });
+  const days = stats.data && !stats.isPlaceholderData ? timeline(stats.data.days, range) : [];
+  const subject = record === 'campaign' ? `campaign-${id}` : `platform-${id}`;
+  return (
+    <section className="key-panel" data-testid="record-stats" aria-labelledby={`${subject}-totals`}>
+      <h2 id={`${subject}-totals`}>Totals</h2>
+      <DatePresets value={preset} onChange={setPreset} label="Period" />
+      <ErrorMessage error={stats.error} />
+      {stats.data ? (
+        <div aria-busy={stats.isPlaceholderData}>
+          <RateTotals totals={stats.data} />
+          <p className="help">
+            {range.from ? `${range.from} to ${range.to}, UTC.` : 'All time.'}{' '}
+            {record === 'publisher' ? 'Requests made with the test key are never counted.' : null}
+          </p>
+          {days.length > 0 ? (
+            <details className="days">
+              <summary>
+                Per day ({days.length} {days.length === 1 ? 'day' : 'days'})
+              </summary>
+              <DayTable days={days} caption="Per day (UTC), days without events included" />
+            </details>
+          ) : (
+            <p>No events in this period.</p>
+          )}
+          <CsvExportButton days={days} fileName={csvFileName(subject, range, days)} />
+        </div>
+      ) : stats.isPending ? (
+        <p className="loading" role="status">
+          Loading totals…
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * A campaign's or a platform's history from the audit record (issue 20): every change of status and key,
+ * newest first, with who made it and the reason given. Owners read "you" and "an administrator".
+ */
+import { useQuery } from '@tanstack/react-query';
+import { apiBody, query } from '../api';
+import { actionWords, statusWord } from '../status-words';
+import type { AuditEntry } from '../types';
+import { ErrorMessage } from './ErrorMessage';
+
+export function actorWords(actorAccountId: string | null, viewerAccountId: string, ownerAccountId: string, viewerIsAdmin: boolean): string {
+  if (actorAccountId === null) return 'the system';
+  if (actorAccountId === viewerAccountId) return 'you';
+  if (actorAccountId === ownerAccountId) return viewerIsAdmin ? `the owner (account ${actorAccountId})` : 'the owner';
+  return viewerIsAdmin ? `account ${actorAccountId}` : 'an administrator';
+}
+
+export function StatusHistory({
+  record,
+  id,
+  ownerAccountId,
+  viewer,
+}: {
+  record: 'campaign' | 'publisher';
+  id: number;
+  ownerAccountId: string;
+  viewer: { accountId: string; admin: boolean };
+}) {
+  const audit = useQuery({
+    queryKey: ['audit', record, String(id)],
+    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity: record, entityId: String(id) })}`, { signal }),
+  });
+  return (
+    <section className="key-panel" data-testid="status-history" aria-labelledby={`${record}-${id}-history`}>
+      <h2 id={`${record}-${id}-history`}>History</h2>
+      <ErrorMessage error={audit.error} />
+      {audit.isPending ? (
+        <p className="loading" role="status">
+          Loading the history…
+        </p>
+      ) : null}
+      {audit.data ? (
+        audit.data.items.length === 0 ? (
+          <p>No changes recorded yet.</p>
+        ) : (
+          <ol className="history">
+            {audit.data.items.map((item, index) => (
+              <li key={`${item.at}-${index}`}>
+                <time dateTime={item.at}>{new Date(item.at).toLocaleString()}</time>{' '}
+                <strong>{actionWords(item.action)}</strong>
+                {(item.from || item.to) && item.from !== item.to ? (
+                  <span className="help">
+                    {' '}
+                    ({item.from ? statusWord(item.from) : 'new'} → {item.to ? statusWord(item.to) : '—'})
+                  </span>
+                ) : null}{' '}
+                by {actorWords(item.actorAccountId, viewer.accountId, ownerAccountId, viewer.admin)}
+                {item.reason ? <span className="reason-text">: “{item.reason}”</span> : null}
+              </li>
+            ))}
+          </ol>
+        )
+      ) : null}
+    </section>
+  );
+}
