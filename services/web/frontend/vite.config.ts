@@ -2,17 +2,19 @@
 // No inline script or style is emitted: the gateway's page policy allows only same-origin files.
 // No source maps are built (the site is public; issue 20). public/ holds the favicon. Every text file gets
 // a brotli and a gzip copy (precompress.ts) that the web service serves to browsers that accept them.
+// docs/publishers.md is rendered into the /guide page (publishers-guide.ts).
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress';
+import { publishersGuide } from './publishers-guide';
 
 const outDir = path.resolve(__dirname, '..', 'dist', 'site');
 
 export default defineConfig({
   root: __dirname,
   base: '/',
-  plugins: [react(), precompress(outDir)],
+  plugins: [react(), publishersGuide(), precompress(outDir)],
   publicDir: path.resolve(__dirname, 'public'),
   build: {
     outDir,

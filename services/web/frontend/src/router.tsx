@@ -19,6 +19,23 @@ import { NotFoundPage } from './pages/NotFoundPage';
 // The dashboard carries the chart library: loaded only when opened, with a word on screen meanwhile.
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((module) => ({ default: module.DashboardPage })));
 
+// The guide is long text: loaded only when opened, like the dashboard.
+const GuidePage = lazy(() => import('./pages/GuidePage').then((module) => ({ default: module.GuidePage })));
+
+function LazyGuide() {
+  return (
+    <Suspense
+      fallback={
+        <p className="loading" role="status">
+          Loading the guide…
+        </p>
+      }
+    >
+      <GuidePage />
+    </Suspense>
+  );
+}
+
 function LazyDashboard() {
   return (
     <Suspense
@@ -41,6 +58,7 @@ export const router = createBrowserRouter([
       { path: '/tr', element: <TurkishPage /> },
       { path: '/signin', element: <SignInPage /> },
       { path: '/sandbox', element: <SandboxPage /> },
+      { path: '/guide', element: <LazyGuide /> },
     ],
   },
   {

@@ -8,6 +8,7 @@ const PAGES: readonly RegExp[] = [
   /^\/tr$/,
   /^\/signin$/,
   /^\/sandbox$/, // the sandbox's page, where a test ad's click leads (decision 0021)
+  /^\/guide$/, // the publishers guide, docs/publishers.md rendered by the build (decision 0029)
   /^\/workspace$/,
   /^\/workspace\/campaigns$/,
   /^\/workspace\/campaigns\/new$/,

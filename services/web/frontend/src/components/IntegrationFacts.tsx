@@ -21,7 +21,7 @@ export function IntegrationFacts({ publisher }: { publisher: Pick<Publisher, 'ap
         </dd>
         <dt>Guide</dt>
         <dd>
-          <Link to="/sandbox">How the sandbox and the network API work</Link> ·{' '}
+          <Link to="/guide">Publishers guide</Link> · <Link to="/sandbox">How the sandbox and the network API work</Link> ·{' '}
           <a href="/api/network/openapi.json" target="_blank" rel="noopener">
             OpenAPI description
           </a>

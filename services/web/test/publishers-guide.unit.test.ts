@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { expect } from 'chai';
+import { GUIDE_FILE, keepsLink, renderGuide } from '../frontend/publishers-guide';
+import { isKnownPage } from '../src/http/site-routes';
+
+const hrefs = (html: string): string[] => [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((match) => match[1] ?? '');
+const ids = (html: string): Set<string> => new Set([...html.matchAll(/ id="([^"]*)"/g)].map((match) => match[1] ?? ''));
+
+describe('the publishers guide as a page of the site (/guide, decision 0029)', () => {
+  const markdown = fs.readFileSync(GUIDE_FILE, 'utf8');
+  const html = renderGuide(markdown);
+
+  it('is a page the web service serves', () => {
+    expect(isKnownPage('/guide')).to.equal(true);
+  });
+
+  it('renders docs/publishers.md itself: its title, every section, the tables and the snippets as code', () => {
+    const title = /^# (.+)$/m.exec(markdown)?.[1] ?? '';
+    expect(html).to.contain(`<h1 id="publishers-from-a-key-to-your-first-sponsored-message">${title}</h1>`);
+    for (const [, heading] of markdown.matchAll(/^## (.+)$/gm)) {
+      expect(html, heading).to.match(new RegExp(`<h2 id="[a-z0-9-]+">${(heading ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/`([^`]+)`/g, '<code>$1</code>')}</h2>`));
+    }
+    expect(html).to.contain('<table>');
+    expect(html).to.contain('<code>invalid_test_answer</code>');
+    expect(html).to.contain('<code class="language-python">&quot;&quot;&quot;Serve one sponsored message from a Python bot');
+    expect(html).to.contain('<code class="language-go">// Serve one sponsored message from a Go bot');
+  });
+
+  it('has no dead link on the site: in-page links land on a heading, other links are pages of the site', () => {
+    const anchors = ids(html);
+    const links = hrefs(html);
+    expect(links, 'the guide links to its Sandbox section').to.include('#sandbox-test-keys');
+    for (const href of links) {
+      if (href.startsWith('#')) expect(anchors.has(href.slice(1)), href).to.equal(true);
+      else expect(isKnownPage(href) || href === '/api/network/openapi.json' || /^https:\/\//.test(href), href).to.equal(true);
+    }
+  });
+
+  it('shows links into the repository as their text (they have no address on the site)', () => {
+    expect(markdown).to.contain('](../packages/network-client/README.md)');
+    expect(html).to.contain('Typed client: <code>packages/network-client</code> (<code>@pilot/network-client</code>)');
+    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/) and [the README](../packages/network-client/README.md).'))).to.deep.equal([]);
+    expect(keepsLink('#limits')).to.equal(true);
+    expect(keepsLink('/sandbox')).to.equal(true);
+    expect(keepsLink('https://core.telegram.org/bots/api')).to.equal(true);
+    expect(keepsLink('//elsewhere.example/x')).to.equal(false);
+    expect(keepsLink('snippets/serve_ad.go')).to.equal(false);
+  });
+
+  it('drops raw HTML (the snippet markers, or any tag someone writes into the markdown)', () => {
+    expect(markdown).to.contain('<!-- snippet:');
+    expect(html).to.not.contain('<!--');
+    const rendered = renderGuide('Text <script>alert(1)</script> and <img src=x onerror=alert(1)>.\n\n<div style="color:red">block</div>\n');
+    expect(rendered).to.not.match(/<script|<img|<div|style=/);
+    expect(rendered).to.contain('Text');
+  });
+});
