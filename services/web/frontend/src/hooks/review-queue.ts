@@ -8,7 +8,7 @@ import { apiBody } from '../api';
 import type { Campaign, Publisher } from '../types';
 
 /** Oldest change of state first: `updatedAt` is when the record entered its current status. */
-function oldestFirst<T extends { updatedAt: string; id: number }>(items: T[]): T[] {
+export function oldestFirst<T extends { updatedAt: string; id: number }>(items: T[]): T[] {
   return [...items].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id);
 }
 

@@ -8,14 +8,15 @@ import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
 import { PUBLISHER_STATUSES, statusWord } from '../status-words';
+import { normalizedLink, otherClaims, usernameOf } from '../publisher-link';
 import type { Format, Publisher } from '../types';
 
 function linkHint(link: string, type: Format): string | null {
   const value = link.trim();
   if (!value) return 'Required.';
-  const match = /^(?:@|https:\/\/t\.me\/)([A-Za-z][A-Za-z0-9_]{3,31})$/.exec(value);
-  if (!match) return 'Enter the public link, https://t.me/<username>, or @username.';
-  if (type === 'bot' && !match[1]?.toLowerCase().endsWith('bot')) return "A bot's username ends in 'bot'.";
+  const username = usernameOf(value);
+  if (!username) return 'Enter the public link, https://t.me/<username>, or @username.';
+  if (type === 'bot' && !username.toLowerCase().endsWith('bot')) return "A bot's username ends in 'bot'.";
   return null;
 }
 
@@ -30,7 +31,7 @@ export function PublishersPage() {
   const [shown, setShown] = useState('');
   const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
   const create = useMutation({
-    mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: link.trim() } }),
+    mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
     onSuccess: (publisher) => {
       void client.invalidateQueries({ queryKey: ['publishers'] });
       navigate(`/workspace/publishers/${publisher.id}`);
@@ -38,6 +39,8 @@ export function PublishersPage() {
   });
   const serverErrors = create.error instanceof ApiError ? create.error.errors : [];
   const hint = touched ? linkHint(link, type) : null;
+  const normalized = normalizedLink(link);
+  const all = publishers.data?.items ?? [];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
@@ -77,6 +80,15 @@ export function PublishersPage() {
                   {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
                   {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
                 </p>
+                {account.admin && otherClaims(publisher, all).length > 0 ? (
+                  <p className="warning" data-testid="shared-link">
+                    The same link is also registered by{' '}
+                    {otherClaims(publisher, all)
+                      .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
+                      .join(', ')}
+                    : only one of them can own it.
+                  </p>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -99,7 +111,11 @@ export function PublishersPage() {
         <Field
           label="Public link"
           hint={hint}
-          help="https://t.me/<username> or @username. We never ask for a bot token."
+          help={
+            normalized && normalized !== link.trim()
+              ? `Will be registered as ${normalized}. We never ask for a bot token.`
+              : 'https://t.me/<username>, t.me/<username> or @username. We never ask for a bot token.'
+          }
           serverErrors={serverErrors.filter((error) => error.field === 'link')}
         >
           {(props) => (
