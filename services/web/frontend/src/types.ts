@@ -45,6 +45,9 @@ export interface Publisher {
   rejectionReason?: string | null;
   /** PUBLIC_BASE_URL: where the platform's server sends its network calls. */
   apiBaseUrl?: string;
+  /** When the current live / test key was last used for an ad request (to the minute); null: not since made; absent: unknown. */
+  keyLastUsedAt?: string | null;
+  testKeyLastUsedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -14,7 +14,8 @@ interface NewKey {
   keyCreatedAt: string;
 }
 
-export function TestKeyPanel({ publisher }: { publisher: Publisher }) {
+/** `onKey` hears the new test key when one is made and null when it is revoked (the page's test request form uses it). */
+export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey?: (key: string | null) => void }) {
   const client = useQueryClient();
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
   const path = `/api/workspace/publishers/${publisher.id}/test-key`;
@@ -24,7 +25,10 @@ export function TestKeyPanel({ publisher }: { publisher: Publisher }) {
   };
   const create = useMutation({
     mutationFn: () => apiBody<NewKey>(path, { method: 'POST', body: {} }),
-    onSuccess: (result) => setTestKeyCreatedAt(result.keyCreatedAt),
+    onSuccess: (result) => {
+      setTestKeyCreatedAt(result.keyCreatedAt);
+      onKey?.(result.key);
+    },
     gcTime: 0,
   });
   const revoke = useMutation({
@@ -33,6 +37,7 @@ export function TestKeyPanel({ publisher }: { publisher: Publisher }) {
       setConfirmingRevoke(false);
       create.reset();
       setTestKeyCreatedAt(null);
+      onKey?.(null);
     },
   });
   const key = create.data?.key;

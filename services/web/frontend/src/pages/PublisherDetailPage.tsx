@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
@@ -15,6 +15,7 @@ import { SharedLinkNotice } from '../components/SharedLinkNotice';
 import { StatusBadge } from '../components/StatusBadge';
 import { StatusHistory } from '../components/StatusHistory';
 import { TestKeyPanel } from '../components/TestKeyPanel';
+import { TryItPanel } from '../components/TryItPanel';
 import { usePageTitle } from '../hooks/page-title';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
@@ -28,6 +29,8 @@ export function PublisherDetailPage() {
   const client = useQueryClient();
   const publisher = useQuery({ queryKey: ['publisher', id], queryFn: () => apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}`) });
   const heading = useRef<HTMLHeadingElement>(null);
+  // A test key just made is handed to the test request form, so it can be tried without pasting.
+  const [freshTestKey, setFreshTestKey] = useState<string | null>(null);
   usePageTitle(`Platform #${id}`);
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
@@ -95,7 +98,8 @@ export function PublisherDetailPage() {
       {owner ? <IntegrationFacts publisher={p} /> : null}
       {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
       {owner && p.status !== 'approved' ? <KeyStatusNote publisher={p} /> : null}
-      {owner ? <TestKeyPanel publisher={p} /> : null}
+      {owner ? <TestKeyPanel publisher={p} onKey={setFreshTestKey} /> : null}
+      {owner ? <TryItPanel publisher={p} freshTestKey={freshTestKey} /> : null}
       <RecordStats record="publisher" id={p.id} />
       <StatusHistory record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} />
     </section>
