@@ -3,7 +3,7 @@
  * its Sponsored label, image and button. One impression per page view is reported, and only once at least
  * half of it is visible (IntersectionObserver at 0.5), never before.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import { safeHttpsUrl } from '../limits';
@@ -50,10 +50,26 @@ function PlacementCard({ placement, label }: { placement: SitePlacement; label: 
     return () => observer.disconnect();
   }, [placement.slot, placement.placementId]);
 
+  return <PlacementView ref={ref} placement={placement} label={label} impression={impression} />;
+}
+
+type PlacementLook = Pick<SitePlacement, 'slot' | 'title' | 'buttonText' | 'destinationUrl' | 'imageUrl'>;
+
+/**
+ * A placement as the site draws it; the placements editor shows the same drawing as its preview (without
+ * the data-slot mark, which names only the live placement on a page).
+ */
+export function PlacementView({ placement, label, impression, preview = false, ref }: { placement: PlacementLook; label: string; impression?: string; preview?: boolean; ref?: Ref<HTMLElement> }) {
   const image = safeHttpsUrl(placement.imageUrl);
   const href = safeHttpsUrl(placement.destinationUrl);
   return (
-    <aside ref={ref} className={`placement placement-${placement.slot}`} aria-label={label} data-slot={placement.slot} data-impression={impression}>
+    <aside
+      ref={ref}
+      className={`placement placement-${placement.slot}`}
+      aria-label={preview ? `Preview: ${label}` : label}
+      data-slot={preview ? undefined : placement.slot}
+      data-impression={impression}
+    >
       <span className="sponsored">{label}</span>
       {image ? <img src={image} alt="" className="placement-image" referrerPolicy="no-referrer" /> : null}
       <p className="placement-title">{placement.title}</p>

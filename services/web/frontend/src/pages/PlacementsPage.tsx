@@ -3,13 +3,25 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { PlacementView } from '../components/PlacementSlot';
 import { StatusBadge } from '../components/StatusBadge';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
 import { httpsUrlHint, lengthHint } from '../limits';
 import { placementState, saveOutcome } from '../placement-schedule';
 import { useAccount } from '../session';
-import type { SlotState } from '../types';
+import type { Slot, SlotState } from '../types';
+
+/** Where each slot is drawn, and for whom: the administrator decides with this in mind. */
+const WHERE: Record<Slot, { page: string; detail: string; label: string }> = {
+  'home-feature': { page: 'Home page (/)', detail: 'Below "What the totals mean", for every visitor, in English.', label: 'Sponsored' },
+  'workspace-top': {
+    page: 'Top of every workspace page',
+    detail: 'Above each page of the workspace, for every signed-in account; on phones one compact line without the image.',
+    label: 'Sponsored',
+  },
+  'tr-footer': { page: 'Turkish page (/tr), footer', detail: 'In the footer of the Turkish page, labelled "Sponsorlu"; write it in Turkish.', label: 'Sponsorlu' },
+};
 
 /** datetime-local value (read as UTC) <-> ISO 8601 UTC */
 function toInput(iso: string | null | undefined): string {
@@ -17,6 +29,18 @@ function toInput(iso: string | null | undefined): string {
 }
 function toIso(local: string): string | undefined {
   return local ? `${local}:00.000Z` : undefined;
+}
+
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The schedule in words: when the placement starts and ends showing. */
+function scheduleWords(startsAt: string | null | undefined, endsAt: string | null | undefined): string {
+  if (startsAt && endsAt) return `scheduled from ${when(startsAt)} until ${when(endsAt)}`;
+  if (startsAt) return `from ${when(startsAt)}, no end`;
+  if (endsAt) return `until ${when(endsAt)}`;
+  return 'no schedule: shown whenever active';
 }
 
 export function PlacementsPage() {
@@ -104,7 +128,13 @@ function SlotEditor({ state }: { state: SlotState }) {
       <h2>
         {state.slot} {current ? <StatusBadge status={placementState(current, new Date())} /> : <span className="help">(empty)</span>}
       </h2>
-      <p className="help">Impressions of the current placement: {state.impressions}</p>
+      <p className="help" data-testid="slot-where">
+        <strong>{WHERE[state.slot].page}.</strong> {WHERE[state.slot].detail}
+      </p>
+      <p className="help">
+        Impressions of the current placement: {state.impressions}
+        {current ? ` · ${scheduleWords(current.startsAt, current.endsAt)}` : ''}
+      </p>
       <Field label="Title" hint={form.title ? lengthHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
         {(props) => <input {...props} value={form.title} onChange={set('title')} />}
       </Field>
@@ -132,8 +162,16 @@ function SlotEditor({ state }: { state: SlotState }) {
       <Field label="Ends at (UTC, optional)" serverErrors={errorsFor('endsAt')}>
         {(props) => <input {...props} type="datetime-local" value={form.endsAt} onChange={set('endsAt')} />}
       </Field>
+      <div className="slot-preview">
+        <p className="help">Preview (as drawn on the page; shown there only while active and inside its schedule):</p>
+        <PlacementView preview placement={{ slot: state.slot, title: form.title || 'Title', buttonText: form.buttonText || 'Button', destinationUrl: form.destinationUrl, imageUrl: form.imageUrl || null }} label={WHERE[state.slot].label} />
+      </div>
       {save.error && !(save.error instanceof ApiError && save.error.status === 422) ? <ErrorMessage error={save.error} /> : null}
-      {saved ? <p role="status">{saved}</p> : null}
+      {saved ? (
+        <p role="status" className="notice" data-testid="saved">
+          {saved}
+        </p>
+      ) : null}
       <button type="submit" className="button" disabled={save.isPending}>
         Save {state.slot}
       </button>
