@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
+import { LeaveGuard } from './LeaveGuard';
 import type { Publisher } from '../types';
 
 interface NewKey {
@@ -57,6 +58,11 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
 
   return (
     <div className="key-panel">
+      <LeaveGuard
+        when={Boolean(key)}
+        message="The new key is shown only now: once you leave this page it cannot be shown again. Have you copied it?"
+        leaveLabel="Leave without the key"
+      />
       <h2>Server API key</h2>
       {key ? (
         <div className="new-key" role="status">
