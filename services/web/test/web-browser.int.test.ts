@@ -206,6 +206,8 @@ describe('web frontend in a browser', function () {
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie + location.href);
     expect(stored).not.to.contain(key);
 
+    // Leaving while the key is shown asks first; hidden, the page may be reloaded.
+    await page.getByRole('button', { name: 'I have stored the key; hide it' }).click();
     await page.reload();
     await page.getByRole('button', { name: 'Rotate key…' }).waitFor();
     expect(await page.content()).not.to.contain(key);
