@@ -169,8 +169,25 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return current;
   }
 
-  /** Moves `record` (as read, at its version) to `next`. Throws ConcurrentChangeError if someone else moved it first. */
+  /**
+   * Moves `record` (as read, at its version) to `next`. Throws ConcurrentChangeError if someone else moved it
+   * first (or `record` was read from a projection that missed a change: the projection is rolled forward).
+   */
   async change(record: Current<S>, next: S, facts: ChangeFacts, events: KnownEvent[] = []): Promise<Current<S>> {
+    return (await this.changeAlongside(record, next, facts, events, async () => undefined)).changed;
+  }
+
+  /**
+   * change(), running `alongside` (publishing the change's events, say) as soon as the change is recorded,
+   * while its projection is written: the caller waits for the slower of the two, not for both in turn.
+   */
+  async changeAlongside<R>(
+    record: Current<S>,
+    next: S,
+    facts: ChangeFacts,
+    events: KnownEvent[],
+    alongside: () => Promise<R>,
+  ): Promise<{ changed: Current<S>; alongside: R }> {
     const version = record.version + 1;
     try {
       await this.insertEntry(record._id, version, next, facts, events);
@@ -178,15 +195,25 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       if (error instanceof ConcurrentChangeError) await this.load(record._id);
       throw error;
     }
-    const updated = { ...next, _id: record._id, version, createdAt: record.createdAt, updatedAt: facts.at } as Current<S>;
-    await this.writeProjection(updated);
-    return updated;
+    const changed = { ...next, _id: record._id, version, createdAt: record.createdAt, updatedAt: facts.at } as Current<S>;
+    const [, result] = await Promise.all([this.writeProjection(changed), alongside()]);
+    return { changed, alongside: result };
+  }
+
+  /**
+   * The projection alone, without looking for newer history entries: one read where load() takes two. It may
+   * miss a change that is being written or was interrupted; change() from it detects that (the next version's
+   * entry exists), rolls the projection forward and throws ConcurrentChangeError, so a caller that retries on
+   * that error never acts on a stale state. Never decide a refusal on it: check with load() first.
+   */
+  async loadProjection(id: string | number): Promise<Current<S> | null> {
+    const stored = await this.projections.of(keyOf(id)).findOne({ _id: keyOf(id) });
+    return stored ? fromStored<S>(stored) : null;
   }
 
   /** The current state, rolled forward from history if a change was interrupted. */
   async load(id: string | number): Promise<Current<S> | null> {
-    const stored = await this.projections.of(keyOf(id)).findOne({ _id: keyOf(id) });
-    const current = stored ? fromStored<S>(stored) : null;
+    const current = await this.loadProjection(id);
     // A change interrupted between its history insert and its projection left newer entries behind.
     let latest: HistoryEntry<S> | null = null;
     for (let version = (current?.version ?? 0) + 1; ; version += 1) {

@@ -124,6 +124,50 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       expect((await store.load(state.campaignId))?.title).to.equal('first');
     });
 
+    it('runs what goes alongside a change once its entry is recorded, and never for a change that lost', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      const { changed, alongside } = await store.changeAlongside(created, { ...state, title: 'won' }, facts('edit', null, null), [], async () =>
+        store.history.findOne({ _id: `${state.campaignId}:2` as never }),
+      );
+      expect(changed.version).to.equal(2);
+      expect(alongside?.state.title).to.equal('won');
+      let ran = false;
+      let failure: unknown;
+      await store
+        .changeAlongside(created, { ...state, title: 'lost' }, facts('edit', null, null), [], async () => {
+          ran = true;
+        })
+        .catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(ConcurrentChangeError);
+      expect(ran).to.equal(false);
+    });
+
+    it('reads the projection alone: a change from it that missed a newer entry fails and rolls the projection forward', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      await store.history.insertOne({
+        _id: `${state.campaignId}:2`,
+        entity: 'campaign',
+        entityId: state.campaignId,
+        version: 2,
+        ownerAccountId: '501',
+        ...facts('edit', null, null),
+        reason: null,
+        state: { ...state, title: 'from history' },
+        outbox: [],
+      } as never);
+      const stale = await store.loadProjection(state.campaignId);
+      expect(stale?.version).to.equal(1);
+      let failure: unknown;
+      await store.change(stale as Current<Campaign>, { ...state, title: 'late' }, facts('edit', null, null)).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(ConcurrentChangeError);
+      expect(await store.loadProjection(state.campaignId)).to.deep.include({ version: 2, title: 'from history' });
+      expect(await store.loadProjection(999_999)).to.equal(null);
+    });
+
     it('rolls the projection forward when a process died between the history insert and the projection write', async () => {
       const store = newStore();
       const state = campaign(nextId++);

@@ -214,6 +214,18 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     expect(snapshot.body.items[0]).to.include({ campaignId, status: 'active', version: 4 });
   });
 
+  it('decides a transition on the change its projection missed: refuses what that change ruled out, allows what it made possible', async () => {
+    const { api, campaignId, projection } = await activationNotProjected('0', '6302');
+    // The projection still says approved; history says active.
+    const activate = await api.post(`/api/workspace/campaigns/${campaignId}/activate`, ADMIN);
+    expect(activate.status).to.equal(409);
+    expect(activate.body.code).to.equal('invalid_transition');
+    const pause = await api.post(`/api/workspace/campaigns/${campaignId}/pause`, ADMIN, { reason: 'checked' });
+    expect(pause.status).to.equal(200);
+    expect(pause.body).to.include({ status: 'paused' });
+    expect(await projection()).to.deep.include({ version: 5, status: 'paused' });
+  });
+
   it('answers the snapshot from projections only: a read rolls nothing forward and writes nothing', async () => {
     const { api, campaignId, projection, before } = await activationNotProjected('0', '6302');
     const snapshot = await api.get('/internal/campaigns/active', null);

@@ -126,8 +126,20 @@ export class CampaignRepository {
     return this.store.load(campaignId);
   }
 
-  async change(current: StoredCampaign, next: CampaignRecord, facts: ChangeFacts, events: KnownEvent[]): Promise<StoredCampaign> {
-    return this.store.change(current, next, facts, events);
+  /** The projection alone (VersionedStore.loadProjection): for a change that retries on ConcurrentChangeError. */
+  async loadProjection(campaignId: number): Promise<StoredCampaign | null> {
+    return this.store.loadProjection(campaignId);
+  }
+
+  /** Records the change, then writes its projection while `publish` runs (VersionedStore.changeAlongside). */
+  async change<R>(
+    current: StoredCampaign,
+    next: CampaignRecord,
+    facts: ChangeFacts,
+    events: KnownEvent[],
+    publish: () => Promise<R>,
+  ): Promise<{ changed: StoredCampaign; alongside: R }> {
+    return this.store.changeAlongside(current, next, facts, events, publish);
   }
 
   /** Newest first; `ownerAccountId` null lists the whole network. */

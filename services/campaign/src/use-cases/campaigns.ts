@@ -5,9 +5,9 @@
  */
 import type { Clock } from '@pilot/config';
 import { createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
-import { AUDIT_LIMIT, auditItemOf, problems, type AuditItem } from '@pilot/http-kit';
+import { AUDIT_LIMIT, auditItemOf, HttpError, problems, type AuditItem } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
-import { ConcurrentChangeError } from '@pilot/outbox';
+import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';
 import type { CampaignRepository, StoredCampaign } from '../data/campaign-repository';
 import {
   applyTransition,
@@ -67,6 +67,13 @@ export function viewOf(campaign: StoredCampaign): CampaignView {
 
 const CHANGE_ATTEMPTS = 5;
 
+interface PlannedTransition {
+  campaign: StoredCampaign;
+  next: CampaignRecord;
+  event: CampaignEvent;
+  facts: ChangeFacts;
+}
+
 /**
  * A transition's answer: the updated campaign, and whether the rest of the system has it (`done`: its
  * event is on the bus) or will once the broker is reachable again (`pending`; answered with 202).
@@ -80,10 +87,9 @@ export interface CampaignUseCasesOptions {
   clock: Clock;
   logger: Logger;
   /**
-   * Publishes the events of a change just written (version `version` of the campaign), before the caller
-   * is answered; resolves even when they could not leave now (the outbox relay publishes them later).
+   * Publishes the events of a change just recorded (version `version` of the campaign), before the caller is
+   * answered: true once they are on the bus, false when they are left for the outbox relay.
    */
-  /** Publishes a change's events; true once they are on the bus, false when they are left pending. */
   publishChange: (campaignId: number, version: number, events: CampaignEvent[]) => Promise<boolean>;
 }
 
@@ -144,7 +150,15 @@ export class CampaignUseCases {
   }
 
   private async visible(actor: Actor, campaignId: number | null): Promise<StoredCampaign> {
-    const campaign = campaignId === null ? null : await this.repository.load(campaignId);
+    return this.visibleOf(actor, campaignId === null ? null : await this.repository.load(campaignId));
+  }
+
+  /** visible() off the projection alone (see transition). */
+  private async visibleProjection(actor: Actor, campaignId: number | null): Promise<StoredCampaign> {
+    return this.visibleOf(actor, campaignId === null ? null : await this.repository.loadProjection(campaignId));
+  }
+
+  private visibleOf(actor: Actor, campaign: StoredCampaign | null): StoredCampaign {
     if (!campaign || !canSee(campaign, actor)) throw problems.notFound('campaign_not_found', 'No such campaign');
     return campaign;
   }
@@ -158,50 +172,67 @@ export class CampaignUseCases {
     return { items: campaigns.map(viewOf) };
   }
 
-  /** submit, approve, reject, activate, pause: one history entry holding the audit facts and the event. */
+  /**
+   * submit, approve, reject, activate, pause: one history entry holding the audit facts and the event.
+   *
+   * The first attempt decides on the projection alone (one read fewer on a call people wait on). A change
+   * from a projection that missed a newer entry collides with that entry, which rolls the projection forward
+   * and tries again; a refusal decided on it is decided again on the state rolled forward from history.
+   */
   async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+    let fromProjection = true;
     for (let attempt = 1; ; attempt += 1) {
-      const campaign = await this.visible(actor, campaignId);
-      const decision = decideTransition(name, campaign, actor);
-      if (!decision.ok && decision.refusal !== 'invalid_transition') throw forbidden(decision.refusal);
-      let reason: string | null = null;
-      if (name === 'reject') {
-        const rejection = validateRejection(body);
-        if (!rejection.ok) throw problems.validation(rejection.errors);
-        reason = rejection.value.reason;
-      }
-      if (name === 'pause') {
-        const pause = validatePause(body);
-        if (!pause.ok) throw problems.validation(pause.errors);
-        reason = pause.value.reason;
-      }
-      if (!decision.ok) {
-        throw problems.conflict('invalid_transition', `A ${campaign.status} campaign cannot be moved by ${name}`);
-      }
-      const at = this.options.clock.now();
-      const next: CampaignRecord = applyTransition(recordOf(campaign), decision.to, reason);
-      const version = campaign.version + 1;
-      const event = createEnvelope(decision.eventType, String(campaign.campaignId), version, campaignStateOf(next), at) as CampaignEvent;
+      let planned: PlannedTransition;
       try {
-        const changed = await this.repository.change(campaign, next, {
-          at,
-          actorAccountId: actor.accountId,
-          action: decision.action,
-          from: decision.from,
-          to: decision.to,
-          reason,
-        }, [event]);
-        const published = await this.options.publishChange(changed.campaignId, changed.version, [event]);
+        const campaign = fromProjection ? await this.visibleProjection(actor, campaignId) : await this.visible(actor, campaignId);
+        planned = this.planTransition(name, actor, campaign, body);
+      } catch (error) {
+        if (fromProjection && error instanceof HttpError) {
+          fromProjection = false;
+          continue;
+        }
+        throw error;
+      }
+      const { campaign, next, event, facts } = planned;
+      try {
         // Allocation and tracking learn of the change from its event: without it on the bus, the change is
         // stored but not yet in effect (a paused campaign may still be selected), and the answer says so.
+        const { changed, alongside: published } = await this.repository.change(campaign, next, facts, [event], () =>
+          this.options.publishChange(campaign.campaignId, event.aggregateVersion, [event]),
+        );
         return { ...viewOf(changed), propagation: published ? 'done' : 'pending' };
       } catch (error) {
-        // Someone moved it first: decide again on what it is now.
+        // Someone moved it first (or the projection was behind): decide again on what it is now.
         if (error instanceof ConcurrentChangeError && attempt < CHANGE_ATTEMPTS) continue;
         if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'The campaign changed meanwhile; try again');
         throw error;
       }
     }
+  }
+
+  /** The record, its next state, event and audit facts of a transition; throws the refusal if there is one. */
+  private planTransition(name: TransitionName, actor: Actor, campaign: StoredCampaign, body: unknown): PlannedTransition {
+    const decision = decideTransition(name, campaign, actor);
+    if (!decision.ok && decision.refusal !== 'invalid_transition') throw forbidden(decision.refusal);
+    let reason: string | null = null;
+    if (name === 'reject') {
+      const rejection = validateRejection(body);
+      if (!rejection.ok) throw problems.validation(rejection.errors);
+      reason = rejection.value.reason;
+    }
+    if (name === 'pause') {
+      const pause = validatePause(body);
+      if (!pause.ok) throw problems.validation(pause.errors);
+      reason = pause.value.reason;
+    }
+    if (!decision.ok) {
+      throw problems.conflict('invalid_transition', `A ${campaign.status} campaign cannot be moved by ${name}`);
+    }
+    const at = this.options.clock.now();
+    const next: CampaignRecord = applyTransition(recordOf(campaign), decision.to, reason);
+    const event = createEnvelope(decision.eventType, String(campaign.campaignId), campaign.version + 1, campaignStateOf(next), at) as CampaignEvent;
+    const facts: ChangeFacts = { at, actorAccountId: actor.accountId, action: decision.action, from: decision.from, to: decision.to, reason };
+    return { campaign, next, event, facts };
   }
 
   /** Audit entries of campaigns, newest first: an owner's own records, or all for an administrator. */
