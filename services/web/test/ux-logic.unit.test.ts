@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
+import { SERIES } from '../frontend/src/chart-series';
 import { actionWords, recordPath, statusWord } from '../frontend/src/status-words';
 import { normalizedLink, otherClaims, sharedLinks } from '../frontend/src/publisher-link';
 import { publicLanguageOf, publicWords } from '../frontend/src/public-words';
@@ -66,5 +69,34 @@ describe('the review queue (issue 20, UX)', () => {
       { id: 2, updatedAt: '2026-01-01T00:00:00Z' },
     ];
     expect(oldestFirst(items).map((item) => item.id)).to.deep.equal([1, 2, 3]);
+  });
+});
+
+/** WCAG 2 contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, b2] = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b2!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+describe('contrast of the chart legend and the small badges (issue 20, UX)', () => {
+  it('writes each legend name in its series colour at 4.5:1 or more on the white chart', () => {
+    for (const series of SERIES) expect(contrast(series.color, '#ffffff'), series.name).to.be.at.least(4.5);
+  });
+
+  it('gives every badge of styles.css text at 4.5:1 or more on its background', () => {
+    const css = fs.readFileSync(path.join(__dirname, '..', 'frontend', 'src', 'styles.css'), 'utf8');
+    const variables = new Map([...css.matchAll(/--([a-z-]+):\s*(#[0-9a-f]{6})/gi)].map((match) => [match[1]!, match[2]!]));
+    const colour = (value: string) => (value.startsWith('var(') ? variables.get(value.slice(6, -1)) : value.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3'));
+    const rules = [...css.matchAll(/^(\.badge[^{]*)\{([^}]*)\}/gm)];
+    expect(rules.length).to.be.greaterThan(4);
+    for (const [, selector, body] of rules) {
+      const background = /background:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? '#e6e9f0';
+      const text = /(?:^|;)\s*color:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? variables.get('ink')!;
+      expect(contrast(colour(text)!, colour(background)!), selector!.trim()).to.be.at.least(4.5);
+    }
   });
 });
