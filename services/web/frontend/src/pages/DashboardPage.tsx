@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiBody, query } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -9,7 +9,11 @@ import type { Campaign, Publisher, Stats } from '../types';
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
-  const [filters, setFilters] = useState({ campaignId: '', publisherId: '', from: '', to: '' });
+  // The filters live in the address (issue 20, UX): a reload, a bookmark or a shared link shows the same totals.
+  const [params, setParams] = useSearchParams();
+  const filters = { campaignId: params.get('campaignId') ?? '', publisherId: params.get('publisherId') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
+  const setFilters = (next: typeof filters) =>
+    setParams(Object.fromEntries(Object.entries(next).filter(([, value]) => value !== '')), { replace: true });
   const badRange = rangeProblem(filters.from, filters.to);
   // A range the service would refuse is not asked for; the totals of the last good filters stay on screen.
   const stats = useQuery({
@@ -21,6 +25,9 @@ export function DashboardPage() {
   const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
   const campaigns = useQuery({ queryKey: ['campaigns', ''], queryFn: () => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns') });
   const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
+  // A filter is offered only when the account has something to choose (an advertiser has no platforms).
+  const campaignChoices = campaigns.data?.items ?? [];
+  const publisherChoices = publishers.data?.items ?? [];
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
 
   return (
@@ -32,28 +39,32 @@ export function DashboardPage() {
         automated access.
       </p>
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Campaign
-          <select value={filters.campaignId} onChange={set('campaignId')}>
-            <option value="">All campaigns</option>
-            {campaigns.data?.items.map((campaign) => (
-              <option key={campaign.id} value={String(campaign.id)}>
-                #{campaign.id} {campaign.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Platform
-          <select value={filters.publisherId} onChange={set('publisherId')}>
-            <option value="">All platforms</option>
-            {publishers.data?.items.map((publisher) => (
-              <option key={publisher.id} value={String(publisher.id)}>
-                #{publisher.id} {publisher.link}
-              </option>
-            ))}
-          </select>
-        </label>
+        {campaignChoices.length > 0 || filters.campaignId ? (
+          <label>
+            Campaign
+            <select value={filters.campaignId} onChange={set('campaignId')}>
+              <option value="">All campaigns</option>
+              {campaignChoices.map((campaign) => (
+                <option key={campaign.id} value={String(campaign.id)}>
+                  #{campaign.id} {campaign.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {publisherChoices.length > 0 || filters.publisherId ? (
+          <label>
+            Platform
+            <select value={filters.publisherId} onChange={set('publisherId')}>
+              <option value="">All platforms</option>
+              {publisherChoices.map((publisher) => (
+                <option key={publisher.id} value={String(publisher.id)}>
+                  #{publisher.id} {publisher.link}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label>
           From (UTC date)
           <input type="date" value={filters.from} onChange={set('from')} aria-invalid={Boolean(badRange)} aria-describedby="range-problem" />
