@@ -27,7 +27,8 @@ module.exports = {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},
-      to: { couldNotResolve: true },
+      // Vite's virtual modules (virtual:*) exist only inside the frontend's bundler.
+      to: { couldNotResolve: true, pathNot: '^virtual:' },
     },
   ],
   options: {

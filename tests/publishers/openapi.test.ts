@@ -6,7 +6,8 @@
  * an upstream that never answers); 503 is compared with the answer every service builds for an
  * infrastructure fault (provoking it would mean stopping the shared Redis: tests/faults does that).
  */
-import { problems, compile } from '@pilot/http-kit';
+import { compile } from '@pilot/http-kit';
+import { problems } from '@pilot/problems';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';

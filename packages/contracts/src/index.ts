@@ -14,3 +14,5 @@ export * from './events/publisher-rejected';
 export * from './events/publisher-key-rotated';
 export * from './events/allocation-created';
 export * from './events/placement-changed';
+export * from './audit';
+export * from './session-cookie';

@@ -13,7 +13,7 @@
  * is for whoever fetches the link to refuse.
  */
 import { isIP } from 'node:net';
-import type { FieldError } from './problem';
+import type { FieldError } from '@pilot/problems';
 
 const INTERNAL_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home.arpa', 'localdomain'];
 

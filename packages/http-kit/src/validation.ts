@@ -5,7 +5,7 @@
 import Ajv, { type ErrorObject, type JSONSchemaType, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { RequestHandler } from 'express';
-import { problems, type FieldError } from './problem';
+import { problems, type FieldError } from '@pilot/problems';
 
 export const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, removeAdditional: false });
 addFormats(ajv);

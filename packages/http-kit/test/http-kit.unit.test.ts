@@ -7,25 +7,11 @@ import { createLogger } from '@pilot/logging';
 import { expect } from 'chai';
 import type { Request } from 'express';
 import request from 'supertest';
-import {
-  createServiceApp,
-  INTERNAL_HEADERS,
-  jsonBody,
-  listen,
-  positiveIntOf,
-  principalOf,
-  problems,
-  queryString,
-  readinessReport,
-  requireAdmin,
-  requirePrincipal,
-  signedHeaders,
-  bodyDigestOf,
-  validateBody,
-  verifyInternalCall,
-  type CallContext,
-  type ReadinessCheck,
-} from '../src';
+import { positiveIntOf, queryString, validateBody } from '../src';
+import { INTERNAL_HEADERS, principalOf, requireAdmin, requirePrincipal, signedHeaders, bodyDigestOf, verifyInternalCall, type CallContext } from '@pilot/internal-auth';
+import { listen } from '@pilot/lifecycle';
+import { problems } from '@pilot/problems';
+import { createServiceApp, jsonBody, readinessReport, type ReadinessCheck } from '@pilot/service-app';
 
 const SECRET = 'http-kit-test-secret-0123456789abcdef';
 const logger = createLogger({ service: 'http-kit-test', level: 'silent' });

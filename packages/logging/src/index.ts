@@ -10,6 +10,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
 
 export type { Logger } from 'pino';
+export { networkLogSampleRateOf } from './network-log-sample-rate';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

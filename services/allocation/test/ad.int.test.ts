@@ -1,4 +1,5 @@
-import { compile, signedHeaders } from '@pilot/http-kit';
+import { compile } from '@pilot/http-kit';
+import { signedHeaders } from '@pilot/internal-auth';
 import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
 import { testInfra, waitFor } from '@pilot/testkit';
 import { readToken } from '@pilot/tokens';

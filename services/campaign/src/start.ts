@@ -3,7 +3,9 @@
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
 import { systemClock, type Clock } from '@pilot/config';
-import { createMetricsRegistry, createServiceApp, listen, registerOutboxBacklog, Resources } from '@pilot/http-kit';
+import { listen, Resources } from '@pilot/lifecycle';
+import { createMetricsRegistry, registerOutboxBacklog } from '@pilot/metrics';
+import { createServiceApp } from '@pilot/service-app';
 import { Bus } from '@pilot/bus';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';

@@ -1,7 +1,7 @@
 import { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { ConfigError } from '@pilot/config';
 import type { KnownEvent } from '@pilot/contracts';
-import { internalGet } from '@pilot/http-kit';
+import { internalGet } from '@pilot/http-client';
 import { connectMongo, KeyedShards } from '@pilot/mongo';
 import { PROJECTION_SHARDS } from '@pilot/outbox';
 import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';

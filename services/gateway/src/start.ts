@@ -2,7 +2,9 @@
  * The gateway: the only public entry. Config -> upstream pools -> app (logs, metrics, probes, security
  * headers) -> routes -> listen. stop() stops accepting, lets in-flight requests finish, closes the agents.
  */
-import { createServiceApp, listen, sessionCookieName } from '@pilot/http-kit';
+import { sessionCookieName } from '@pilot/contracts';
+import { listen } from '@pilot/lifecycle';
+import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';

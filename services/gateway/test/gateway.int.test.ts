@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { listen, verifyInternalCall } from '@pilot/http-kit';
+import { verifyInternalCall } from '@pilot/internal-auth';
+import { listen } from '@pilot/lifecycle';
 import { expect } from 'chai';
 import express, { type Request } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';

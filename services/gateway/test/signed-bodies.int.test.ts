@@ -4,7 +4,9 @@
  * chunked, and directly with a signature taken from one call and a body or trailers of another.
  */
 import { request as httpRequest } from 'node:http';
-import { bodyDigestOf, bodyTrailers, createServiceApp, INTERNAL_HEADERS, jsonBody, listen, signedHeaders, type RunningServer } from '@pilot/http-kit';
+import { bodyDigestOf, bodyTrailers, INTERNAL_HEADERS, signedHeaders } from '@pilot/internal-auth';
+import { listen, type RunningServer } from '@pilot/lifecycle';
+import { createServiceApp, jsonBody } from '@pilot/service-app';
 import { createLogger } from '@pilot/logging';
 import { expect } from 'chai';
 import request from 'supertest';

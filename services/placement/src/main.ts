@@ -1,5 +1,5 @@
 import './tracing';
-import { runService } from '@pilot/http-kit';
+import { runService } from '@pilot/lifecycle';
 import { loadConfig } from './config';
 import { start } from './start';
 

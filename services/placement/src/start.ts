@@ -5,7 +5,9 @@
 import { Bus } from '@pilot/bus';
 import { systemClock, type Clock } from '@pilot/config';
 import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
-import { createMetricsRegistry, createServiceApp, listen, registerCountingLag, registerOutboxBacklog, Resources } from '@pilot/http-kit';
+import { listen, Resources } from '@pilot/lifecycle';
+import { createMetricsRegistry, registerCountingLag, registerOutboxBacklog } from '@pilot/metrics';
+import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';

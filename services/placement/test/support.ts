@@ -1,6 +1,6 @@
 import { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/http-kit';
+import { signedHeaders } from '@pilot/internal-auth';
 import { createLogger } from '@pilot/logging';
 import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';

@@ -4,7 +4,10 @@
  */
 import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock } from '@pilot/config';
-import { createMetricsRegistry, createServiceApp, listen, registerOutboxBacklog, Resources, sessionCookieName } from '@pilot/http-kit';
+import { sessionCookieName } from '@pilot/contracts';
+import { listen, Resources } from '@pilot/lifecycle';
+import { createMetricsRegistry, registerOutboxBacklog } from '@pilot/metrics';
+import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';

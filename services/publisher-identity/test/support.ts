@@ -1,6 +1,6 @@
 import { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/http-kit';
+import { signedHeaders } from '@pilot/internal-auth';
 import { KeyReadModel } from '@pilot/key-read-model';
 import { createLogger } from '@pilot/logging';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';

@@ -1,5 +1,5 @@
 import { infraEnv, ManualClock, testInfra, waitFor } from '@pilot/testkit';
-import { signedHeaders } from '@pilot/http-kit';
+import { signedHeaders } from '@pilot/internal-auth';
 import { expect } from 'chai';
 import request from 'supertest';
 import { dayOf, grainDaysOf, TotalsStore } from '@pilot/counting';

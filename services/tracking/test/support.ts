@@ -4,7 +4,7 @@ import { Bus } from '@pilot/bus';
 import type { CachedCampaign } from '@pilot/campaign-cache';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
 import { CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import { signedHeaders } from '@pilot/http-kit';
+import { signedHeaders } from '@pilot/internal-auth';
 import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/key-read-model';
 import { createLogger } from '@pilot/logging';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';

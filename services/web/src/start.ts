@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createServiceApp, listen } from '@pilot/http-kit';
+import { listen } from '@pilot/lifecycle';
+import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import type { Config } from './config';
 import { staticSite } from './http/static-site';

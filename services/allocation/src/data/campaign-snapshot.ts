@@ -5,7 +5,8 @@
  */
 import type { CachedCampaign } from '@pilot/campaign-cache';
 import { campaignStateSchema } from '@pilot/contracts';
-import { compile, internalGet } from '@pilot/http-kit';
+import { internalGet } from '@pilot/http-client';
+import { compile } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 
 const baseSchema = campaignStateSchema as { required: string[]; properties: Record<string, unknown> };

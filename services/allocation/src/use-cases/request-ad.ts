@@ -15,7 +15,7 @@
 import type { Clock } from '@pilot/config';
 import type { CountRecorder } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
-import { HttpError, problems } from '@pilot/http-kit';
+import { HttpError, problems } from '@pilot/problems';
 import type { KeyReader } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';

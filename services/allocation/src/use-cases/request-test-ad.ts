@@ -10,7 +10,7 @@
  */
 import type { Clock } from '@pilot/config';
 import type { CountRecorder } from '@pilot/counting';
-import { HttpError, problems } from '@pilot/http-kit';
+import { HttpError, problems } from '@pilot/problems';
 import type { KeyHolder } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';

@@ -1,5 +1,8 @@
 /** HTTP of the campaign service (API.md "Workspace: campaigns"): parse, call a use case, answer. */
-import { jsonBody, positiveIntOf, principalOf, problems, queryString, requirePrincipal } from '@pilot/http-kit';
+import { positiveIntOf, queryString } from '@pilot/http-kit';
+import { principalOf, requirePrincipal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
+import { jsonBody } from '@pilot/service-app';
 import type { Express, Request } from 'express';
 import { isCampaignStatus, TRANSITION_NAMES, type Actor } from '../domain/campaign';
 import type { CampaignUseCases } from '../use-cases/campaigns';

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '@pilot/config';
 import { createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
-import { AUDIT_LIMIT, auditItemOf, HttpError, problems, type AuditItem } from '@pilot/http-kit';
+import { AUDIT_LIMIT, auditItemOf, type AuditItem } from '@pilot/contracts';
+import { HttpError, problems } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
 import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';
 import type { CampaignRepository, StoredCampaign } from '../data/campaign-repository';

@@ -2,7 +2,10 @@
  * GET /api/workspace/audit: each service keeps the audit of its own records; the gateway asks the owners
  * (all three, or the one owning `entity`) with the caller's signed identity and merges newest first.
  */
-import { AUDIT_LIMIT, newestFirst, problems, queryString, signedHeaders, type AuditItem, type Principal } from '@pilot/http-kit';
+import { AUDIT_LIMIT, newestFirst, type AuditItem } from '@pilot/contracts';
+import { queryString } from '@pilot/http-kit';
+import { signedHeaders, type Principal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
 import { ServiceUnavailableError } from '@pilot/faults';
 import { AUDIT_OWNERS, type Upstream } from '../domain/routes';
 import type { Upstreams } from './upstreams';

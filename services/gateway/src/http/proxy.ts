@@ -7,7 +7,8 @@
  * A GET/HEAD refused by a replica is retried once on another replica (nothing reached the first one).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, INTERNAL_HEADERS, sendProblem, signBodyInTrailer, signedHeaders, type Principal } from '@pilot/http-kit';
+import { INTERNAL_HEADERS, signBodyInTrailer, signedHeaders, type Principal } from '@pilot/internal-auth';
+import { HttpError, sendProblem } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';

@@ -2,7 +2,8 @@
  * The gateway's own routes: the audit composition, then one dispatcher that decides the upstream, checks
  * the origin of writes, resolves the session where the workspace needs one, and forwards.
  */
-import { problems, type Principal } from '@pilot/http-kit';
+import type { Principal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
 import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routes';

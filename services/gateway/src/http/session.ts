@@ -2,7 +2,7 @@
  * Resolves the workspace session cookie with publisher-identity on every workspace call (no cache, so a
  * logout takes effect at once). Infrastructure trouble is a 503, not a sign-out.
  */
-import { signedHeaders, type Principal } from '@pilot/http-kit';
+import { signedHeaders, type Principal } from '@pilot/internal-auth';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { UpstreamPool } from './upstreams';
 

@@ -10,7 +10,10 @@
  *   applies before anything else is looked at.
  * - GET /internal/audit: administrators see every placement entry, other accounts none (200, empty).
  */
-import { clientIpOf, jsonBody, problems, queryString, requireAdmin, requirePrincipal, type FieldError } from '@pilot/http-kit';
+import { queryString } from '@pilot/http-kit';
+import { clientIpOf, requireAdmin, requirePrincipal } from '@pilot/internal-auth';
+import { problems, type FieldError } from '@pilot/problems';
+import { jsonBody } from '@pilot/service-app';
 import type { Express, Request, RequestHandler } from 'express';
 import { isSlot, type Slot } from '../domain/slots';
 import { validateImpressionInput, validatePlacementInput } from '../domain/validation';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
-import { auditItemOf, type AuditItem } from '@pilot/http-kit';
+import { auditItemOf, type AuditItem } from '@pilot/contracts';
 import { adminViewOf, isShowable, publicViewOf, sameContent, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
 import { SLOTS, type Slot } from '../domain/slots';
 import type { PlacementInput } from '../domain/validation';

@@ -2,7 +2,7 @@
  * Publisher platforms: input validation and link normalization, the state machine of API.md, and the
  * public view of a record. Pure; the use cases apply it.
  */
-import type { FieldError } from '@pilot/http-kit';
+import type { FieldError } from '@pilot/problems';
 
 export const PUBLISHER_STATUSES = ['draft', 'submitted', 'approved', 'paused', 'rejected'] as const;
 export type PublisherStatus = (typeof PUBLISHER_STATUSES)[number];

@@ -13,7 +13,9 @@
  *   and 200 with a `sendMessage` body replying to a person's message. A body that is not JSON is ignored
  *   (200). Only infrastructure trouble answers 503, so the platform retries.
  */
-import { clientIpOf, jsonBody, problems } from '@pilot/http-kit';
+import { clientIpOf } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
+import { jsonBody } from '@pilot/service-app';
 import type { Express, Request, RequestHandler } from 'express';
 import { BINDING_PATTERN, REQUEST_ID_PATTERN, SESSION_ID_PATTERN, constantTimeEqual } from '../domain/secrets';
 import { LOGIN_REQUEST_TTL_MS } from '../domain/sign-in';

@@ -12,7 +12,10 @@
  *   400 `invalid_status`.
  * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
  */
-import { jsonBody, positiveIntOf, problems, queryString, requireAdmin, requirePrincipal } from '@pilot/http-kit';
+import { positiveIntOf, queryString } from '@pilot/http-kit';
+import { requireAdmin, requirePrincipal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
+import { jsonBody } from '@pilot/service-app';
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
 import { isPublisherStatus, validateNewPublisher, validateReason, type PublisherAction } from '../domain/publisher';

@@ -3,7 +3,8 @@
  * (the VersionedStore history) and account sign-ins and sign-outs. Newest first; an administrator sees
  * every entry, an account the entries of its own records.
  */
-import { AUDIT_LIMIT, auditItemOf, newestFirst, type AuditItem, type Principal } from '@pilot/http-kit';
+import { AUDIT_LIMIT, auditItemOf, newestFirst, type AuditItem } from '@pilot/contracts';
+import type { Principal } from '@pilot/internal-auth';
 import type { AccountRepository } from '../data/account-repository';
 import type { PublisherRepository } from '../data/publisher-repository';
 

@@ -6,7 +6,8 @@
  */
 import type { Clock } from '@pilot/config';
 import { createEnvelope, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
-import { problems, type Principal } from '@pilot/http-kit';
+import type { Principal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
 import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';

@@ -8,7 +8,7 @@
  * plain semantic HTML that any browser lays out readably. Its texts are fixed: nothing from the request
  * or the token is written into it.
  */
-import { HttpError, PROBLEM_CONTENT_TYPE } from '@pilot/http-kit';
+import { HttpError, PROBLEM_CONTENT_TYPE } from '@pilot/problems';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 
 interface DeadLinkText {

@@ -5,7 +5,8 @@
  *                                         link is a page for browsers (http/dead-link-page.ts)
  *   GET /api/workspace/stats              the three totals and their days, over visible records
  */
-import { problems, requirePrincipal } from '@pilot/http-kit';
+import { requirePrincipal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody } from '../domain/delivery';
 import { parseStatsQuery } from '../domain/stats';

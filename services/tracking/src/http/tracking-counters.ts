@@ -1,4 +1,4 @@
-import { counterIn, outcomeOfError, type Registry } from '@pilot/http-kit';
+import { counterIn, outcomeOfError, type Registry } from '@pilot/metrics';
 
 export interface TrackingCounters {
   /** A delivery confirmation: its first, or a repeat of one already counted; `test` for a test allocation's (sandbox). */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signedHeaders } from '@pilot/http-kit';
+import { signedHeaders } from '@pilot/internal-auth';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 export interface Account {

@@ -5,6 +5,7 @@ export type { Registry } from 'prom-client';
 export * from './metric-helpers';
 export * from './answer-outcome';
 export * from './backlog-gauges';
+export * from './readiness-metrics';
 
 /**
  * A service's metrics registry: Node's process metrics, every series labelled `service`. Created first in a

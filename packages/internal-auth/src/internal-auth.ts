@@ -10,7 +10,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { BODY_DIGEST_HEADER, BODY_IN_TRAILER, bodyDigestOf, bodyMatches } from './body-signature';
-import { problems } from './problem';
+import { problems } from '@pilot/problems';
 
 export const INTERNAL_HEADERS = {
   signature: 'x-pilot-internal',
@@ -162,14 +162,4 @@ export function requireAdmin(req: Request): Principal {
 /** The client address the gateway saw (for per-client limits); falls back to the socket address. */
 export function clientIpOf(req: Request): string {
   return verifiedCalls.get(req)?.clientIp ?? req.socket.remoteAddress ?? 'unknown';
-}
-
-/** A signed service-to-service GET (for example a snapshot for a read model), with a deadline. */
-export async function internalGet<T>(secret: string, baseUrl: string, path: string, timeoutMs = 5000): Promise<T> {
-  const response = await fetch(new URL(path, baseUrl), {
-    headers: { accept: 'application/json', ...signedHeaders(secret, { method: 'GET', url: path }) },
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-  return (await response.json()) as T;
 }

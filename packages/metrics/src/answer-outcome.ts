@@ -4,7 +4,7 @@
  * Problem codes are constants of the code base, so `reason` cannot grow with the traffic.
  */
 import { isInfrastructureError } from '@pilot/faults';
-import { HttpError } from './problem';
+import { HttpError } from '@pilot/problems';
 
 export type FailedAnswer = { outcome: 'limited' | 'refused' | 'failed'; reason: string };
 

@@ -7,17 +7,14 @@
  * detailed readiness are served there, on a port of their own that the public route does not reach, and
  * the public /readyz says ready or not, nothing more.
  */
+import { requireInternalSignature, verifyBodyDigest } from '@pilot/internal-auth';
+import { isDraining } from '@pilot/lifecycle';
 import type { Logger } from '@pilot/logging';
-import { httpLogger } from '@pilot/logging';
+import { httpLogger, networkLogSampleRateOf } from '@pilot/logging';
+import { createMetrics, readinessMetrics, type Registry } from '@pilot/metrics';
+import { errorHandler, notFoundHandler, problems } from '@pilot/problems';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
-import { errorHandler, notFoundHandler } from './errors';
-import { requireInternalSignature, verifyBodyDigest } from './internal-auth';
-import { problems } from './problem';
-import type { Registry } from 'prom-client';
-import { isDraining } from './draining';
-import { createMetrics } from './metrics';
-import { readinessMetrics } from './readiness-metrics';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -43,16 +40,6 @@ export interface ServiceAppOptions {
 
 /** The publishers' high-volume calls, whose routine answers are logged for a sample only (see httpLogger). */
 const NETWORK_PATHS = ['/api/network/ad', '/api/network/delivery', '/api/network/click/'];
-const DEFAULT_NETWORK_LOG_SAMPLE_RATE = 0.01;
-
-/** NETWORK_LOG_SAMPLE_RATE: 0 to 1 (1 logs every network call, as for every other path). */
-export function networkLogSampleRateOf(env: NodeJS.ProcessEnv): number {
-  const raw = env.NETWORK_LOG_SAMPLE_RATE;
-  if (raw === undefined || raw === '') return DEFAULT_NETWORK_LOG_SAMPLE_RATE;
-  const rate = Number(raw);
-  if (!/^[0-9.]+$/.test(raw) || !(rate >= 0 && rate <= 1)) throw new Error(`NETWORK_LOG_SAMPLE_RATE: "${raw}" is not a number from 0 to 1`);
-  return rate;
-}
 
 export interface ServiceApp {
   app: Express;

@@ -5,8 +5,7 @@
  * exit 0.
  */
 import type { Logger } from '@pilot/logging';
-import { asyncStdout, createLogger } from '@pilot/logging';
-import { networkLogSampleRateOf } from './app';
+import { asyncStdout, createLogger, networkLogSampleRateOf } from '@pilot/logging';
 import { beginDraining } from './draining';
 
 const DEFAULT_DRAIN_MS = 2_000;

@@ -1,0 +1,2 @@
+export * from './internal-auth';
+export * from './body-signature';

@@ -1,0 +1,4 @@
+export * from './run';
+export * from './server';
+export * from './resources';
+export * from './draining';
