@@ -4,12 +4,19 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { ListControls } from '../components/ListControls';
+import { Pager } from '../components/Pager';
 import { StatusBadge } from '../components/StatusBadge';
+import { useListParams } from '../hooks/list-params';
 import { usePageTitle } from '../hooks/page-title';
+import { LIST_PAGE_SIZE, listView, sortOptions } from '../list-view';
 import { useAccount } from '../session';
-import { PUBLISHER_STATUSES, statusWord } from '../status-words';
+import { PUBLISHER_STATUSES } from '../status-words';
 import { normalizedLink, otherClaims, usernameOf } from '../publisher-link';
 import type { Format, Publisher } from '../types';
+
+const SORTS = sortOptions<Publisher>('Link A–Z', (publisher) => publisher.link, PUBLISHER_STATUSES);
+const searchText = (publisher: Publisher) => `${publisher.link} ${publisher.type} owner ${publisher.ownerAccountId}`;
 
 function linkHint(link: string, type: Format): string | null {
   const value = link.trim();
@@ -28,7 +35,7 @@ export function PublishersPage() {
   const [type, setType] = useState<Format>('bot');
   const [link, setLink] = useState('');
   const [touched, setTouched] = useState(false);
-  const [shown, setShown] = useState('');
+  const [list, setList] = useListParams();
   const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
   const create = useMutation({
     mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
@@ -41,6 +48,7 @@ export function PublishersPage() {
   const hint = touched ? linkHint(link, type) : null;
   const normalized = normalizedLink(link);
   const all = publishers.data?.items ?? [];
+  const view = listView(all, list, searchText, SORTS);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
@@ -50,48 +58,41 @@ export function PublishersPage() {
   return (
     <section>
       <h1>{account.admin ? 'Platforms of the network' : 'Your platforms'}</h1>
-      <div className="filters">
-        <label>
-          Status
-          <select value={shown} onChange={(event) => setShown(event.target.value)}>
-            <option value="">All</option>
-            {PUBLISHER_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {statusWord(value)}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ListControls state={list} onChange={setList} statuses={PUBLISHER_STATUSES} counts={view.counts} sorts={SORTS} searchHelp="Link or #id" noun="platforms" />
       <ErrorMessage error={publishers.error} />
       {publishers.data ? (
         publishers.data.items.length === 0 ? (
           <p>No platforms registered yet.</p>
+        ) : view.total === 0 ? (
+          <p>No platform matches. Change the search or the status.</p>
         ) : (
-          <ul className="cards" data-testid="publisher-list">
-            {publishers.data.items.filter((publisher) => !shown || publisher.status === shown).map((publisher) => (
-              <li key={publisher.id} className="card">
-                <Link to={`/workspace/publishers/${publisher.id}`}>
-                  #{publisher.id} {publisher.link}
-                </Link>{' '}
-                <StatusBadge status={publisher.status} />
-                <p className="help">
-                  {publisher.type}
-                  {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
-                  {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
-                </p>
-                {account.admin && otherClaims(publisher, all).length > 0 ? (
-                  <p className="warning" data-testid="shared-link">
-                    The same link is also registered by{' '}
-                    {otherClaims(publisher, all)
-                      .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
-                      .join(', ')}
-                    : only one of them can own it.
+          <>
+            <ul className="cards" data-testid="publisher-list">
+              {view.rows.map((publisher) => (
+                <li key={publisher.id} className="card">
+                  <Link to={`/workspace/publishers/${publisher.id}`}>
+                    #{publisher.id} {publisher.link}
+                  </Link>{' '}
+                  <StatusBadge status={publisher.status} />
+                  <p className="help">
+                    {publisher.type}
+                    {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
+                    {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
                   </p>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+                  {account.admin && otherClaims(publisher, all).length > 0 ? (
+                    <p className="warning" data-testid="shared-link">
+                      The same link is also registered by{' '}
+                      {otherClaims(publisher, all)
+                        .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
+                        .join(', ')}
+                      : only one of them can own it.
+                    </p>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+            <Pager page={view.page} size={LIST_PAGE_SIZE} total={view.total} onPage={(page) => setList({ page })} label="Pages of the platforms" labels={['← Previous', 'Next →']} />
+          </>
         )
       ) : publishers.isPending ? (
         <p className="loading" role="status">
