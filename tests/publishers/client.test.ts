@@ -15,6 +15,7 @@ import {
   NetworkApiError,
   NetworkClient,
   RateLimitedError,
+  ServiceUnavailableError,
   UnauthorizedError,
   type Ad,
   type RetryEvent,
@@ -149,6 +150,36 @@ describe('publisher network client against the running system', function () {
     expect(retries[0]).to.include({ attempt: 1, status: 429 });
     expect(retries[0]?.delayMs).to.equal((retries[0]?.retryAfterSeconds ?? 0) * 1000);
     expect(retries[0]?.retryAfterSeconds).to.be.within(1, 60);
+  });
+
+  it('works in the sandbox with a draft platform’s test key: the test ad, its confirmation, and the answers testAnswer forces', async () => {
+    const draft = await owner.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@client_sandbox_bot' });
+    expect(draft.status).to.equal(201);
+    const made = await owner.post<{ key: string }>(`/api/workspace/publishers/${draft.body.id}/test-key`);
+    expect(made.status).to.equal(201);
+    expect(made.body.key.startsWith('pilot_pk_test_')).to.equal(true);
+    const sandbox = clientWith(made.body.key, { retry: { maxAttempts: 1 } });
+    const before = (await owner.get<Totals>('/api/workspace/stats')).body;
+
+    const ad = await waitFor(() => sandbox.requestAd({ language: 'pt-BR' }), { timeoutMs: 15_000, message: 'the test ad' });
+    expect(ad).to.include({ campaign_id: 4294967295, sponsored: true, billing: 'pilot_non_billable' });
+    expect(ad.title.startsWith('Test ad')).to.equal(true);
+    expect(await sandbox.confirmDelivery(ad.delivery_token)).to.deep.equal({ status: 'confirmed', first_confirmation: true });
+    expect(await sandbox.confirmDelivery(ad.delivery_token)).to.deep.equal({ status: 'confirmed', first_confirmation: false });
+
+    expect(await sandbox.requestAd({ testAnswer: '204' })).to.equal(null);
+    const limited = await sandbox.requestAd({ testAnswer: '429' }).catch((e: unknown) => e);
+    expect(limited).to.be.instanceOf(RateLimitedError);
+    expect(limited).to.include({ status: 429, code: 'rate_limited' });
+    const unavailable = await sandbox.requestAd({ testAnswer: '503' }).catch((e: unknown) => e);
+    expect(unavailable).to.be.instanceOf(ServiceUnavailableError);
+    expect(unavailable).to.include({ status: 503, code: 'service_unavailable' });
+    expect((unavailable as ServiceUnavailableError).retryAfterSeconds).to.be.a('number');
+
+    // Nothing done with the test key was counted (tests/e2e/sandbox.test.ts waits for the counts too);
+    // a live key ignores the header.
+    expect((await owner.get<Totals>('/api/workspace/stats')).body).to.deep.include({ adRequests: before.adRequests, confirmedDeliveries: before.confirmedDeliveries });
+    expect(await clientWith(key).requestAd({ language: 'en', testAnswer: '503' })).to.include({ campaign_id: campaign.id });
   });
 });
 

@@ -15,7 +15,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
-import type { Ad, DeliveryConfirmed, Problem } from './types.js';
+import type { Ad, DeliveryConfirmed, Problem, TestAnswer } from './types.js';
 import { checkAd, checkDeliveryConfirmed, checkProblem } from './validation.js';
 import { CLIENT_VERSION } from './version.js';
 
@@ -81,13 +81,16 @@ export class NetworkClient {
    * 429 and 503 are retried after Retry-After (or a jittered backoff without it) while the attempts and
    * the total wait allow; then the RateLimitedError or ServiceUnavailableError is thrown. Every other
    * error is thrown at once.
+   * With a test key (the sandbox), `testAnswer` sends `X-Pilot-Test-Answer` to force a 204, 429 or 503
+   * and so test the caller's handling of null and of the errors; every attempt is forced alike.
    */
-  async requestAd(options: CallOptions & { language?: string } = {}): Promise<Ad | null> {
+  async requestAd(options: CallOptions & { language?: string; testAnswer?: TestAnswer } = {}): Promise<Ad | null> {
     const url = new URL('/api/network/ad', this.baseUrl);
     if (options.language !== undefined) url.searchParams.set('language', options.language);
+    const init: RequestInit = { method: 'GET', ...(options.testAnswer ? { headers: { 'x-pilot-test-answer': options.testAnswer } } : {}) };
     let waitedMs = 0;
     for (let attempt = 1; ; attempt += 1) {
-      const response = await this.send(url, { method: 'GET' }, this.timeoutMs, options.signal).catch((error: unknown) => {
+      const response = await this.send(url, init, this.timeoutMs, options.signal).catch((error: unknown) => {
         throw transportError(error, options.signal);
       });
       if (response.status === 200) {

@@ -9,7 +9,7 @@ export {
   UnexpectedResponseError,
 } from './errors.js';
 export { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry.js';
-export { AD_FIELDS, type Ad, type AdQuery, type DeliveryConfirmation, type DeliveryConfirmed, type Problem } from './types.js';
+export { AD_FIELDS, type Ad, type AdQuery, type DeliveryConfirmation, type DeliveryConfirmed, type Problem, type TestAnswer } from './types.js';
 export {
   AD_CHARACTER_LIMITS,
   adProblem,

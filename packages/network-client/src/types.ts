@@ -10,6 +10,8 @@ export type DeliveryConfirmation = components['schemas']['DeliveryConfirmation']
 export type Problem = components['schemas']['Problem'];
 /** The query of GET /api/network/ad. */
 export type AdQuery = NonNullable<operations['requestAd']['parameters']['query']>;
+/** The answer a test key forces with `X-Pilot-Test-Answer` (the sandbox; a live key ignores it). */
+export type TestAnswer = NonNullable<NonNullable<operations['requestAd']['parameters']['header']>['X-Pilot-Test-Answer']>;
 
 /** Every field of the Ad object, all required (the schema's `required` list). */
 export const AD_FIELDS = [

@@ -81,6 +81,14 @@ describe('network client (unit)', () => {
       expect(requests[0]?.headers.authorization).to.equal('Bearer pilot_pk_test');
     });
 
+    it('sends X-Pilot-Test-Answer only when a testAnswer is given, on every attempt', async () => {
+      const { instance, requests } = client([{ status: 503, body: problem(503, 'service_unavailable'), headers: { 'retry-after': '1' } }, { status: 204 }, { status: 200, body: AD }]);
+      expect(await instance.requestAd({ testAnswer: '503' })).to.equal(null);
+      expect(requests.map((request) => request.headers['x-pilot-test-answer'])).to.deep.equal(['503', '503']);
+      await instance.requestAd();
+      expect(requests[2]?.headers).to.not.have.property('x-pilot-test-answer');
+    });
+
     it('returns null on 204', async () => {
       const { instance } = client([{ status: 204 }]);
       expect(await instance.requestAd()).to.equal(null);
