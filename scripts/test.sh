@@ -29,6 +29,7 @@ log "lint"; pnpm run -s lint
 log "dependency rules"; pnpm run -s depcheck
 log "unit tests"; pnpm run -s test:unit
 log "browser for the frontend tests"; bash services/web/scripts/ensure-chromium.sh
+log "python-telegram-bot for the guide's bot snippet"; bash scripts/lib/ensure-python-telegram-bot.sh
 if [[ -z "${MONGO_URL:-}" ]]; then
   bash scripts/infra.sh down ferretdb-test && rm -rf .data/ferretdb-test   # every full run starts empty
   MONGO_URL="$(bash scripts/infra.sh up ferretdb-test "${TEST_FERRET_PORT:-27027}")"

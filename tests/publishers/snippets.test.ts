@@ -3,8 +3,10 @@
  * would run them against the whole system and the example's fake Bot API: a delivered ad lands in the
  * totals, a refused send is never confirmed, no ad sends nothing. The guide's copies must equal the files.
  * A language missing from the machine skips its runs, saying so; the copies are compared regardless.
+ * The python-telegram-bot bot (docs/snippets/ptb_bot.py) runs with Debian's python3 and package, which
+ * scripts/lib/ensure-python-telegram-bot.sh installs (PyPI is not reachable here): a missing package fails.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +33,10 @@ interface Snippet {
   env: NodeJS.ProcessEnv;
 }
 
+/** Debian's interpreter: the one python3-python-telegram-bot installs for. */
+const DEBIAN_PYTHON = '/usr/bin/python3';
+const PTB_BOT = { language: 'Python (python-telegram-bot)', file: 'docs/snippets/ptb_bot.py', fence: 'python' };
+
 const SNIPPETS: Snippet[] = [
   { language: 'Python', file: 'docs/snippets/serve_ad.py', fence: 'python', command: 'python3', args: (file) => [file], env: {} },
   {
@@ -50,7 +56,7 @@ function installed(command: string): boolean {
 }
 
 /** The code block the guide shows under `<!-- snippet: <file> ... -->`. */
-function guideCopy(guide: string, snippet: Snippet): string {
+function guideCopy(guide: string, snippet: Pick<Snippet, 'file' | 'fence'>): string {
   const marker = guide.indexOf(`<!-- snippet: ${snippet.file} `);
   expect(marker, `docs/publishers.md shows ${snippet.file}`).to.be.at.least(0);
   const open = `\`\`\`${snippet.fence}\n`;
@@ -65,7 +71,7 @@ describe('the Python and Go snippets of the publishers guide', function () {
 
   it('shows each snippet in docs/publishers.md exactly as the file the tests run', async () => {
     const guide = await readFile(join(REPO_ROOT, 'docs/publishers.md'), 'utf8');
-    for (const snippet of SNIPPETS) {
+    for (const snippet of [...SNIPPETS, PTB_BOT]) {
       expect(guideCopy(guide, snippet), `${snippet.file} and its copy in docs/publishers.md differ`).to.equal(await readFile(join(REPO_ROOT, snippet.file), 'utf8'));
     }
   });
@@ -181,5 +187,85 @@ describe('the Python and Go snippets of the publishers guide', function () {
         });
       });
     }
+
+    describe(PTB_BOT.language, () => {
+      let bot: ChildProcess | undefined;
+      let output = '';
+
+      /** The bot's log lines of its /ad handler (delivered, send_failed, no_ad) so far. */
+      const outcomes = (): string[] => [...output.matchAll(/^ptb_bot INFO (delivered|no_ad)$|^ptb_bot WARNING (send_failed):/gm)].map((match) => match[1] ?? match[2] ?? '');
+
+      before(async function () {
+        if (!installed(DEBIAN_PYTHON)) {
+          console.warn(`      ${DEBIAN_PYTHON} is not installed on this machine: the python-telegram-bot snippet is not run`);
+          this.skip();
+        }
+        const probe = spawnSync(DEBIAN_PYTHON, ['-c', 'import telegram.ext'], { encoding: 'utf8' });
+        expect(probe.status, `python-telegram-bot is missing: bash scripts/lib/ensure-python-telegram-bot.sh installs it\n${probe.stderr}`).to.equal(0);
+        bot = spawn(DEBIAN_PYTHON, [join(REPO_ROOT, PTB_BOT.file)], {
+          cwd: tmpdir(),
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? tmpdir(),
+            PILOT_BASE_URL: system.baseUrl,
+            PILOT_API_KEY: key,
+            BOT_TOKEN: '123456:TEST-token',
+            TELEGRAM_API_ROOT: telegram.apiRoot,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        bot.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        bot.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        await waitFor(() => /^ptb_bot INFO polling$/m.test(output) && telegram.calls.some((call) => call.method === 'getUpdates'), {
+          timeoutMs: 30_000,
+          message: 'the python-telegram-bot bot to poll the fake Bot API',
+        });
+      });
+
+      after(async () => {
+        if (!bot || bot.exitCode !== null) return;
+        const exited = new Promise((resolve) => bot?.once('exit', resolve));
+        bot.kill('SIGTERM');
+        const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20_000))]);
+        if (!stopped) bot.kill('SIGKILL');
+      });
+
+      /** A reader writes /ad in the simulated chat; resolves once the bot's handler logged its outcome. */
+      const askForAd = async (languageCode: string): Promise<string> => {
+        const seen = outcomes().length;
+        telegram.say({ text: '/ad', chat_id: chatId, language_code: languageCode });
+        return waitFor(() => outcomes()[seen] ?? null, { timeoutMs: 30_000, message: `the bot to answer /ad\n${output}` });
+      };
+
+      it('answers /ad in a chat with the ad as plain text labelled Sponsored and click_url on the button, then confirms it into the totals', async () => {
+        const before = await totals();
+        expect(await askForAd('en-US')).to.equal('delivered');
+        const sends = telegram.sends();
+        expect(sends.map((call) => call.method)).to.deep.equal(['sendMessage']);
+        expect(sends[0]?.payload).to.not.have.property('parse_mode');
+        const [line] = telegram.transcript(chatId).filter((entry) => entry.from === 'bot');
+        expect(line?.text).to.equal(`Sponsored\n${campaign.title}\n\n${campaign.text}`);
+        const button = (line?.reply_markup as { inline_keyboard: { text: string; url: string }[][] }).inline_keyboard[0]?.[0];
+        expect(button?.text).to.equal(campaign.buttonText);
+        expect(button?.url.startsWith(`${system.baseUrl}/api/network/click/`)).to.equal(true);
+        await waitFor(async () => (await totals()).confirmedDeliveries === before.confirmedDeliveries + 1, { timeoutMs: 30_000, message: 'the confirmation to be counted' });
+      });
+
+      it('never confirms a send the platform refused, and sends nothing when no ad matches (204)', async () => {
+        const before = await totals();
+        telegram.failNext('sendMessage', 403, 'Forbidden: bot was blocked by the user');
+        expect(await askForAd('en')).to.equal('send_failed');
+        expect(await askForAd('de')).to.equal('no_ad');
+        // The handler runs the updates in order: a confirmation of the refused send would come before this one.
+        expect(await askForAd('en')).to.equal('delivered');
+        expect(telegram.sends().map((call) => call.method)).to.deep.equal(['sendMessage', 'sendMessage']);
+        const after = await waitFor(async () => {
+          const now = await totals();
+          return now.confirmedDeliveries > before.confirmedDeliveries && now.adRequests >= before.adRequests + 2 ? now : null;
+        }, { timeoutMs: 30_000, message: 'the second ad to be confirmed' });
+        expect(after.confirmedDeliveries).to.equal(before.confirmedDeliveries + 1);
+        expect(after.adRequests).to.equal(before.adRequests + 2);
+      });
+    });
   });
 });

@@ -72,7 +72,7 @@ export class FakeBotApi {
 
   constructor(private readonly server: Server) {}
 
-  /** Where a bot library is pointed (grammY's `client.apiRoot`, python-telegram-bot's `base_url` + /bot). */
+  /** Where a bot library is pointed (grammY's `client.apiRoot`, python-telegram-bot's `base_url`: this + /bot). */
   get apiRoot(): string {
     const { port } = this.server.address() as AddressInfo;
     return `http://127.0.0.1:${port}`;
@@ -193,14 +193,15 @@ export class FakeBotApi {
             caption_entities: payload.caption_entities,
           }
         : { text: payload.text, entities: payload.entities };
-    this.chat(chatId).push({ from: 'bot', message_id: messageId, ...content, reply_markup: payload.reply_markup } as ChatLine);
+    const replyMarkup = jsonParameter(payload.reply_markup);
+    this.chat(chatId).push({ from: 'bot', message_id: messageId, ...content, reply_markup: replyMarkup } as ChatLine);
     return {
       message_id: messageId,
       date: Math.floor(Date.now() / 1000),
       chat: { id: chatId, type: 'private', first_name: 'Reader' },
       from: FAKE_BOT,
       ...content,
-      reply_markup: payload.reply_markup,
+      reply_markup: replyMarkup,
     };
   }
 
@@ -261,6 +262,16 @@ function parseObject(body: string): Record<string, unknown> {
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
+  }
+}
+
+/** Telegram takes an object parameter such as reply_markup as JSON or as a JSON-serialized string (python-telegram-bot 13 sends the string). */
+function jsonParameter(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
   }
 }
 
