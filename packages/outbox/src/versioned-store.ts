@@ -16,8 +16,10 @@
  * the next change (or read through `load`) rolls the projection forward from history.
  *
  * Every lookup is by a string `_id` (the projection's `_id` is the record's id as a string, with the id
- * itself in `id` for sorting; a history entry's is `<id>:<version>`), the one lookup every store answers
- * without a scan: FerretDB over SQLite scans for a number `_id` or any other field.
+ * itself in `id` for sorting; a history entry's is `<id>:<version>`). MongoDB answers it from the index;
+ * FerretDB over SQLite scans the collection in insertion order until it finds the document (decision 0030),
+ * so a lookup that misses reads the whole collection: the answer paths read projections (one shard each)
+ * and insert history entries (the unique index), and leave lookups in the history off them where they can.
  */
 import type { KnownEvent } from '@pilot/contracts';
 import { isDuplicateKeyError, wholeCollectionScan } from '@pilot/mongo';
@@ -78,6 +80,8 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   private readonly entries: Collection<KeyedDocument>;
   private readonly pending: Collection<Document>;
   private readonly projections: ProjectionShards;
+  /** Roll-forward checks still running (see writeProjection). */
+  private readonly checks = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -242,9 +246,12 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   }
 
   /**
-   * Writes the projection by key alone, then rolls forward if the next version exists: its writer may have
-   * written its projection before this one landed on top of it. The last write of all is always followed by
-   * such a check, so crossing writers end with the newest state.
+   * Writes the projection by key alone. A slower writer may have landed an older projection on top of a
+   * newer one, so every write is followed by a check for the next version's entry, rolling forward when it
+   * exists: the last write of all is always checked, so crossing writers end with the newest state. Nobody
+   * waits for the check: on FerretDB over SQLite a find by `_id` scans the collection (decision 0030), and
+   * this one misses, so it reads the whole history. Should it fail or the process stop first, the record's
+   * next change (its entry collides), a load or the campaign repair rolls the projection forward.
    */
   private async writeProjection(current: Current<S>): Promise<void> {
     const key = keyOf(current._id);
@@ -256,8 +263,24 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       if (!isDuplicateKeyError(error)) throw error;
       await shard.replaceOne({ _id: key }, stored); // two upserts inserted at once: it exists now
     }
-    const newer = await this.entries.findOne({ _id: VersionedStore.entryId(current._id, current.version + 1) }, { projection: { _id: 1 } });
-    if (newer) await this.load(current._id);
+    this.checkForNewer(current);
+  }
+
+  /** Rolls the projection forward, later, if the version after `current` has an entry (see writeProjection). */
+  private checkForNewer(current: Current<S>): void {
+    const check = this.entries
+      .findOne({ _id: VersionedStore.entryId(current._id, current.version + 1) }, { projection: { _id: 1 } })
+      .then(async (newer) => {
+        if (newer) await this.load(current._id);
+      })
+      .catch(() => undefined);
+    this.checks.add(check);
+    void check.finally(() => this.checks.delete(check));
+  }
+
+  /** Resolves when the roll-forward checks started so far have run (tests; a process about to close its connection). */
+  async settled(): Promise<void> {
+    while (this.checks.size > 0) await Promise.all([...this.checks]);
   }
 
   private async insertEntry(id: string | number, version: number, state: S, facts: ChangeFacts, events: KnownEvent[]): Promise<void> {

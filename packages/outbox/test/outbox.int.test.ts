@@ -144,6 +144,29 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       expect(ran).to.equal(false);
     });
 
+    it('rolls a projection forward after the write, without the writer waiting, when the next version has an entry', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      await store.settled();
+      // Another writer's entry for version 3, whose projection has not landed: the check after version 2's write finds it.
+      await store.history.insertOne({
+        _id: `${state.campaignId}:3`,
+        entity: 'campaign',
+        entityId: state.campaignId,
+        version: 3,
+        ownerAccountId: '501',
+        ...facts('edit', null, null),
+        reason: null,
+        state: { ...state, title: 'newest' },
+        outbox: [],
+      } as never);
+      const changed = await store.change(created, { ...state, title: 'second' }, facts('edit', null, null));
+      expect(changed.version).to.equal(2);
+      await store.settled();
+      expect(await projectionOf(db, 'campaigns', state.campaignId)).to.deep.include({ version: 3, title: 'newest' });
+    });
+
     it('reads the projection alone: a change from it that missed a newer entry fails and rolls the projection forward', async () => {
       const store = newStore();
       const state = campaign(nextId++);

@@ -143,8 +143,9 @@ describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
     await writerB.change(read as Current<Campaign>, { ...campaign(7), title: 'B' }, facts('edit', null, null));
     expect(await projectionOf(db, base, 7)).to.deep.include({ version: 3, title: 'B' });
 
-    openGate(); // A's version 2 now lands on top of B's version 3, then A sees version 3 in history
+    openGate(); // A's version 2 now lands on top of B's version 3; A's check, after its answer, sees version 3
     expect(await changeA).to.deep.include({ version: 2, title: 'A' });
+    await writerA.settled();
     expect(await projectionOf(db, base, 7)).to.deep.include({ version: 3, title: 'B' });
   });
 
