@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '@pilot/config';
 import { listen, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry } from '@pilot/metrics';
 import { createServiceApp } from '@pilot/service-app';
-import { KeyReader } from '@pilot/key-read-model';
+import { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { createRedis, pingRedis } from '@pilot/redis';
 import { subscribeCampaignCache } from './bus/subscriptions';
@@ -45,6 +45,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   return resources.openOrClose(async () => {
     const redis = resources.add(createRedis(config.REDIS_URL, 'allocation'), (opened) => opened.disconnect());
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const keyUses = new KeyUseRecorder(redis, config.REDIS_KEY_PREFIX, (error) => logger.warn({ err: error }, 'key use not recorded'));
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
 
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
@@ -79,6 +80,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     });
     mountRoutes(app, {
       publishers,
+      keyUses,
       counts,
       index,
       indexReady: () => cache.isReady(),

@@ -16,7 +16,7 @@ import type { Clock } from '@pilot/config';
 import type { CountRecorder } from '@pilot/counting';
 import { ServiceUnavailableError } from '@pilot/faults';
 import { HttpError, problems } from '@pilot/problems';
-import type { KeyReader } from '@pilot/key-read-model';
+import type { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';
@@ -26,6 +26,8 @@ import { requestTestAd, type TestAdAnswer } from './request-test-ad';
 
 export interface AdRequestDependencies {
   publishers: KeyReader;
+  /** Notes when each key was last used (decision 0027): throttled, never awaited, never failing the request. */
+  keyUses?: KeyUseRecorder;
   counts: CountRecorder;
   index: CampaignIndex;
   /** True once the campaign cache holds a snapshot; before that the service cannot tell 204 from 200. */
@@ -60,6 +62,7 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
   const authenticated = await deps.publishers.authenticate(request.authorization);
   if (!authenticated.ok) throw problems.publisherKeyRefused(authenticated.refusal.code, authenticated.refusal.detail);
   const owner = authenticated.holder;
+  deps.keyUses?.touch(owner.publisherId, owner.keyKind, deps.clock.now());
   if (owner.keyKind === 'test') return requestTestAd(deps, owner, request, { invalidLanguage, rateLimited });
 
   // 2. What is asked for. A malformed request still counts against the limit.

@@ -6,7 +6,7 @@
  * database's incarnation, so entries another database left under the same prefix neither block these
  * writes nor survive the sweep (docs/decisions/0012).
  */
-import { KeyReadModel } from '@pilot/key-read-model';
+import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/key-read-model';
 import type { Redis } from '@pilot/redis';
 import type { PublisherState } from '../domain/publisher';
 
@@ -19,11 +19,16 @@ export class PublisherKeyWriter {
   private readonly model: KeyReadModel;
 
   constructor(
-    redis: Redis,
-    prefix: string,
+    private readonly redis: Redis,
+    private readonly prefix: string,
     private readonly incarnation: string,
   ) {
     this.model = new KeyReadModel(redis, prefix);
+  }
+
+  /** When the platform's live and test keys were last used for an ad request, as allocation noted it (decision 0027). */
+  lastUses(publisherId: number): Promise<KeyUses> {
+    return readKeyUses(this.redis, this.prefix, publisherId);
   }
 
   /**

@@ -142,8 +142,24 @@ export interface PublisherView {
   rejectionReason: string | null;
   /** Where the platform's server sends its network calls: PUBLIC_BASE_URL, without a trailing slash. */
   apiBaseUrl: string;
+  /**
+   * When the current live / test key was last used for an ad request, to the minute (decision 0027); null
+   * when not since it was made, undefined when unknown (lists, or Redis not answering).
+   */
+  keyLastUsedAt?: string | null;
+  testKeyLastUsedAt?: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * The view with its keys' last uses. A use older than the key's creation belonged to the key it replaced,
+ * so it is not this key's use.
+ */
+export function withKeyUses(view: PublisherView, uses: { live: Date | null; test: Date | null }): PublisherView {
+  const since = (use: Date | null, createdAt: string | null): string | null =>
+    use && createdAt && use.getTime() >= Date.parse(createdAt) ? use.toISOString() : null;
+  return { ...view, keyLastUsedAt: since(uses.live, view.keyCreatedAt), testKeyLastUsedAt: since(uses.test, view.testKeyCreatedAt) };
 }
 
 const isoOrNull = (at: Date | null | undefined): string | null => (at ? new Date(at).toISOString() : null);

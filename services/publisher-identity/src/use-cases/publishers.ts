@@ -9,6 +9,7 @@ import { createEnvelope, type PublisherEvent, type PublisherState as PublisherEv
 import type { Principal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
+import { asInfrastructureFault } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';
 import {
@@ -16,6 +17,7 @@ import {
   TRANSITIONS,
   nextStatus,
   viewOf,
+  withKeyUses,
   type NewPublisherInput,
   type PublisherAction,
   type PublisherState,
@@ -26,6 +28,7 @@ import type { PublisherKeyWriter } from '../data/key-read-model';
 import type { PublisherRecord, PublisherRepository } from '../data/publisher-repository';
 
 const MAX_ATTEMPTS = 5;
+const KEY_USE_READ_TIMEOUT_MS = 300;
 const KEPT_REVOKED_HASHES = 20;
 
 function stateOf(record: PublisherRecord): PublisherState {
@@ -105,8 +108,14 @@ export class Publishers {
     return records.map((record) => this.view(record));
   }
 
+  /** One platform, with when its keys were last used; without those when Redis does not answer in time (the page still opens). */
   async get(caller: Principal, id: number): Promise<PublisherView> {
-    return this.view(await this.visible(caller, id));
+    const view = this.view(await this.visible(caller, id));
+    const uses = await asInfrastructureFault(() => this.readModel.lastUses(id), KEY_USE_READ_TIMEOUT_MS, 'redis', 'key uses').catch((error: unknown) => {
+      this.logger.warn({ err: error, publisherId: id }, 'key uses not read');
+      return null;
+    });
+    return uses ? withKeyUses(view, uses) : view;
   }
 
   /** submit, approve, reject or pause; 404 for records the caller may not see, 403 for a role it lacks, 409 from a wrong state. */
