@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '@pilot/testkit';
+import { reservedPort } from '@pilot/testkit';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -84,7 +84,7 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
   const runId = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const logDir = path.join(ROOT, '.data', 'bench', runId);
   mkdirSync(logDir, { recursive: true });
-  const gatewayPort = await freePort();
+  const gatewayPort = await reservedPort();
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const webhookSecret = randomBytes(24).toString('base64url');
   const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -134,19 +134,19 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
   const tracingEndpoint = async (): Promise<string> => {
     const running = processes.get('tracing-sink');
     if (running) return running.url;
-    const port = await freePort();
+    const port = await reservedPort();
     const sink = launch('tracing-sink', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(port), KEEP_BODIES_IN: process.env.BENCH_TRACES_FILE }, `http://127.0.0.1:${port}`);
     await waitReady(sink.url, 10_000, sink.child, 'tracing-sink');
     return sink.url;
   };
   // BENCH_TRACING=1: every process traces and exports its spans over OTLP to a sink that accepts them.
   if (process.env.BENCH_TRACING === '1') shared.OTEL_EXPORTER_OTLP_ENDPOINT = await tracingEndpoint();
-  const gatewayOperatorPort = await freePort();
+  const gatewayOperatorPort = await reservedPort();
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), GATEWAY_OPERATOR_PORT: String(gatewayOperatorPort), UPSTREAM_TIMEOUT_MS: '10000' };
   try {
     let campaignUrl = '';
     for (const service of SERVICES) {
-      const port = await freePort();
+      const port = await reservedPort();
       const url = `http://127.0.0.1:${port}`;
       const env = { ...shared, PORT: String(port), MONGO_DB: dbOf(service.name), CAMPAIGN_URL: campaignUrl || url };
       const running = launch(service.name, path.join(ROOT, 'services', service.name, 'dist', 'main.js'), env, url);
@@ -162,12 +162,12 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     await waitReady(baseUrl, 60_000, gateway.child, 'gateway');
 
     // Baseline: the same gateway code, its site upstream a trivial server (GET anything: a small JSON).
-    const trivialPort = await freePort();
+    const trivialPort = await reservedPort();
     const trivial = launch('trivial-upstream', path.join(ROOT, 'tests', 'bench', 'trivial-upstream.mjs'), { PATH: process.env.PATH, PORT: String(trivialPort) }, `http://127.0.0.1:${trivialPort}`);
     await waitReady(trivial.url, 10_000, trivial.child, 'trivial-upstream');
-    const baselinePort = await freePort();
+    const baselinePort = await reservedPort();
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-    const baseline = launch('gateway-baseline', path.join(ROOT, 'services', 'gateway', 'dist', 'main.js'), { ...gatewayEnv, GATEWAY_PORT: String(baselinePort), GATEWAY_OPERATOR_PORT: String(await freePort()), WEB_URLS: trivial.url }, baselineUrl);
+    const baseline = launch('gateway-baseline', path.join(ROOT, 'services', 'gateway', 'dist', 'main.js'), { ...gatewayEnv, GATEWAY_PORT: String(baselinePort), GATEWAY_OPERATOR_PORT: String(await reservedPort()), WEB_URLS: trivial.url }, baselineUrl);
     await waitReady(baselineUrl, 60_000, baseline.child, 'gateway-baseline');
 
     return {

@@ -6,7 +6,7 @@
  * and the gateway, which retries only GET and HEAD on a refused connection, answered 502 for the POSTs
  * that reached it meanwhile (the soak test saw them).
  */
-import { freePort, waitFor } from '@pilot/testkit';
+import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { openLink, signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
@@ -21,7 +21,7 @@ describe('a tracking replica sent SIGTERM drains first', function () {
 
   before(async function () {
     this.timeout(150_000);
-    const port = await freePort();
+    const port = await reservedPort();
     system = await startSystem({ replicas: { tracking: 1 }, external: { tracking: [`http://127.0.0.1:${port}`] } });
     child = new ChildService('tracking', port, system.envFor('tracking', port), 'info');
     await child.start();

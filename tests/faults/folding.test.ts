@@ -8,7 +8,7 @@
  * re-applies the fold the first one left half-done). Afterwards the totals must be exactly what the load
  * generator counted, through the stats API and in MongoDB alone once everything is folded.
  */
-import { freePort, waitFor } from '@pilot/testkit';
+import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountKeys, TotalsStore } from '../../packages/counting/src';
 import { connectMongo, type Connection } from '../../packages/mongo/src';
@@ -49,7 +49,7 @@ describe('tracking killed in the middle of folding counts', function () {
 
   before(async function () {
     this.timeout(120_000);
-    const port = await freePort();
+    const port = await reservedPort();
     // One-second intervals (60 s by default), so that folds come often enough to be caught halfway.
     const fast = { COUNT_INTERVAL_MS: '1000' };
     system = await startSystem({ replicas: { tracking: 0 }, external: { tracking: [`http://127.0.0.1:${port}`] }, settings: { allocation: fast } });

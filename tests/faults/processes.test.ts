@@ -8,7 +8,7 @@
  * The children's own logs (debug level) are checked for keys and tokens as well.
  */
 import { signedHeaders } from '@pilot/internal-auth';
-import { freePort, waitFor } from '@pilot/testkit';
+import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
@@ -36,8 +36,8 @@ describe('service processes stopped under load', function () {
 
   before(async function () {
     this.timeout(150_000);
-    const trackingPort = await freePort();
-    const allocationPort = await freePort();
+    const trackingPort = await reservedPort();
+    const allocationPort = await reservedPort();
     system = await startSystem({
       replicas: { tracking: 0, allocation: 1 },
       external: { tracking: [`http://127.0.0.1:${trackingPort}`], allocation: [`http://127.0.0.1:${allocationPort}`] },

@@ -8,7 +8,7 @@
  * the counts not folded yet, the counted-once sets (a repeated confirmation or click still counts
  * nothing), the key read model and the limits all came back from the AOF.
  */
-import { freePort, waitFor } from '@pilot/testkit';
+import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
@@ -31,7 +31,7 @@ describe('Redis restarted under traffic (AOF, appendfsync always)', function () 
 
   before(async function () {
     this.timeout(120_000);
-    redis = new OwnRedis(await freePort());
+    redis = new OwnRedis(await reservedPort());
     await redis.start();
     const through = { REDIS_URL: redis.url };
     system = await startSystem({

@@ -9,7 +9,7 @@
  * for what a journey cannot show on demand: a photo, a refused photo, a refused send and a send without
  * answer (never confirmed), no ad, the bot's own commands.
  */
-import { freePort, waitFor } from '@pilot/testkit';
+import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { startFakeBotApi, type BotApiCall, type ChatLine, type FakeBotApi } from '../../examples/publisher-bot/src/fake-bot-api';
 import { openLink, signedIn, type Browser } from '../e2e/support/clients';
@@ -112,7 +112,7 @@ describe('example publisher bot, installed outside the repository, against the r
     let apiRoot: string;
 
     before(async () => {
-      fakeApi = startNode(project.dir, 'dist/fake-bot-api.js', { FAKE_BOT_API_PORT: String(await freePort()) });
+      fakeApi = startNode(project.dir, 'dist/fake-bot-api.js', { FAKE_BOT_API_PORT: String(await reservedPort()) });
       const started = await waitFor(async () => fakeApi.lines.find((line) => line.event === 'fake_bot_api_started') ?? null, {
         timeoutMs: 15_000,
         message: 'the fake Bot API to start',

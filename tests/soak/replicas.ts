@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '@pilot/testkit';
+import { reservedPort } from '@pilot/testkit';
 import { ROOT, type BenchSystem } from '../bench/system';
 
 const GATEWAY_VARS: Record<string, string> = { allocation: 'ALLOCATION_URLS', tracking: 'TRACKING_URLS' };
@@ -35,7 +35,7 @@ export async function addSecondReplicas(system: BenchSystem, services: string[])
   const gatewayEnv: NodeJS.ProcessEnv = {};
   for (const service of services) {
     const first = system.process(service);
-    const port = await freePort();
+    const port = await reservedPort();
     const url = `http://127.0.0.1:${port}`;
     const name = `${service}-2`;
     const log = createWriteStream(path.join(ROOT, '.data', 'bench', system.runId, `${name}.log`), { flags: 'a' });

@@ -1,5 +1,5 @@
 import { isInfrastructureError } from '@pilot/faults';
-import { freePort, testInfra } from '@pilot/testkit';
+import { reservedPort, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { claimOnce, connectMongo, insertWithNextId, isDuplicateKeyError, pingMongo, type Connection } from '../src';
 
@@ -36,7 +36,7 @@ describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
   it('fails to connect quickly, as an infrastructure fault, when nothing listens', async () => {
     const started = Date.now();
     let failure: unknown;
-    await connectMongo({ url: `mongodb://127.0.0.1:${await freePort()}/`, dbName, serverSelectionTimeoutMS: 300 }).catch((error: unknown) => (failure = error));
+    await connectMongo({ url: `mongodb://127.0.0.1:${await reservedPort()}/`, dbName, serverSelectionTimeoutMS: 300 }).catch((error: unknown) => (failure = error));
     expect(isInfrastructureError(failure), String(failure)).to.equal(true);
     expect(Date.now() - started).to.be.below(3000);
   });

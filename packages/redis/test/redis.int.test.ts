@@ -1,5 +1,5 @@
 import { isInfrastructureError } from '@pilot/faults';
-import { freePort, TcpRelay, testInfra } from '@pilot/testkit';
+import { reservedPort, TcpRelay, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { createRedis, pingRedis, waitForRedis, type Redis } from '../src';
 
@@ -28,17 +28,17 @@ describe('redis (real Redis)', () => {
   });
 
   it('fails fast, without queueing, against a closed port', async () => {
-    const redis = client(`redis://127.0.0.1:${await freePort()}`);
-    const started = Date.now();
+    const redis = client(`redis://127.0.0.1:${await reservedPort()}`);
     let failure: unknown;
     await pingRedis(redis).catch((error: unknown) => (failure = error));
     expect(failure).to.be.instanceOf(Error);
     expect(isInfrastructureError(failure), String(failure)).to.equal(true); // so HTTP answers 503, consumers retry
-    expect(Date.now() - started).to.be.below(1000);
+    // Refused at once because nothing is queued while disconnected, not after waiting out a command timeout.
+    expect((failure as Error).message).to.match(/enableOfflineQueue/);
   });
 
   it('gives up waiting for readiness at the deadline', async () => {
-    const redis = client(`redis://127.0.0.1:${await freePort()}`);
+    const redis = client(`redis://127.0.0.1:${await reservedPort()}`);
     let failure: unknown;
     await waitForRedis(redis, 300).catch((error: unknown) => (failure = error));
     expect((failure as Error).message).to.equal('Redis not ready within 300 ms');
@@ -54,11 +54,14 @@ describe('redis (real Redis)', () => {
       await pingRedis(redis);
 
       await proxy.cut();
-      const started = Date.now();
       let failure: unknown;
       await pingRedis(redis).catch((error: unknown) => (failure = error));
       expect(isInfrastructureError(failure), String(failure)).to.equal(true);
-      expect(Date.now() - started).to.be.below(1500);
+      // Fast means ended by the client itself, never by waiting for Redis to return: refused while
+      // disconnected (nothing is queued), the connection seen closed, the one retry spent, or at worst the
+      // client's own one-second command deadline.
+      expect((failure as Error).message).to.match(/enableOfflineQueue|Connection is closed|max retries per request|Command timed out/);
+      expect(redis.options).to.include({ enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 });
 
       await proxy.open();
       await waitForRedis(redis, 10_000);
@@ -76,10 +79,11 @@ describe('redis (real Redis)', () => {
       const redis = client(proxy.url);
       await waitForRedis(redis, 5000);
       proxy.freeze();
-      const started = Date.now();
       let failure: unknown;
       await pingRedis(redis).catch((error: unknown) => (failure = error));
-      expect(Date.now() - started).to.be.below(2000);
+      // Ended by the client's own command deadline (one second), not by anything Redis did.
+      expect((failure as Error).message).to.equal('Command timed out');
+      expect(redis.options.commandTimeout).to.equal(1000);
       expect(isInfrastructureError(failure), String(failure)).to.equal(true);
     } finally {
       await proxy.cut();

@@ -3,8 +3,8 @@
  * environment a service needs to start in-process, and waiting on a condition with a deadline.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 
+export { reservedPort } from './ports';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';
 export { sentBytes, signedWhenSent } from './signed-body';
@@ -86,24 +86,17 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
 }
 
 /**
- * A port nothing listens on, for a process started next. Chosen below the kernel's ephemeral range
- * (32768 and up on Linux): a port from that range can be taken by any outgoing connection (to Redis,
- * RabbitMQ, the database) between this check and the process binding it.
+ * Resolves once everything published before the call has reached `received` (one consumer queue, delivered
+ * in order): `marker`, published now through `publish`, comes after all of it; it is taken out of
+ * `received` again. For checking that no duplicate arrived without waiting out a fixed time.
  */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(candidate)) return candidate;
-  }
-  throw new Error('no free port found between 20000 and 32000');
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
+export async function deliveredSoFar<E extends { id: string }>(received: E[], marker: E, publish: (event: E) => Promise<void>): Promise<void> {
+  await publish(marker);
+  await waitFor(() => received.some((event) => event.id === marker.id), { message: 'the marker event delivered' });
+  received.splice(
+    received.findIndex((event) => event.id === marker.id),
+    1,
+  );
 }
 
 /** A clock tests can move; services read time only through a Clock. */

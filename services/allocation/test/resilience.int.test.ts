@@ -1,6 +1,6 @@
 import { ConfigError } from '@pilot/config';
 import { generateApiKey } from '@pilot/key-read-model';
-import { freePort, infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
+import { reservedPort, infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -85,7 +85,7 @@ describe('allocation when its infrastructure fails', function () {
 
     before(async () => {
       snapshot = await campaignSnapshot(infra, [activeCampaign()]);
-      const closedPort = await freePort();
+      const closedPort = await reservedPort();
       service = await startAllocation(infra, snapshot.url, { REDIS_URL: `redis://127.0.0.1:${closedPort}` });
     });
 
@@ -118,7 +118,7 @@ describe('allocation when its infrastructure fails', function () {
 
     before(async () => {
       await world.ready();
-      campaignPort = await freePort();
+      campaignPort = await reservedPort();
       service = await startAllocation(infra, `http://127.0.0.1:${campaignPort}`);
     });
 

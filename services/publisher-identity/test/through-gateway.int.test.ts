@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort, waitFor } from '@pilot/testkit';
+import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import { cookieFrom, OWNER, startHarness, startUpdate, WEBHOOK_SECRET, type Harness } from './support';
@@ -19,7 +19,7 @@ describe('publisher-identity through the gateway', () => {
   before(async function () {
     this.timeout(30_000);
     h = await startHarness();
-    const port = await freePort();
+    const port = await reservedPort();
     url = `http://127.0.0.1:${port}`;
     gateway = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, '..', '..', 'gateway', 'src', 'main.ts')], {
       cwd: join(__dirname, '..', '..', 'gateway'),

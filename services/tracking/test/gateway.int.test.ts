@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { freePort, ManualClock, testInfra, waitFor } from '@pilot/testkit';
+import { reservedPort, ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningTracking } from '../src/start';
@@ -46,7 +46,7 @@ describe('tracking through the gateway', () => {
       }
     });
     await new Promise<void>((done) => identity.listen(0, '127.0.0.1', done));
-    const port = await freePort();
+    const port = await reservedPort();
     gatewayUrl = `http://127.0.0.1:${port}`;
     const unused = 'http://127.0.0.1:1';
     gateway = spawn(process.execPath, ['-r', 'tsx/cjs', 'services/gateway/src/main.ts'], {

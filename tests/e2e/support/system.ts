@@ -4,7 +4,7 @@
  * through the gateway, as a publisher server or a browser would.
  */
 import { createLogger, type Logger } from '@pilot/logging';
-import { freePort, infraEnv, type ManualClock, testInfra, waitFor, type TestInfra } from '@pilot/testkit';
+import { reservedPort, infraEnv, type ManualClock, testInfra, waitFor, type TestInfra } from '@pilot/testkit';
 import { loadConfig as allocationConfig } from '../../../services/allocation/src/config';
 import { start as startAllocation } from '../../../services/allocation/src/start';
 import { loadConfig as campaignConfig } from '../../../services/campaign/src/config';
@@ -84,7 +84,7 @@ const START_ORDER: ServiceName[] = ['publisher-identity', 'campaign', 'placement
 
 /** Replicas listen on ports chosen once, so the gateway's upstream list stays true across restarts. */
 async function portFor(): Promise<string> {
-  return String(await freePort());
+  return String(await reservedPort());
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<System> {
