@@ -85,13 +85,12 @@ describe('faults: withDeadline', () => {
   });
 
   it('rejects with ServiceUnavailableError naming the dependency when work hangs', async () => {
-    const started = Date.now();
+    // The work never settles: only the deadline can end this test before mocha's timeout.
     let failure: unknown;
     await withDeadline(new Promise(() => undefined), 50, 'campaign').catch((error: unknown) => (failure = error));
     expect(failure).to.be.instanceOf(ServiceUnavailableError);
     expect((failure as ServiceUnavailableError).message).to.equal('campaign did not answer within 50 ms');
     expect(isInfrastructureError(failure)).to.equal(true);
-    expect(Date.now() - started).to.be.below(500);
   });
 
   it('aborts the signal it gave the work at the deadline, so the work stops too', async () => {

@@ -4,15 +4,28 @@ import { expect } from 'chai';
 import { createLogger, httpLogger, REQUEST_ID_HEADER, redactUrl } from '../src';
 
 /** A pino destination that keeps every line, parsed. */
-function capture(): { lines: Record<string, unknown>[]; raw: string[]; write(line: string): void } {
-  const lines: Record<string, unknown>[] = [];
+type Line = Record<string, unknown>;
+
+function capture(): { lines: Line[]; raw: string[]; write(line: string): void; logged(match: (line: Line) => boolean): Promise<Line> } {
+  const lines: Line[] = [];
   const raw: string[] = [];
+  const waiting: { match: (line: Line) => boolean; resolve: (line: Line) => void }[] = [];
   return {
     lines,
     raw,
     write(line: string) {
       raw.push(line);
-      lines.push(JSON.parse(line) as Record<string, unknown>);
+      const parsed = JSON.parse(line) as Line;
+      lines.push(parsed);
+      for (const waiter of waiting.filter(({ match }) => match(parsed))) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve(parsed);
+      }
+    },
+    /** The first line `match` accepts, once it has been written. */
+    logged(match: (line: Line) => boolean): Promise<Line> {
+      const found = lines.find(match);
+      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ match, resolve }));
     },
   };
 }
@@ -198,6 +211,7 @@ describe('logging: httpLogger on sampled (network) paths', () => {
   });
 
   const idsLogged = () => out.lines.map((line) => (line.req as { id?: string } | undefined)?.id);
+  const loggedWithId = (id: string) => out.logged((line) => (line.req as { id?: string } | undefined)?.id === id);
   const call = async (path: string, requestId: string) => {
     const response = await fetch(`${base}${path}`, { headers: { [REQUEST_ID_HEADER]: requestId } });
     if (response.status !== 204) expect(await response.text()).to.equal(requestId); // req.id is still set
@@ -209,7 +223,10 @@ describe('logging: httpLogger on sampled (network) paths', () => {
     await call('/api/network/ad?status=204', 'routine-204');
     await call('/api/network/click/tok?status=302', 'routine-302');
     await call('/api/network/ad?status=429', 'routine-429');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Lines are written in the order the answers finish: once a later, logged call is in, the routine
+    // ones had their chance.
+    await call('/api/workspace/later', 'later-200');
+    await loggedWithId('later-200');
     expect(idsLogged()).to.not.include.members(['routine-200', 'routine-204', 'routine-302', 'routine-429']);
   });
 
@@ -218,7 +235,7 @@ describe('logging: httpLogger on sampled (network) paths', () => {
     await call(`/api/network/click/${SECRET}?status=410`, 'gone-410');
     await call('/api/network/ad?status=503', 'failed-503');
     await call('/api/network/ad?delay=1050', 'slow-200');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await loggedWithId('slow-200');
     const byId = (id: string) => out.lines.find((line) => (line.req as { id?: string }).id === id);
     expect(byId('refused-401')).to.deep.include({ level: 30, res: { statusCode: 401 } });
     expect(byId('gone-410')?.req).to.deep.equal({ id: 'gone-410', method: 'GET', url: '/api/network/click/[redacted]?status=410' });
@@ -229,7 +246,6 @@ describe('logging: httpLogger on sampled (network) paths', () => {
 
   it('logs every answer of the other paths', async () => {
     await call('/api/workspace/campaigns', 'workspace-200');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(idsLogged()).to.include('workspace-200');
+    expect((await loggedWithId('workspace-200')).req).to.deep.include({ id: 'workspace-200' });
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Bus } from '@pilot/bus';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { createLogger } from '@pilot/logging';
-import { testInfra, waitFor } from '@pilot/testkit';
+import { deliveredSoFar, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { ConcurrentChangeError, OutboxRelay, VersionedStore, type Current, type HistoryEntry } from '../src';
@@ -40,7 +40,11 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
     await bus.subscribeDurable({ name, eventTypes: [CAMPAIGN_SUBMITTED, CAMPAIGN_ACTIVATED], handler: async (event) => void received.push(event) });
     return received;
   };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300)); // a duplicate would arrive within this
+  /** Everything published so far has reached `received` (a duplicate would have). */
+  const settle = async (received: KnownEvent[]) => {
+    const bus = await newBus();
+    await deliveredSoFar(received, campaignEvent(campaign(nextId++), 1), (marker) => bus.publish(marker));
+  };
 
   before(async () => {
     client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
@@ -275,7 +279,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       expect(await isMarkedPending(store, `${state.campaignId}:1`)).to.equal(false);
       await waitFor(() => received.length === 1);
       await relay.flush();
-      await settle();
+      await settle(received);
       expect(received.map((event) => event.id)).to.deep.equal([first.id]);
       expect(received[0]).to.deep.equal(first);
     });
@@ -311,7 +315,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       }
       await waitFor(() => received.length >= 20);
       await relay.flush();
-      await settle();
+      await settle(received);
       expect(received.map((event) => event.id)).to.deep.equal(published);
     });
 
@@ -328,7 +332,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const downRelay = newRelay(await newBus('amqp://guest:guest@127.0.0.1:1'), store);
       downRelay.start();
       expect(await downRelay.publishNow(store.outbox(), entryId, [event]), 'broker down: pending').to.equal(false);
-      await settle();
+      await settle(received);
       expect(received).to.deep.equal([]);
       expect(await isMarkedPending(store, entryId)).to.equal(true);
 
@@ -392,14 +396,14 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
 
       expect(written.written).to.equal(campaignId);
       expect(await isMarkedPending(store, `${campaignId}:1`)).to.equal(true);
-      await settle();
+      await settle(received);
       expect(received).to.have.length(0); // the dead writer published nothing
 
       const relay = newRelay(await newBus(), store);
       relay.start();
       await waitFor(() => received.length === 1, { timeoutMs: 10_000, message: 'the pending event was not published' });
       await relay.flush();
-      await settle();
+      await settle(received);
       expect(received.map((event) => event.id)).to.deep.equal([written.eventId]);
       expect(received[0]).to.deep.include({ type: CAMPAIGN_SUBMITTED, aggregateId: String(campaignId), aggregateVersion: 1 });
       expect(await isMarkedPending(store, `${campaignId}:1`)).to.equal(false);

@@ -1,7 +1,7 @@
 import { Bus } from '@pilot/bus';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { createLogger } from '@pilot/logging';
-import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
+import { deliveredSoFar, ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { OutboxRelay, VersionedStore, type OutboxRelayOptions } from '../src';
@@ -37,7 +37,13 @@ describe('outbox pending markers (real FerretDB and RabbitMQ)', () => {
     await bus.subscribeDurable({ name, eventTypes: [CAMPAIGN_SUBMITTED, CAMPAIGN_ACTIVATED], handler: async (event) => void received.push(event) });
     return received;
   };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300)); // a duplicate would arrive within this
+  /** Everything published so far has reached `received` (a duplicate would have). */
+  const settle = async (received: KnownEvent[]) => {
+    const bus = new Bus({ url: infra.amqpUrl, exchange: infra.exchange, logger, publishTimeoutMs: 5000 });
+    buses.push(bus);
+    await bus.ready();
+    await deliveredSoFar(received, campaignEvent(campaign(nextId++), 1), (marker) => bus.publish(marker));
+  };
 
   before(async () => {
     client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
@@ -67,7 +73,7 @@ describe('outbox pending markers (real FerretDB and RabbitMQ)', () => {
     expect(received.length).to.be.at.most(1);
     await waitFor(async () => !(await isMarkedPending(store, entryId)), { message: 'marker deleted' });
     await relay.flush();
-    await settle();
+    await settle(received);
     expect(received.map((published) => published.id)).to.deep.equal([event.id]);
     expect(await store.outbox().pending.countDocuments({})).to.equal(0);
   });
@@ -88,7 +94,7 @@ describe('outbox pending markers (real FerretDB and RabbitMQ)', () => {
     clock.advance(2);
     await relay.flush();
     expect(await isMarkedPending(store, entryId)).to.equal(false);
-    await settle();
+    await settle(received);
     expect(received).to.deep.equal([]);
     expect(await store.history.countDocuments({})).to.equal(0);
   });
@@ -143,7 +149,7 @@ describe('outbox pending markers (real FerretDB and RabbitMQ)', () => {
     await relay.flush();
     await waitFor(() => received.length === 2);
     await (await newRelay(store)).flush(); // another start publishes nothing again
-    await settle();
+    await settle(received);
     expect(received.map((event) => event.aggregateId)).to.have.members(flagged.map((state) => String(state.campaignId)));
     expect(await store.outbox().pending.countDocuments({})).to.equal(0);
   });
