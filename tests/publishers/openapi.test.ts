@@ -6,7 +6,7 @@
  * an upstream that never answers); 503 is compared with the answer every service builds for an
  * infrastructure fault (provoking it would mean stopping the shared Redis: tests/faults does that).
  */
-import { compile } from '@pilot/http-kit';
+import { compile } from '@pilot/contracts';
 import { problems } from '@pilot/problems';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';

@@ -1,5 +1,4 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { envelopeSchema, type EventEnvelope } from './envelope';
 import { ALLOCATION_CREATED, allocationCreatedDataSchema, type AllocationCreated } from './events/allocation-created';
 import { CAMPAIGN_ACTIVATED, type CampaignActivated } from './events/campaign-activated';
@@ -15,6 +14,7 @@ import { PUBLISHER_PAUSED, type PublisherPaused } from './events/publisher-pause
 import { PUBLISHER_REJECTED, type PublisherRejected } from './events/publisher-rejected';
 import { publisherStateSchema } from './events/publisher-state';
 import { PUBLISHER_SUBMITTED, type PublisherSubmitted } from './events/publisher-submitted';
+import { ajv } from './validation/ajv';
 
 /** The data schema of every event type that may travel on the bus. */
 export const eventDataSchemas = {
@@ -51,8 +51,6 @@ export class InvalidEventError extends Error {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-addFormats(ajv);
 const validateEnvelope = ajv.compile(envelopeSchema);
 const dataValidators = new Map<string, ValidateFunction>(
   Object.entries(eventDataSchemas).map(([type, schema]) => [type, ajv.compile(schema)]),

@@ -1,3 +1,1 @@
-export * from './validation';
-export * from './public-host';
-export * from './text-length';
+export * from './request-params';

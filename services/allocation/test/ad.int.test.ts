@@ -1,4 +1,4 @@
-import { compile } from '@pilot/http-kit';
+import { compile } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/internal-auth';
 import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
 import { testInfra, waitFor } from '@pilot/testkit';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { graphemeLength } from '@pilot/http-kit';
-import { checkHttpsUrl, validateCreative, validateRejection } from '../src/domain/validation';
+import { graphemeLength } from '@pilot/contracts';
+import { validateCreative, validateRejection } from '../src/domain/validation';
 
 const valid = {
   name: 'Spring sale',
@@ -143,7 +143,7 @@ describe('campaign creative validation', () => {
 });
 
 describe('campaign URL validation (destination and image)', () => {
-  const code = (value: unknown) => checkHttpsUrl('destinationUrl', value)?.code ?? null;
+  const code = (value: unknown) => errorsOf({ ...valid, destinationUrl: value }).find((error) => error.field === 'destinationUrl')?.code ?? null;
 
   it('accepts https URLs with paths, queries, ports and international hosts', () => {
     for (const url of ['https://example.com', 'https://example.com:8443/a/b?c=d#e', 'https://xn--80ak6aa92e.com/', 'https://пример.рф/путь']) {

@@ -4,9 +4,8 @@
  * campaign state contract are dropped (and logged) rather than poisoning the index.
  */
 import type { CachedCampaign } from '@pilot/campaign-cache';
-import { campaignStateSchema } from '@pilot/contracts';
+import { campaignStateSchema, compile } from '@pilot/contracts';
 import { internalGet } from '@pilot/http-client';
-import { compile } from '@pilot/http-kit';
 import type { Logger } from '@pilot/logging';
 
 const baseSchema = campaignStateSchema as { required: string[]; properties: Record<string, unknown> };

@@ -3,23 +3,14 @@
  * Field names are snake_case because SPEC.md fixes them; the constants are the spec's constants.
  */
 import type { CachedCampaign } from '@pilot/campaign-cache';
+import type { Ad } from '@pilot/contracts';
 import { TOKEN_LIFETIME_SECONDS } from '@pilot/tokens';
 
 export const CLICK_PATH = '/api/network/click/';
 export const BILLING = 'pilot_non_billable' as const;
 
-export interface Ad {
-  campaign_id: number;
-  title: string;
-  text: string;
-  button_text: string;
-  image_url: string | null;
-  click_url: string;
-  delivery_token: string;
-  expires_in: number;
-  sponsored: true;
-  billing: typeof BILLING;
-}
+/** The Ad contract (@pilot/contracts), the 200 of GET /api/network/ad. */
+export type { Ad };
 
 /** The absolute click link: PUBLIC_BASE_URL's origin and path prefix + /api/network/click/ + token. */
 export function clickUrlOf(publicBaseUrl: string, clickToken: string): string {

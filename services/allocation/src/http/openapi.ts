@@ -3,10 +3,11 @@
  * pilot. It covers the three network endpoints (ad, delivery, click), their schemas, every status code
  * with the problem codes each answers (an enum per response, one real example per code, the gateway's
  * 502 and 504 included), the rate-limit and Retry-After headers and the bearer scheme. The schemas under
- * components are plain JSON Schema (2020-12 compatible): tests validate live answers with them, and
- * @pilot/network-client validates the Ad with them (its copy is generated from this document).
+ * components are the contracts' (@pilot/contracts, JSON Schema 2020-12 compatible): tests validate live
+ * answers with them, and @pilot/network-client validates the Ad with them (its copy is generated from
+ * this document).
  */
-import { UTF16_UNITS_PER_CHARACTER } from '@pilot/http-kit';
+import { Ad, DeliveryConfirmation, DeliveryConfirmed, Problem } from '@pilot/contracts';
 import { languagePattern, MAX_TAG_LENGTH } from '../domain/language';
 import { AD_REQUESTS_PER_WINDOW, WINDOW_SECONDS } from '../domain/rate-limit';
 import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-problems';
@@ -14,21 +15,8 @@ import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-pro
 export const API_VERSION = '0.1.0';
 export const API_LABEL = 'pilot';
 
-/**
- * The creative text limits of SPEC.md count characters as a person sees them (grapheme clusters), with at
- * most UTF16_UNITS_PER_CHARACTER (8) UTF-16 code units each (http-kit text-length). JSON Schema's
- * maxLength counts code points, so the schema states the code-unit bound, which no accepted text
- * exceeds, and the description the character limit.
- */
-const textLimit = (characters: number, what: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: characters * UTF16_UNITS_PER_CHARACTER,
-  description: `${what}: 1 to ${characters} characters (user-perceived characters, grapheme clusters), at most ${characters * UTF16_UNITS_PER_CHARACTER} UTF-16 code units`,
-});
-
 /** An Ad as the service answers it: its tokens were sealed by the service's code (with a secret of no deployment). */
-const AD_EXAMPLE = {
+const AD_EXAMPLE: Ad = {
   campaign_id: 12,
   title: 'Learn Turkish in 10 minutes a day',
   text: 'Short daily lessons. Free for the first week.',
@@ -284,60 +272,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
             'with a test creative, never counted) starts with pilot_pk_test_.',
         },
       },
-      schemas: {
-        Ad: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['campaign_id', 'title', 'text', 'button_text', 'image_url', 'click_url', 'delivery_token', 'expires_in', 'sponsored', 'billing'],
-          properties: {
-            campaign_id: { type: 'integer', minimum: 1, description: 'identifier of the allocated campaign' },
-            title: textLimit(100, 'creative title (plain text)'),
-            text: textLimit(700, 'plain-text body'),
-            button_text: textLimit(32, 'button label'),
-            image_url: {
-              anyOf: [{ type: 'string', format: 'uri', pattern: '^https://' }, { type: 'null' }],
-              description: 'HTTPS image link, null when the creative has no image',
-            },
-            click_url: {
-              type: 'string',
-              format: 'uri',
-              pattern: '/api/network/click/[A-Za-z0-9._~-]+$',
-              description: 'absolute click link; keep it unchanged',
-            },
-            delivery_token: { type: 'string', minLength: 1, maxLength: 180, description: 'opaque; send it back to the delivery endpoint' },
-            expires_in: { type: 'integer', const: 3600, description: 'seconds' },
-            sponsored: { type: 'boolean', const: true },
-            billing: { type: 'string', const: 'pilot_non_billable' },
-          },
-        },
-        DeliveryConfirmation: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['token'],
-          properties: { token: { type: 'string', minLength: 1, description: 'the delivery_token of an ad response' } },
-        },
-        DeliveryConfirmed: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['status', 'first_confirmation'],
-          properties: {
-            status: { type: 'string', const: 'confirmed' },
-            first_confirmation: { type: 'boolean' },
-          },
-        },
-        Problem: {
-          type: 'object',
-          description: 'RFC 9457 problem details with a stable snake_case code',
-          required: ['type', 'title', 'status', 'detail', 'code'],
-          properties: {
-            type: { type: 'string' },
-            title: { type: 'string' },
-            status: { type: 'integer', minimum: 400, maximum: 599 },
-            detail: { type: 'string' },
-            code: { type: 'string', pattern: '^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$' },
-          },
-        },
-      },
+      schemas: { Ad, DeliveryConfirmation, DeliveryConfirmed, Problem },
       headers: {
         'Cache-Control': { description: 'no-store: an ad is for one immediate placement', schema: { type: 'string', const: 'no-store' } },
         'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },

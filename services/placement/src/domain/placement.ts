@@ -3,10 +3,10 @@
  * UTC schedule. Every PUT that changes anything makes a new placement (new placementId); a PUT of the same
  * content keeps the current one. Impressions belong to one placement.
  */
+import type { PlacementStatus } from '@pilot/contracts';
 import type { Slot } from './slots';
 
-export const PLACEMENT_STATUSES = ['draft', 'active', 'paused'] as const;
-export type PlacementStatus = (typeof PLACEMENT_STATUSES)[number];
+export { PLACEMENT_STATUSES, type PlacementStatus } from '@pilot/contracts';
 
 export interface Placement {
   placementId: string;

@@ -1,7 +1,7 @@
 /** The website's placement slots (SPEC.md "Website placement"); each holds one current placement. */
-export const SLOTS = ['home-feature', 'workspace-top', 'tr-footer'] as const;
+import { SLOTS, type Slot } from '@pilot/contracts';
 
-export type Slot = (typeof SLOTS)[number];
+export { SLOTS, type Slot };
 
 export function isSlot(value: unknown): value is Slot {
   return typeof value === 'string' && (SLOTS as readonly string[]).includes(value);

@@ -2,7 +2,7 @@
  * Publisher platforms: input validation and link normalization, the state machine of API.md, and the
  * public view of a record. Pure; the use cases apply it.
  */
-import type { FieldError } from '@pilot/problems';
+import { NewPublisherBody, ReasonBody, usernameOf, validatorOf, type FieldProblem, type Validated } from '@pilot/contracts';
 
 export const PUBLISHER_STATUSES = ['draft', 'submitted', 'approved', 'paused', 'rejected'] as const;
 export type PublisherStatus = (typeof PUBLISHER_STATUSES)[number];
@@ -36,69 +36,31 @@ export interface NewPublisherInput {
   link: string;
 }
 
-export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+export { usernameOf, type Validated };
 
-const USERNAME = /^[A-Za-z0-9_]{5,32}$/;
-const BOT_TOKEN = /\d{5,}:[A-Za-z0-9_-]{30,}/;
+const checkNewPublisher = validatorOf(NewPublisherBody);
+const checkReason = validatorOf(ReasonBody);
 
-/** `@name`, `t.me/name`, `https://t.me/name` (and telegram.me) -> the username, else null. */
-export function usernameOf(link: string): string | null {
-  const trimmed = link.trim();
-  if (trimmed.startsWith('@')) return trimmed.slice(1);
-  const match = /^(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me)\/([^/?#\s]+)\/?$/i.exec(trimmed);
-  return match?.[1] ?? null;
-}
-
+/**
+ * Body of a new platform (rules and codes in the contract NewPublisherBody), the link normalized to
+ * https://t.me/<username>; the one rule across fields, a bot's username ending in bot, is checked here.
+ */
 export function validateNewPublisher(body: unknown): Validated<NewPublisherInput> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, errors: [{ field: '(body)', code: 'invalid_type', message: 'must be a JSON object' }] };
-  }
-  const input = body as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  for (const field of Object.keys(input)) {
-    if (field !== 'type' && field !== 'link') {
-      const isToken = /token/i.test(field);
-      errors.push({
-        field,
-        code: isToken ? 'bot_token_refused' : 'unknown_field',
-        message: isToken ? 'a bot token is never requested or accepted' : 'is not a field of a publisher platform',
-      });
-    }
-  }
-  let type: PlatformType | null = null;
-  if (input.type === undefined) errors.push({ field: 'type', code: 'required', message: 'is required' });
-  else if (input.type !== 'bot' && input.type !== 'channel') errors.push({ field: 'type', code: 'not_allowed', message: 'must be bot or channel' });
-  else type = input.type;
-
-  let link: string | null = null;
-  if (input.link === undefined) errors.push({ field: 'link', code: 'required', message: 'is required' });
-  else if (typeof input.link !== 'string') errors.push({ field: 'link', code: 'invalid_type', message: 'must be a string' });
-  else if (input.link.length > 200) errors.push({ field: 'link', code: 'too_long', message: 'must be at most 200 characters' });
-  else if (BOT_TOKEN.test(input.link)) errors.push({ field: 'link', code: 'bot_token_refused', message: 'a bot token is never requested or accepted' });
-  else {
-    const username = usernameOf(input.link);
-    if (username === null) {
-      errors.push({ field: 'link', code: 'invalid_link', message: 'must be https://t.me/<username> or @username' });
-    } else if (!USERNAME.test(username)) {
-      errors.push({ field: 'link', code: 'invalid_username', message: 'the username must be 5 to 32 letters, digits or underscores' });
-    } else if (type === 'bot' && !/bot$/i.test(username)) {
-      errors.push({ field: 'link', code: 'bot_username_required', message: "a bot's username ends in bot" });
-    } else {
-      link = `https://t.me/${username}`;
-    }
-  }
-  if (errors.length > 0 || type === null || link === null) return { ok: false, errors };
-  return { ok: true, value: { type, link } };
+  const checked = checkNewPublisher(body);
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const username = typeof input.link === 'string' ? usernameOf(input.link) : null;
+  const linkFailed = !checked.ok && checked.errors.some((error) => error.field === 'link');
+  const botLinkProblem = input.type === 'bot' && username !== null && !linkFailed && !/bot$/i.test(username);
+  const errors: FieldProblem[] = checked.ok ? [] : [...checked.errors];
+  if (botLinkProblem) errors.push({ field: 'link', code: 'bot_username_required', message: "a bot's username ends in bot" });
+  if (!checked.ok || errors.length > 0 || username === null) return { ok: false, errors };
+  return { ok: true, value: { type: checked.value.type, link: `https://t.me/${username}` } };
 }
 
+/** Body of a rejection, `{reason}` (contract ReasonBody); the reason is kept without surrounding spaces. */
 export function validateReason(body: unknown): Validated<string> {
-  const reason = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).reason : undefined;
-  if (reason === undefined) return { ok: false, errors: [{ field: 'reason', code: 'required', message: 'is required' }] };
-  if (typeof reason !== 'string') return { ok: false, errors: [{ field: 'reason', code: 'invalid_type', message: 'must be a string' }] };
-  const trimmed = reason.trim();
-  if (trimmed.length < 1) return { ok: false, errors: [{ field: 'reason', code: 'too_short', message: 'must be 1 to 500 characters' }] };
-  if (trimmed.length > 500) return { ok: false, errors: [{ field: 'reason', code: 'too_long', message: 'must be 1 to 500 characters' }] };
-  return { ok: true, value: trimmed };
+  const checked = checkReason(body ?? {});
+  return checked.ok ? { ok: true, value: checked.value.reason.trim() } : checked;
 }
 
 // ---- state machine ----

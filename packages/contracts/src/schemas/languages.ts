@@ -12,6 +12,5 @@ export const ISO_639_1 = new Set(
 
 export const ALL_LANGUAGES = 'all';
 
-export function isCampaignLanguage(value: string): boolean {
-  return value === ALL_LANGUAGES || ISO_639_1.has(value);
-}
+/** What a campaign may target: one language, or `all`. */
+export const CAMPAIGN_LANGUAGES: readonly string[] = [...ISO_639_1, ALL_LANGUAGES];

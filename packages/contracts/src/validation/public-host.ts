@@ -13,7 +13,7 @@
  * is for whoever fetches the link to refuse.
  */
 import { isIP } from 'node:net';
-import type { FieldError } from '@pilot/problems';
+import type { FieldProblem } from './field-problem';
 
 const INTERNAL_SUFFIXES = ['localhost', 'local', 'internal', 'intranet', 'lan', 'home.arpa', 'localdomain'];
 
@@ -30,7 +30,7 @@ export function hostRefusalOf(hostname: string): HostRefusal | null {
 }
 
 /** The 422 field problem for a parsed URL whose host is not public, or null. */
-export function publicHostProblem(field: string, url: URL): FieldError | null {
+export function publicHostProblem(field: string, url: URL): FieldProblem | null {
   const refusal = hostRefusalOf(url.hostname);
   if (refusal === 'ip_address_not_allowed') {
     return { field, code: refusal, message: `${field} must name its host, not an IP address` };

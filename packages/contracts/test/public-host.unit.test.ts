@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hostRefusalOf, publicHostProblem } from '../src/public-host';
+import { hostRefusalOf, publicHostProblem } from '../src/validation/public-host';
 
 const refusalOf = (url: string) => hostRefusalOf(new URL(url).hostname);
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { graphemeLength, lengthExcess, lengthExcessMessage, UTF16_UNITS_PER_CHARACTER } from '../src/text-length';
+import { graphemeLength, lengthExcess, lengthExcessMessage, UTF16_UNITS_PER_CHARACTER } from '../src/validation/text-length';
 
 describe('text length limits', () => {
   it('counts user-perceived characters', () => {

@@ -1,0 +1,216 @@
+/**
+ * The machine-readable description of the workspace API (API.md "Workspace ..." and "Website
+ * placements"), OpenAPI 3.1, generated from the contracts' schemas: the bodies the services validate with
+ * are the ones documented here. Served by the gateway at GET /api/workspace/openapi.json.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { Campaign, CampaignList, CampaignTransitionAnswer, CreateCampaignBody } from '../schemas/campaign';
+import { OptionalReasonBody, ReasonBody } from '../schemas/fields';
+import { Problem, ValidationProblem } from '../schemas/network';
+import { ImpressionBody, PlacementBody, SitePlacement, SLOTS, SlotList, SlotState } from '../schemas/placement';
+import { IssuedKey, NewPublisherBody, Publisher, PublisherList } from '../schemas/publisher';
+import { AuditList, LoginStarted, LoginStatus, Session, Stats } from '../schemas/workspace';
+
+export const WORKSPACE_API_VERSION = '0.1.0';
+
+const SCHEMAS: Record<string, TSchema> = {
+  CreateCampaignBody,
+  Campaign,
+  CampaignTransitionAnswer,
+  CampaignList,
+  ReasonBody,
+  OptionalReasonBody,
+  NewPublisherBody,
+  Publisher,
+  PublisherList,
+  IssuedKey,
+  PlacementBody,
+  ImpressionBody,
+  SitePlacement,
+  SlotState,
+  SlotList,
+  Session,
+  LoginStarted,
+  LoginStatus,
+  Stats,
+  AuditList,
+  Problem,
+  ValidationProblem,
+};
+type SchemaName = keyof typeof SCHEMAS;
+
+const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: SchemaName) => ({ 'application/json': { schema: ref(name) } });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+
+const NOT_SIGNED_IN = problem('Not signed in (not_signed_in)');
+const ORIGIN_REFUSED = problem('A write from another origin than the site (origin_refused), or an account that may not do this');
+const INVALID = { description: 'Invalid body: every failing field with its stable code (validation_failed)', content: { 'application/problem+json': { schema: ref('ValidationProblem') } } };
+const INVALID_TRANSITION = problem('Not allowed from the current status (invalid_transition)');
+
+interface Operation {
+  summary: string;
+  body?: SchemaName;
+  bodyRequired?: boolean;
+  answer: [status: string, schema: SchemaName | null, description: string];
+  problems?: Record<string, object>;
+  session?: boolean;
+}
+
+function operation(id: string, op: Operation): Record<string, unknown> {
+  const [status, schema, description] = op.answer;
+  const session = op.session ?? true;
+  return {
+    operationId: id,
+    summary: op.summary,
+    ...(session ? {} : { security: [] }),
+    ...(op.body ? { requestBody: { required: op.bodyRequired ?? true, content: json(op.body) } } : {}),
+    responses: {
+      [status]: schema ? { description, content: json(schema) } : { description },
+      ...(session ? { '401': NOT_SIGNED_IN } : {}),
+      ...op.problems,
+      '503': problem('Service unavailable: retry after Retry-After seconds'),
+    },
+  };
+}
+
+const idParameter = (what: string) => ({ name: 'id', in: 'path', required: true, description: `the ${what} id`, schema: { type: 'integer', minimum: 1 } });
+const slotParameter = { name: 'slot', in: 'path', required: true, schema: { type: 'string', enum: [...SLOTS] } };
+const notFound = (what: string) => problem(`No such ${what}, or not visible to this account`);
+
+function transition(id: string, summary: string, what: 'campaign' | 'publisher', answer: SchemaName, body?: SchemaName, bodyRequired?: boolean) {
+  return {
+    post: operation(id, {
+      summary,
+      ...(body ? { body, bodyRequired } : {}),
+      answer: ['200', answer, `The ${what} after the change`],
+      problems: { '403': ORIGIN_REFUSED, '404': notFound(what), '409': INVALID_TRANSITION, ...(body ? { '422': INVALID } : {}) },
+    }),
+  };
+}
+
+/** The document (a plain JSON value). */
+export function workspaceOpenApi(): Record<string, unknown> {
+  const campaignTransition = (name: string, summary: string, body?: SchemaName, bodyRequired?: boolean) => ({
+    parameters: [idParameter('campaign')],
+    ...transition(`${name}Campaign`, summary, 'campaign', 'CampaignTransitionAnswer', body, bodyRequired),
+  });
+  const publisherTransition = (name: string, summary: string, body?: SchemaName, bodyRequired?: boolean) => ({
+    parameters: [idParameter('publisher')],
+    ...transition(`${name}Publisher`, summary, 'publisher', 'Publisher', body, bodyRequired),
+  });
+  const document = {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Publisher pilot workspace API',
+      summary: 'Sign-in, campaigns, publisher platforms, totals, audit and website placements of the pilot workspace.',
+      description:
+        'The API of the workspace site (camelCase fields). A session cookie from the bot-confirmed sign-in authenticates every ' +
+        'call under /api/workspace/; a write (POST, PUT, PATCH, DELETE) must carry the Origin of the site. ' +
+        'Errors are application/problem+json (RFC 9457) with a stable snake_case code; a 422 lists every failing field in errors[].',
+      version: WORKSPACE_API_VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'the service origin (PUBLIC_BASE_URL)' }],
+    security: [{ session: [] }],
+    paths: {
+      '/api/auth/login': {
+        post: operation('startLogin', { summary: 'Start a bot-confirmed sign-in', session: false, answer: ['201', 'LoginStarted', 'A pending sign-in request'], problems: { '429': problem('Too many sign-in attempts (rate_limited)') } }),
+      },
+      '/api/auth/login/{requestId}': {
+        parameters: [{ name: 'requestId', in: 'path', required: true, schema: { type: 'string' } }],
+        get: operation('pollLogin', { summary: 'Read a sign-in request; the first read after confirmation sets the session cookie', session: false, answer: ['200', 'LoginStatus', 'The request status'], problems: { '404': problem('No such request in this browser (login_request_not_found)') } }),
+      },
+      '/api/auth/telegram-webhook': {
+        post: {
+          ...operation('telegramWebhook', { summary: "The sign-in bot's webhook (a Telegram Update)", session: false, answer: ['200', null, 'Always, with the right secret; may carry a sendMessage body'], problems: { '401': problem('Wrong or missing X-Telegram-Bot-Api-Secret-Token (webhook_secret_invalid)') } }),
+          requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } },
+        },
+      },
+      '/api/auth/session': { get: operation('readSession', { summary: 'The signed-in account', answer: ['200', 'Session', 'The account'] }) },
+      '/api/auth/logout': { post: operation('logout', { summary: 'End the session on the server', session: false, answer: ['204', null, 'Signed out'] }) },
+      '/api/workspace/campaigns': {
+        post: operation('createCampaign', { summary: 'Create a draft campaign', body: 'CreateCampaignBody', answer: ['201', 'Campaign', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st record of an account (campaign_limit)'), '422': INVALID } }),
+        get: {
+          ...operation('listCampaigns', { summary: 'Campaigns, newest first: own records; an administrator gets all', answer: ['200', 'CampaignList', 'The campaigns'], problems: { '400': problem('Unknown status filter (invalid_status)') } }),
+          parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] } }],
+        },
+      },
+      '/api/workspace/campaigns/{id}': {
+        parameters: [idParameter('campaign')],
+        get: operation('getCampaign', { summary: 'One campaign (owner, administrator)', answer: ['200', 'Campaign', 'The campaign'], problems: { '404': notFound('campaign') } }),
+      },
+      '/api/workspace/campaigns/{id}/submit': campaignTransition('submit', 'draft or rejected -> submitted (owner)'),
+      '/api/workspace/campaigns/{id}/approve': campaignTransition('approve', 'submitted -> approved (administrator)'),
+      '/api/workspace/campaigns/{id}/reject': campaignTransition('reject', 'submitted -> rejected, with a reason (administrator)', 'ReasonBody'),
+      '/api/workspace/campaigns/{id}/activate': campaignTransition('activate', 'approved or paused -> active (administrator)'),
+      '/api/workspace/campaigns/{id}/pause': campaignTransition('pause', 'active -> paused, with an optional reason (owner, administrator)', 'OptionalReasonBody', false),
+      '/api/workspace/publishers': {
+        post: operation('createPublisher', { summary: 'Register a draft publisher platform', body: 'NewPublisherBody', answer: ['201', 'Publisher', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '422': INVALID } }),
+        get: {
+          ...operation('listPublishers', { summary: 'Platforms: own records; an administrator gets all', answer: ['200', 'PublisherList', 'The platforms'], problems: { '400': problem('Unknown status filter (invalid_status)') } }),
+          parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'paused', 'rejected'] } }],
+        },
+      },
+      '/api/workspace/publishers/{id}': {
+        parameters: [idParameter('publisher')],
+        get: operation('getPublisher', { summary: 'One platform (owner, administrator)', answer: ['200', 'Publisher', 'The platform'], problems: { '404': notFound('publisher') } }),
+      },
+      '/api/workspace/publishers/{id}/submit': publisherTransition('submit', 'draft or rejected -> submitted (owner)'),
+      '/api/workspace/publishers/{id}/approve': publisherTransition('approve', 'submitted or paused -> approved (administrator)'),
+      '/api/workspace/publishers/{id}/reject': publisherTransition('reject', 'submitted, approved or paused -> rejected, with a reason (administrator)', 'ReasonBody'),
+      '/api/workspace/publishers/{id}/pause': publisherTransition('pause', 'approved -> paused, with an optional reason (administrator)', 'OptionalReasonBody', false),
+      '/api/workspace/publishers/{id}/keys': {
+        parameters: [idParameter('publisher')],
+        post: operation('rotatePublisherKey', { summary: 'A new live key, shown only here; the previous one stops working first (owner, platform approved)', answer: ['201', 'IssuedKey', 'The key'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher'), '409': INVALID_TRANSITION } }),
+      },
+      '/api/workspace/publishers/{id}/test-key': {
+        parameters: [idParameter('publisher')],
+        post: operation('makeTestKey', { summary: "The platform's one sandbox test key, shown only here; replaces the previous one (owner)", answer: ['201', 'IssuedKey', 'The test key'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher') } }),
+        delete: operation('deleteTestKey', { summary: 'The test key stops working (owner)', answer: ['204', null, 'Deleted'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher') } }),
+      },
+      '/api/workspace/stats': {
+        get: {
+          ...operation('readStats', { summary: 'Totals over the delivery records visible to the account', answer: ['200', 'Stats', 'Totals and days'], problems: { '400': problem('An invalid filter or date') } }),
+          parameters: [
+            { name: 'campaignId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'publisherId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+          ],
+        },
+      },
+      '/api/workspace/audit': {
+        get: {
+          ...operation('readAudit', { summary: 'Audit entries, newest first: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'The entries'], problems: { '400': problem('An invalid filter') } }),
+          parameters: [
+            { name: 'entity', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'entityId', in: 'query', required: false, schema: { type: 'string' } },
+          ],
+        },
+      },
+      '/api/workspace/placements': {
+        get: operation('listPlacements', { summary: 'The three slots with their current placements and impressions (administrator)', answer: ['200', 'SlotList', 'The slots'], problems: { '403': problem('Administrators only') } }),
+      },
+      '/api/workspace/placements/{slot}': {
+        parameters: [slotParameter],
+        put: operation('setPlacement', { summary: "Set a slot's current placement (administrator)", body: 'PlacementBody', answer: ['200', 'SlotState', 'The slot'], problems: { '403': ORIGIN_REFUSED, '404': problem('Unknown slot'), '422': INVALID } }),
+      },
+      '/api/site/placements/{slot}': {
+        parameters: [slotParameter],
+        get: operation('showPlacement', { summary: 'The placement a site page shows, when active and in its schedule', session: false, answer: ['200', 'SitePlacement', 'The placement'], problems: { '204': { description: 'Nothing to show' }, '404': problem('Unknown slot') } }),
+      },
+      '/api/site/placements/{slot}/impressions': {
+        parameters: [slotParameter],
+        post: operation('countImpression', { summary: 'Count one impression (the site pages only)', session: false, body: 'ImpressionBody', answer: ['204', null, 'Counted while the placement is showable'], problems: { '404': problem('Unknown slot'), '422': INVALID, '429': problem('Too many impressions from this address (rate_limited)') } }),
+      },
+    },
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pilot_session', description: 'The HttpOnly session cookie set by the sign-in: SESSION_COOKIE, pilot_session by default, __Host- prefixed on an https site' } },
+      schemas: SCHEMAS,
+    },
+  };
+  // A plain JSON value: the schemas' TypeBox markers (symbols) stay behind.
+  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
+}

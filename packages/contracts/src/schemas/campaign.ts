@@ -1,0 +1,71 @@
+/** The campaign contracts of the workspace API (API.md "Workspace: campaigns"). */
+import { Type, type Static } from '@sinclair/typebox';
+import { AccountId, HttpsUrl, Id, PlainText, StringEnum, Timestamp } from './fields';
+import { CAMPAIGN_LANGUAGES } from './languages';
+
+export const CAMPAIGN_FORMATS = ['bot', 'channel'] as const;
+export type CampaignFormat = (typeof CAMPAIGN_FORMATS)[number];
+export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** SPEC.md "Campaign (creative inputs)". */
+export const CAMPAIGN_LIMITS = { name: 100, title: 100, text: 700, buttonText: 32 } as const;
+
+export const CampaignFormatSchema = StringEnum(CAMPAIGN_FORMATS, 'unsupported_format', 'bot or channel');
+export const CampaignLanguage = Type.String({
+  enum: [...CAMPAIGN_LANGUAGES],
+  'x-error-code': 'invalid_language',
+  description: 'a lowercase ISO 639-1 code such as en, or all',
+});
+
+/** Body of POST /api/workspace/campaigns. */
+export const CreateCampaignBody = Type.Object(
+  {
+    name: PlainText(CAMPAIGN_LIMITS.name, 'internal name'),
+    title: PlainText(CAMPAIGN_LIMITS.title, 'title'),
+    text: PlainText(CAMPAIGN_LIMITS.text, 'message body', true),
+    buttonText: PlainText(CAMPAIGN_LIMITS.buttonText, 'button label'),
+    format: CampaignFormatSchema,
+    language: CampaignLanguage,
+    destinationUrl: HttpsUrl('where a click goes'),
+    imageUrl: Type.Optional(HttpsUrl('the image; absent, null or empty for none', true)),
+    replaces: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, 'x-error-code': 'invalid_type', description: 'the id of an own campaign this draft replaces' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateCampaignBody = Static<typeof CreateCampaignBody>;
+
+/** The campaign object of every answer. */
+export const Campaign = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    format: Type.Union(CAMPAIGN_FORMATS.map((format) => Type.Literal(format))),
+    title: Type.String(),
+    text: Type.String(),
+    destinationUrl: Type.String(),
+    buttonText: Type.String(),
+    imageUrl: Type.Union([Type.String(), Type.Null()]),
+    language: Type.String(),
+    status: Type.Union(CAMPAIGN_STATUSES.map((status) => Type.Literal(status))),
+    replaces: Type.Union([Id, Type.Null()]),
+    rejectionReason: Type.Union([Type.String(), Type.Null()]),
+    ownerAccountId: AccountId,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type Campaign = Static<typeof Campaign>;
+
+/**
+ * A transition's answer: the campaign, and whether ad serving has the change yet (`pending`: stored, in
+ * effect once the service's message broker is reachable again; answered with 202).
+ */
+export const CampaignTransitionAnswer = Type.Composite([Campaign, Type.Object({ propagation: Type.Union([Type.Literal('done'), Type.Literal('pending')]) })]);
+export type CampaignTransitionAnswer = Static<typeof CampaignTransitionAnswer>;
+
+export const CampaignList = Type.Object({ items: Type.Array(Campaign) }, { additionalProperties: false });
+export type CampaignList = Static<typeof CampaignList>;

@@ -1,0 +1,80 @@
+/**
+ * The network API's bodies (SPEC.md, API.md "Network API"): field names are snake_case because SPEC.md
+ * fixes them. They are the component schemas of the network API's OpenAPI document, which
+ * @pilot/network-client generates its types and validators from.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { UTF16_UNITS_PER_CHARACTER } from '../validation/text-length';
+
+/**
+ * The creative text limits of SPEC.md count characters as a person sees them (grapheme clusters), with at
+ * most UTF16_UNITS_PER_CHARACTER (8) UTF-16 code units each (text-length). JSON Schema's maxLength counts
+ * code points, so the schema states the code-unit bound, which no accepted text exceeds, and the
+ * description the character limit.
+ */
+const textLimit = (characters: number, what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: characters * UTF16_UNITS_PER_CHARACTER,
+    description: `${what}: 1 to ${characters} characters (user-perceived characters, grapheme clusters), at most ${characters * UTF16_UNITS_PER_CHARACTER} UTF-16 code units`,
+  });
+
+export const AD_LIFETIME_SECONDS = 3600;
+
+/** One sponsored creative: the 200 of GET /api/network/ad. */
+export const Ad = Type.Object(
+  {
+    campaign_id: Type.Integer({ minimum: 1, description: 'identifier of the allocated campaign' }),
+    title: textLimit(100, 'creative title (plain text)'),
+    text: textLimit(700, 'plain-text body'),
+    button_text: textLimit(32, 'button label'),
+    image_url: Type.Union([Type.String({ format: 'uri', pattern: '^https://' }), Type.Null()], {
+      description: 'HTTPS image link, null when the creative has no image',
+    }),
+    click_url: Type.String({ format: 'uri', pattern: '/api/network/click/[A-Za-z0-9._~-]+$', description: 'absolute click link; keep it unchanged' }),
+    delivery_token: Type.String({ minLength: 1, maxLength: 180, description: 'opaque; send it back to the delivery endpoint' }),
+    expires_in: Type.Unsafe<number>({ type: 'integer', const: AD_LIFETIME_SECONDS, description: 'seconds' }),
+    sponsored: Type.Literal(true),
+    billing: Type.Literal('pilot_non_billable'),
+  },
+  { additionalProperties: false },
+);
+export type Ad = Static<typeof Ad>;
+
+/** Body of POST /api/network/delivery. */
+export const DeliveryConfirmation = Type.Object(
+  { token: Type.String({ minLength: 1, description: 'the delivery_token of an ad response' }) },
+  { additionalProperties: false },
+);
+export type DeliveryConfirmation = Static<typeof DeliveryConfirmation>;
+
+/** The 200 of POST /api/network/delivery. */
+export const DeliveryConfirmed = Type.Object(
+  { status: Type.Literal('confirmed'), first_confirmation: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type DeliveryConfirmed = Static<typeof DeliveryConfirmed>;
+
+/** RFC 9457 problem details with a stable snake_case code: every error of both APIs. */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer({ minimum: 400, maximum: 599 }),
+    detail: Type.String(),
+    code: Type.String({ pattern: '^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$' }),
+  },
+  { description: 'RFC 9457 problem details with a stable snake_case code' },
+);
+export type Problem = Static<typeof Problem>;
+
+/** A 422 of the workspace API: every failing field with its stable code. */
+export const ValidationProblem = Type.Composite(
+  [
+    Problem,
+    Type.Object({
+      errors: Type.Array(Type.Object({ field: Type.String(), code: Type.String({ pattern: '^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$' }), message: Type.String() })),
+    }),
+  ],
+  { description: 'validation_failed: every failing field of the body, each with a stable code' },
+);

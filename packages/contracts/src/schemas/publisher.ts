@@ -1,0 +1,57 @@
+/** The publisher platform contracts of the workspace API (API.md "Workspace: publisher platforms"). */
+import { Type, type Static } from '@sinclair/typebox';
+import { AccountId, Id, StringEnum, Timestamp } from './fields';
+
+export const PLATFORM_TYPES = ['bot', 'channel'] as const;
+export type PlatformType = (typeof PLATFORM_TYPES)[number];
+export const PUBLISHER_STATUSES = ['draft', 'submitted', 'approved', 'paused', 'rejected'] as const;
+export type PublisherStatus = (typeof PUBLISHER_STATUSES)[number];
+
+const BOT_TOKEN_REFUSED = 'a bot token is never requested or accepted';
+
+/** Body of POST /api/workspace/publishers. A field named like a token is refused as one (never asked for). */
+export const NewPublisherBody = Type.Object(
+  {
+    type: StringEnum(PLATFORM_TYPES, 'not_allowed', 'bot or channel'),
+    link: Type.String({
+      'x-telegram-link': true,
+      description: "https://t.me/<username> or @username (normalized to the former); a bot's username ends in bot",
+      examples: ['https://t.me/weather_bot'],
+    }),
+  },
+  {
+    additionalProperties: false,
+    patternProperties: { '[Tt][Oo][Kk][Ee][Nn]': { not: {}, 'x-error-code': 'bot_token_refused', description: BOT_TOKEN_REFUSED } },
+  },
+);
+export type NewPublisherBody = Static<typeof NewPublisherBody>;
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The publisher object of every answer. */
+export const Publisher = Type.Object(
+  {
+    id: Id,
+    type: Type.Union(PLATFORM_TYPES.map((type) => Type.Literal(type))),
+    link: Type.String(),
+    status: Type.Union(PUBLISHER_STATUSES.map((status) => Type.Literal(status))),
+    ownerAccountId: AccountId,
+    keyCreatedAt: Nullable(Timestamp),
+    testKeyCreatedAt: Nullable(Timestamp),
+    rejectionReason: Nullable(Type.String()),
+    apiBaseUrl: Type.String({ description: 'PUBLIC_BASE_URL: where the platform server sends its network calls' }),
+    keyLastUsedAt: Type.Optional(Nullable(Timestamp)),
+    testKeyLastUsedAt: Type.Optional(Nullable(Timestamp)),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type Publisher = Static<typeof Publisher>;
+
+export const PublisherList = Type.Object({ items: Type.Array(Publisher) }, { additionalProperties: false });
+export type PublisherList = Static<typeof PublisherList>;
+
+/** 201 of POST .../keys and .../test-key: the key, shown only here. */
+export const IssuedKey = Type.Object({ key: Type.String(), keyCreatedAt: Timestamp }, { additionalProperties: false });
+export type IssuedKey = Static<typeof IssuedKey>;

@@ -1,0 +1,53 @@
+/** The sign-in, totals and audit contracts of the workspace API (API.md). */
+import { Type, type Static } from '@sinclair/typebox';
+import { AccountId, Timestamp } from './fields';
+
+/** GET /api/auth/session. */
+export const Session = Type.Object({ accountId: AccountId, displayName: Type.String(), admin: Type.Boolean() }, { additionalProperties: false });
+export type Session = Static<typeof Session>;
+
+/** 201 of POST /api/auth/login. */
+export const LoginStarted = Type.Object(
+  { requestId: Type.String(), code: Type.String(), botUrl: Type.String({ format: 'uri' }), expiresAt: Timestamp },
+  { additionalProperties: false },
+);
+export type LoginStarted = Static<typeof LoginStarted>;
+
+/** GET /api/auth/login/{requestId}. */
+export const LoginStatus = Type.Object(
+  { status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('expired')]), account: Type.Optional(Session) },
+  { additionalProperties: false },
+);
+export type LoginStatus = Static<typeof LoginStatus>;
+
+const counts = {
+  adRequests: Type.Integer({ minimum: 0 }),
+  confirmedDeliveries: Type.Integer({ minimum: 0 }),
+  clickedLinks: Type.Integer({ minimum: 0 }),
+};
+
+export const Totals = Type.Object({
+  ...counts,
+  unfilledAdRequests: Type.Optional(Type.Integer({ minimum: 0, description: 'ad requests of the visible publishers answered 204 (no creative)' })),
+});
+export type Totals = Static<typeof Totals>;
+
+/** GET /api/workspace/stats. */
+export const Stats = Type.Composite([Totals, Type.Object({ days: Type.Array(Type.Composite([Totals, Type.Object({ date: Type.String({ format: 'date' }) })])) })]);
+export type Stats = Static<typeof Stats>;
+
+export const AuditEntry = Type.Object({
+  at: Timestamp,
+  actorAccountId: Type.Union([AccountId, Type.Null()]),
+  entity: Type.String(),
+  entityId: Type.Union([Type.String(), Type.Integer()]),
+  action: Type.String(),
+  from: Type.Union([Type.String(), Type.Null()]),
+  to: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
+/** GET /api/workspace/audit. */
+export const AuditList = Type.Object({ items: Type.Array(AuditEntry) });
+export type AuditList = Static<typeof AuditList>;
