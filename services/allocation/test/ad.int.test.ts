@@ -247,8 +247,9 @@ describe('GET /api/network/ad', function () {
   it('refuses a key whose publisher record is not approved even if a key entry lingers (publisher_not_approved)', async () => {
     const id = publisherId();
     const key = await world.publisher(id, '6013');
-    // Only the publisher record changes: the status is checked on every request as well.
-    await world.redis.hset(`${infra.redisPrefix}publisher:${id}`, 'status', 'paused');
+    // Written as publisher-identity writes a pause: the key entry stays (it is still the publisher's key),
+    // only the publisher record's status changes, and that status is checked on every request as well.
+    await world.keys.writePublisher({ publisherId: id, status: 'paused', ownerAccountId: '6013', type: 'bot', keyHash: hashApiKey(key), version: 2, incarnation: 'test' });
     expect((await getAd(service, infra, '?language=fr', bearer(key)).expect(401)).body.code).to.equal('publisher_not_approved');
   });
 

@@ -211,7 +211,10 @@ describe('publisher-identity: retention of per-event data', () => {
     await h.call('post', `/api/workspace/publishers/${id}/approve`, ADMIN).expect(200);
     await waitFor(() => h.events.some((event) => event.type === 'publisher.approved' && event.aggregateId === String(id)));
     await h.service.relay.flush();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A second copy published by that pass would be queued ahead of a later change's event: once that
+    // one is in, nothing else came.
+    await h.call('post', `/api/workspace/publishers/${id}/pause`, ADMIN).expect(200);
+    await waitFor(() => h.events.some((event) => event.type === 'publisher.paused' && event.aggregateId === String(id)), { message: 'the later change published' });
     expect(h.events.filter((event) => event.type === 'publisher.approved' && event.aggregateId === String(id))).to.have.length(1);
   });
 });
@@ -233,6 +236,7 @@ describe('publisher-identity: the retention sweep runs on its own', () => {
   it('sweeps every RETENTION_SWEEP_INTERVAL_MS with the time of the service clock, and stops with the service', async () => {
     const updates = client.db(h.env.MONGO_DB).collection('webhook_updates');
     await updates.insertOne({ _id: 1 as never, at: h.clock.now() });
+    // A sweep that keeps the record leaves no trace to wait for: three intervals pass with it kept.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await updates.countDocuments({ _id: 1 as never })).to.equal(1);
     h.clock.advance(RETENTION.webhookUpdatesMs + 1);
