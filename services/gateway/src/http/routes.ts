@@ -1,7 +1,9 @@
 /**
- * The gateway's own routes: the audit composition, then one dispatcher that decides the upstream, checks
- * the origin of writes, resolves the session where the workspace needs one, and forwards.
+ * The gateway's own routes: the audit composition and the workspace API's document, then one dispatcher
+ * that decides the upstream, checks the origin of writes, resolves the session where the workspace needs
+ * one, and forwards.
  */
+import { workspaceOpenApi } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import type { Express, Request } from 'express';
@@ -35,6 +37,12 @@ export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
     const principal = await principalOf(req);
     res.setHeader('Cache-Control', 'no-store');
     res.json(await composeAudit(upstreams, secret, principal, req.query as Record<string, unknown>, String(req.id)));
+  });
+
+  // Public, like the network API's document; built once from the contracts.
+  const workspaceDocument = workspaceOpenApi();
+  app.get('/api/workspace/openapi.json', (_req, res) => {
+    res.json(workspaceDocument);
   });
 
   app.use(async (req, res, next) => {
