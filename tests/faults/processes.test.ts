@@ -120,13 +120,15 @@ describe('service processes stopped under load', function () {
     let finished: { status: number; text: string }[] = [];
     try {
       await adTraffic.next(200, Date.now(), 10_000, 'ad traffic running');
+      const logBefore = tracking.log.length;
       const stopping = tracking.signal('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The rest of the in-flight bodies goes out once the process has begun to drain.
+      await waitFor(() => tracking.log.slice(logBefore).includes('draining, then stopping'), { timeoutMs: 10_000, message: 'tracking to begin draining' });
       finished = await Promise.all(inFlight.map((request) => request.finish()));
       exitCode = await stopping;
       // Traffic goes on while tracking is away.
       await adTraffic.next(200, Date.now(), 10_000, 'ads answered while tracking is away');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await adTraffic.more(5, 10_000, 'more ads answered while tracking is away');
     } finally {
       confirming = false;
       await confirmLoop;
@@ -187,11 +189,11 @@ describe('service processes stopped under load', function () {
     for (const load of loads) load.start();
     let killedAt = 0;
     try {
-      await loads[0]?.next(200, Date.now(), 10_000, 'load running');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await Promise.all(loads.map((load) => load.more(5, 10_000, 'load running')));
       await allocation.signal('SIGKILL');
       killedAt = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Enough traffic after the kill for every client to have met the missing replica.
+      await Promise.all(loads.map((load) => load.more(15, 20_000, 'load after the kill')));
     } finally {
       for (const load of loads) await load.stop();
     }
@@ -226,6 +228,7 @@ describe('service processes stopped under load', function () {
       },
       { timeoutMs: 20_000, message: 'every answered ad request to be counted' },
     );
+    // A late count announces nothing to wait for: one more second for anything still on its way.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const settled = (await owner.get<{ adRequests: number }>('/api/workspace/stats')).body.adRequests;
     observe('SIGKILL replica: counted vs answered 200', { settled, counted });
@@ -253,11 +256,10 @@ describe('service processes stopped under load', function () {
     let exitCode: number | null = -1;
     let stoppedAt = 0;
     try {
-      await loads[0]?.next(200, Date.now(), 10_000, 'load running');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await Promise.all(loads.map((load) => load.more(5, 10_000, 'load running')));
       exitCode = await allocation.signal('SIGTERM');
       stoppedAt = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await Promise.all(loads.map((load) => load.more(10, 20_000, 'load after the stop')));
     } finally {
       for (const load of loads) await load.stop();
     }

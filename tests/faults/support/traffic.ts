@@ -81,6 +81,7 @@ export async function expectTotalsSettle(owner: Browser, expected: Partial<Total
   } catch (error) {
     throw new Error(`${(error as Error).message}; last seen ${JSON.stringify(last)}`);
   }
+  // A late or redelivered event announces nothing to wait for: the totals must stay put for one more second.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(await totalsOf(owner)).to.include(expected);
 }
@@ -131,6 +132,12 @@ export class AdTraffic {
     const counts: Record<number, number> = {};
     for (const sent of this.sent) counts[sent.status] = (counts[sent.status] ?? 0) + 1;
     return counts;
+  }
+
+  /** Resolves once `count` more answers (any status) have come in than when it was called. */
+  async more(count: number, timeoutMs: number, message: string): Promise<void> {
+    const target = this.sent.length + count;
+    await waitFor(() => this.sent.length >= target, { timeoutMs, intervalMs: 20, message });
   }
 
   /** Resolves with the first answer after `since` that has `status`. */
