@@ -4,11 +4,11 @@
  * Every operation has a deadline the server is told about (see connectMongo), so work nobody waits for
  * any more does not run on in the database.
  */
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Model } from 'mongoose';
 import { isDuplicateKeyError } from './errors';
 
 export { mongoose };
-export type { Connection };
+export type { Connection, FilterQuery, Model, PipelineStage } from 'mongoose';
 
 export interface MongoOptions {
   url: string;
@@ -34,12 +34,18 @@ export function wholeCollectionScan(collection: { timeoutMS?: number }): { timeo
   return collection.timeoutMS === undefined ? {} : { timeoutMode: 'iteration' };
 }
 
+/** wholeCollectionScan for a walk through a model (a cursor of `model.find(...)`). */
+export function wholeModelScan(model: Pick<Model<never>, 'db'>): { timeoutMode?: 'iteration' } {
+  return wholeCollectionScan(model.db.getClient().options);
+}
+
 export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000, operationTimeoutMS = 10_000 }: MongoOptions): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,
     bufferCommands: false,
-    autoIndex: true,
-    autoCreate: true,
+    // Indexes are created by each repository's ensureIndexes at start, collections by their first write.
+    autoIndex: false,
+    autoCreate: false,
     serverSelectionTimeoutMS,
     timeoutMS: operationTimeoutMS,
     maxPoolSize: 20,
@@ -63,12 +69,11 @@ export { isDuplicateKeyError } from './errors';
  * can all "win" and concurrent $inc loses increments. An insert against a unique key IS atomic on every
  * backend, so it is the one primitive we build exclusivity on (docs/decisions/0002).
  *
- * Inserts `document` with `_id: id`; true when this call created it, false when it already existed.
+ * Inserts `document` with `_id: id` through `model`; true when this call created it, false when it already existed.
  */
-export async function claimOnce(connection: Connection, collection: string, id: string | number, document: Record<string, unknown> = {}): Promise<boolean> {
-  if (!connection.db) throw new Error('MongoDB is not connected');
+export async function claimOnce<T extends { _id: string | number }>(model: Model<T>, id: T['_id'], document: Omit<T, '_id'>): Promise<boolean> {
   try {
-    await connection.db.collection(collection).insertOne({ ...document, _id: id as never });
+    await model.create({ ...document, _id: id });
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -81,25 +86,14 @@ export async function claimOnce(connection: Connection, collection: string, id: 
  * deleted, so an id is never reused and two replicas never hand out the same one: the unique `_id` decides,
  * a loser retries with the next number.
  */
-export async function insertWithNextId<T extends Record<string, unknown>>(
-  connection: Connection,
-  collection: string,
-  build: (id: number) => T,
-  maxAttempts = 50,
-): Promise<number> {
-  if (!connection.db) throw new Error('MongoDB is not connected');
-  const target = connection.db.collection(collection);
-  const [last] = await target.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+export async function insertWithNextId<T extends { _id: number }>(model: Model<T>, build: (id: number) => Omit<T, '_id'>, maxAttempts = 50): Promise<number> {
+  const last = await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: unknown }>();
   let candidate = typeof last?._id === 'number' ? last._id + 1 : 1;
   for (let attempt = 0; attempt < maxAttempts; attempt += 1, candidate += 1) {
-    try {
-      await target.insertOne({ ...build(candidate), _id: candidate as never });
-      return candidate;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    if (await claimOnce(model, candidate as T['_id'], build(candidate))) return candidate;
   }
-  throw new Error(`no free id in ${collection} after ${maxAttempts} attempts`);
+  throw new Error(`no free id in ${model.collection.collectionName} after ${maxAttempts} attempts`);
 }
 export * from './retention';
 export * from './shards';
+export * from './models';

@@ -7,11 +7,12 @@
  * sweep is logged and retried at the next interval; it never throws out of the timer, and it runs beside
  * requests, never in front of one.
  */
-import type { Collection, Document, Filter } from 'mongodb';
+import type { FilterQuery, Model } from 'mongoose';
 
 /** What may be deleted from one collection: documents whose `dateFields` (any of them) are older than the window. */
 export interface RetentionRule {
-  collection: Collection<Document>;
+  /** The collection's name, in logs and sweep results. */
+  name: string;
   /**
    * Date fields compared with the cutoff; a document goes when any of them is older (`$or`). A missing or
    * null field never matches, so `endedAt: null` keeps a document.
@@ -19,6 +20,24 @@ export interface RetentionRule {
   dateFields: string[];
   /** How long a document is kept after its date field. */
   keepMs: number;
+  /** Deletes the documents `filter` matches; how many went. */
+  deleteMany(filter: Record<string, unknown>): Promise<number>;
+}
+
+/**
+ * The rule for `model`'s collection. Every date field must lead an index declared on the model's schema
+ * (created by its repository's ensureIndexes), so a sweep never scans on MongoDB.
+ */
+export function retentionRule<T>(model: Model<T>, dateFields: Array<keyof T & string>, keepMs: number): RetentionRule {
+  const name = model.collection.collectionName;
+  const leading = new Set(model.schema.indexes().map(([keys]) => Object.keys(keys)[0]));
+  for (const field of dateFields) if (!leading.has(field)) throw new Error(`retention of ${name} sweeps on ${field}, which its schema does not index`);
+  return {
+    name,
+    dateFields,
+    keepMs,
+    deleteMany: async (filter) => (await model.deleteMany(filter as FilterQuery<T>)).deletedCount,
+  };
 }
 
 /** The part of a logger the sweeper uses (pino's Logger fits). */
@@ -39,16 +58,11 @@ export interface RetentionSweeperOptions {
 export type SweepResult = Record<string, number>;
 
 /** The filter of one rule's deleteMany at `now`. */
-export function retentionFilter(rule: Pick<RetentionRule, 'dateFields' | 'keepMs'>, now: Date): Filter<Document> {
+export function retentionFilter(rule: Pick<RetentionRule, 'dateFields' | 'keepMs'>, now: Date): Record<string, unknown> {
   const cutoff = new Date(now.getTime() - rule.keepMs);
   const conditions = rule.dateFields.map((field) => ({ [field]: { $lt: cutoff } }));
-  if (conditions.length === 1) return conditions[0] as Filter<Document>;
+  if (conditions.length === 1) return conditions[0]!;
   return { $or: conditions };
-}
-
-/** An ascending index on every date field a rule sweeps on (idempotent). */
-export async function ensureRetentionIndexes(rules: RetentionRule[]): Promise<void> {
-  for (const rule of rules) for (const field of rule.dateFields) await rule.collection.createIndex({ [field]: 1 });
 }
 
 export class RetentionSweeper {
@@ -58,8 +72,8 @@ export class RetentionSweeper {
 
   constructor(private readonly options: RetentionSweeperOptions) {
     for (const rule of options.rules) {
-      if (!(rule.keepMs > 0)) throw new Error(`retention of ${rule.collection.collectionName} must be positive`);
-      if (rule.dateFields.length === 0) throw new Error(`retention of ${rule.collection.collectionName} needs a date field`);
+      if (!(rule.keepMs > 0)) throw new Error(`retention of ${rule.name} must be positive`);
+      if (rule.dateFields.length === 0) throw new Error(`retention of ${rule.name} needs a date field`);
     }
   }
 
@@ -101,10 +115,9 @@ export class RetentionSweeper {
     const now = this.options.clock.now();
     const result: SweepResult = {};
     for (const rule of this.options.rules) {
-      const name = rule.collection.collectionName;
+      const name = rule.name;
       try {
-        const { deletedCount } = await rule.collection.deleteMany(retentionFilter(rule, now));
-        result[name] = deletedCount;
+        result[name] = await rule.deleteMany(retentionFilter(rule, now));
       } catch (error) {
         this.options.logger.warn({ collection: name, err: (error as Error).message }, 'retention sweep failed; will retry at the next interval');
       }

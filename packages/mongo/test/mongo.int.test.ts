@@ -1,7 +1,26 @@
 import { isInfrastructureError } from '@pilot/faults';
 import { reservedPort, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { claimOnce, connectMongo, insertWithNextId, isDuplicateKeyError, pingMongo, type Connection } from '../src';
+import { Schema } from 'mongoose';
+import { claimOnce, connectMongo, insertWithNextId, isDuplicateKeyError, modelOf, pingMongo, storedSchema, type Connection } from '../src';
+
+interface Claim {
+  _id: string;
+  by?: number;
+}
+interface NumberedClaim {
+  _id: number;
+}
+interface NumberedRecord {
+  _id: number;
+  label?: string;
+  index?: number;
+}
+const claimSchema = storedSchema<Claim>({ _id: { type: String, required: true }, by: Number });
+const numberedClaimSchema = storedSchema<NumberedClaim>({ _id: { type: Number, required: true } });
+const recordSchema = storedSchema<NumberedRecord>({ _id: { type: Number, required: true }, label: String, index: Number });
+const claims = (connection: Connection) => modelOf(connection, 'claims', claimSchema);
+const records = (connection: Connection, name = 'records') => modelOf(connection, name, recordSchema);
 
 describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
   const infra = testInfra();
@@ -44,7 +63,7 @@ describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
   it('lets exactly one of 20 concurrent claims of one id win, across two connections', async () => {
     const [first, second] = [await connect(), await connect()];
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => claimOnce(index % 2 === 0 ? (first as Connection) : (second as Connection), 'claims', 'delivery:abc', { by: index })),
+      Array.from({ length: 20 }, (_, index) => claimOnce(claims(index % 2 === 0 ? (first as Connection) : (second as Connection)), 'delivery:abc', { by: index })),
     );
     expect(results.filter(Boolean)).to.have.length(1);
     const stored = await first?.db?.collection('claims').find({ _id: 'delivery:abc' as never }).toArray();
@@ -54,16 +73,30 @@ describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
 
   it('claims different ids independently, numeric ids included', async () => {
     const connection = await connect();
-    expect(await claimOnce(connection, 'claims', 'other')).to.equal(true);
-    expect(await claimOnce(connection, 'claims', 7)).to.equal(true);
-    expect(await claimOnce(connection, 'claims', 7)).to.equal(false);
+    expect(await claimOnce(claims(connection), 'other', {})).to.equal(true);
+    const numbered = modelOf(connection, 'numbered_claims', numberedClaimSchema);
+    expect(await claimOnce(numbered, 7, {})).to.equal(true);
+    expect(await claimOnce(numbered, 7, {})).to.equal(false);
+    expect(await connection.db?.collection('numbered_claims').findOne({})).to.deep.equal({ _id: 7 });
+  });
+
+  it('writes exactly the fields given: no __v, no ObjectId, an unknown field refused', async () => {
+    const connection = await connect();
+    expect(await claimOnce(claims(connection), 'exact', { by: 3 })).to.equal(true);
+    expect(await connection.db?.collection('claims').findOne({ _id: 'exact' as never })).to.deep.equal({ _id: 'exact', by: 3 });
+    const loose = modelOf(connection, 'claims_loose', new Schema({ _id: String }, { versionKey: false }));
+    const withUndeclaredField = { by: 1, extra: true };
+    let refused: unknown;
+    await claimOnce(claims(connection), 'extra', withUndeclaredField).catch((error: unknown) => (refused = error));
+    expect(String(refused)).to.match(/not in schema/);
+    expect(() => modelOf(connection, 'claims', loose.schema)).to.throw(/another schema/);
   });
 
   it('hands out distinct, increasing ids to 20 concurrent inserts from two connections', async () => {
     const [first, second] = [await connect(), await connect()];
     const ids = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        insertWithNextId(index % 2 === 0 ? (first as Connection) : (second as Connection), 'records', (id) => ({ label: `record ${id}`, index })),
+        insertWithNextId(records(index % 2 === 0 ? (first as Connection) : (second as Connection)), (id) => ({ label: `record ${id}`, index })),
       ),
     );
     expect(new Set(ids).size).to.equal(20);
@@ -72,12 +105,12 @@ describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
     expect(stored?.map((doc) => doc._id)).to.deep.equal(Array.from({ length: 20 }, (_, index) => index + 1));
     for (const doc of stored ?? []) expect(doc.label).to.equal(`record ${doc._id}`);
 
-    const next = await insertWithNextId(first as Connection, 'records', () => ({ label: 'after' }));
+    const next = await insertWithNextId(records(first as Connection), () => ({ label: 'after' }));
     expect(next).to.equal(21);
   });
 
   it('starts at 1 in an empty collection', async () => {
-    expect(await insertWithNextId(await connect(), 'fresh', () => ({}))).to.equal(1);
+    expect(await insertWithNextId(records(await connect(), 'fresh'), () => ({}))).to.equal(1);
   });
 
   it('tells a duplicate key error from other errors', async () => {

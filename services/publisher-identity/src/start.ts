@@ -12,7 +12,6 @@ import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
-import type { Db } from 'mongodb';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';
 import { PublisherKeyWriter } from './data/key-read-model';
@@ -54,11 +53,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await waitForRedis(redis);
     await bus.ready();
 
-    const db = mongo.db as unknown as Db;
-    const logins = new LoginRepository(db);
-    const sessions = new SessionRepository(db);
-    const accounts = new AccountRepository(db);
-    const publisherRecords = new PublisherRepository(mongo, db);
+    const logins = new LoginRepository(mongo);
+    const sessions = new SessionRepository(mongo);
+    const accounts = new AccountRepository(mongo);
+    const publisherRecords = new PublisherRepository(mongo);
     await logins.ensureIndexes();
     await sessions.ensureIndexes();
     await accounts.ensureIndexes();

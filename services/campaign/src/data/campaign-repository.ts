@@ -11,27 +11,52 @@
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { claimOnce, insertWithNextId, wholeCollectionScan, type Connection } from '@pilot/mongo';
+import { claimOnce, createDeclaredIndexes, insertWithNextId, modelOf, storedSchema, wholeCollectionScan, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Document } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
 
 export type StoredCampaign = Current<CampaignRecord>;
 export type CampaignHistoryEntry = HistoryEntry<CampaignRecord>;
 
-const IDS = 'campaign_ids';
-const SLOTS = 'campaign_slots';
+/** One document per campaign id ever handed out. */
+interface CampaignId {
+  _id: number;
+  accountId: string;
+  at: Date;
+}
+
+/** The claim of slot `slot` of an account, under `<account>:<slot>`. */
+interface SlotClaim {
+  _id: string;
+  accountId: string;
+  slot: number;
+  at: Date;
+}
+
+const idSchema = storedSchema<CampaignId>({ _id: { type: Number, required: true }, accountId: { type: String, required: true }, at: { type: Date, required: true } });
+const slotSchema = storedSchema<SlotClaim>(
+  {
+    _id: { type: String, required: true },
+    accountId: { type: String, required: true },
+    slot: { type: Number, required: true },
+    at: { type: Date, required: true },
+  },
+  [[{ accountId: 1 }]],
+);
 
 export class CampaignRepository {
   private readonly store: VersionedStore<CampaignRecord>;
-  private readonly slots: Collection<Document>;
+  private readonly ids: Model<CampaignId>;
+  private readonly slots: Model<SlotClaim>;
   private readonly leases: Collection<Document>;
 
   constructor(private readonly connection: Connection) {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history');
-    this.slots = connection.db.collection(SLOTS);
+    this.ids = modelOf(connection, 'campaign_ids', idSchema);
+    this.slots = modelOf(connection, 'campaign_slots', slotSchema);
     this.leases = connection.db.collection('campaign_outbox_leases');
   }
 
@@ -40,12 +65,12 @@ export class CampaignRepository {
     await this.store.history.createIndex({ entity: 1, at: -1 });
     await this.store.createCurrentIndex({ ownerAccountId: 1, createdAt: -1 });
     await this.store.createCurrentIndex({ status: 1 });
-    await this.slots.createIndex({ accountId: 1 });
+    await createDeclaredIndexes(this.slots);
   }
 
   /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
   outboxLeases(): Collection {
-    return this.leases as unknown as Collection;
+    return this.leases;
   }
 
   /** Where the events of campaign changes wait for the outbox relay. */
@@ -65,23 +90,21 @@ export class CampaignRepository {
     const claimed = await this.slots.countDocuments({ accountId });
     const tryRange = async (slots: number[]): Promise<number | null> => {
       for (const slot of slots) {
-        if (await claimOnce(this.connection, SLOTS, `${accountId}:${slot}`, { accountId, slot, at })) return slot;
+        if (await claimOnce(this.slots, `${accountId}:${slot}`, { accountId, slot, at })) return slot;
       }
       return null;
     };
     const upward = Array.from({ length: Math.max(0, max - claimed) }, (_, index) => claimed + 1 + index);
     const first = await tryRange(upward);
     if (first !== null) return first;
-    const taken = new Set(
-      (await this.slots.find({ accountId }, { projection: { slot: 1 } }).toArray()).map((document) => Number(document.slot)),
-    );
+    const taken = new Set((await this.slots.find({ accountId }, { slot: 1 }).lean<Array<Pick<SlotClaim, '_id' | 'slot'>>>()).map((claim) => claim.slot));
     const gaps = Array.from({ length: max }, (_, index) => index + 1).filter((slot) => !taken.has(slot));
     return tryRange(gaps);
   }
 
   /** Gives back a claim whose record was never written. */
   async releaseSlot(accountId: string, slot: number): Promise<void> {
-    await this.slots.deleteOne({ _id: `${accountId}:${slot}` as never });
+    await this.slots.deleteOne({ _id: `${accountId}:${slot}` });
   }
 
   /**
@@ -96,9 +119,8 @@ export class CampaignRepository {
       records.set(owner, (records.get(owner) ?? 0) + 1);
     }
     const claims = new Map<string, Array<{ slot: number; at: Date }>>();
-    for await (const claim of this.slots.find({}, { projection: { accountId: 1, slot: 1, at: 1 }, ...wholeCollectionScan(this.slots) })) {
-      const account = String(claim.accountId);
-      claims.set(account, [...(claims.get(account) ?? []), { slot: Number(claim.slot), at: claim.at as Date }]);
+    for await (const claim of this.slots.find({}, { accountId: 1, slot: 1, at: 1 }, wholeModelScan(this.slots)).lean<SlotClaim>().cursor()) {
+      claims.set(claim.accountId, [...(claims.get(claim.accountId) ?? []), { slot: claim.slot, at: claim.at }]);
     }
     let released = 0;
     for (const [account, held] of claims) {
@@ -115,7 +137,7 @@ export class CampaignRepository {
 
   /** A new campaign id: a positive integer no replica has handed out before. */
   async nextId(accountId: string, at: Date): Promise<number> {
-    return insertWithNextId(this.connection, IDS, () => ({ accountId, at }), 200);
+    return insertWithNextId(this.ids, () => ({ accountId, at }), 200);
   }
 
   async create(record: CampaignRecord, facts: ChangeFacts): Promise<StoredCampaign> {
@@ -174,14 +196,14 @@ export class CampaignRepository {
 
   /** Audit entries newest first; `ownerAccountId` null for an administrator. */
   async audit(filter: { ownerAccountId: string | null; campaignId: number | null; limit: number }): Promise<CampaignHistoryEntry[]> {
-    const query: Document = { entity: 'campaign' };
+    const query: Filter<CampaignHistoryEntry> = { entity: 'campaign' };
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.campaignId !== null) query.entityId = filter.campaignId;
-    return (await this.store.history
+    return this.store.history
       .find(query, { projection: { state: 0, outbox: 0 } })
       .sort({ at: -1, version: -1 })
       .limit(filter.limit)
-      .toArray()) as unknown as CampaignHistoryEntry[];
+      .toArray();
   }
 
   async ping(): Promise<void> {

@@ -3,7 +3,7 @@
  * are written once, each under its own random `_id`, and never changed.
  */
 import { randomUUID } from 'node:crypto';
-import type { Collection, Db, Document, Filter } from 'mongodb';
+import { createDeclaredIndexes, modelOf, storedSchema, type Connection, type FilterQuery, type Model } from '@pilot/mongo';
 
 export interface AccountAuditEntry {
   _id: string;
@@ -18,27 +18,53 @@ export interface AccountAuditEntry {
   reason: string | null;
 }
 
-export class AccountRepository {
-  private readonly accounts: Collection<Document>;
-  private readonly audit: Collection<Document>;
+/** An account under its platform id, with the name of its last sign-in. */
+interface AccountDocument {
+  _id: string;
+  displayName: string;
+  lastSignInAt: Date;
+  createdAt: Date;
+}
 
-  constructor(db: Db) {
-    this.accounts = db.collection('accounts');
-    this.audit = db.collection('account_audit');
+const accountSchema = storedSchema<AccountDocument>({
+  _id: { type: String, required: true },
+  displayName: { type: String, required: true },
+  lastSignInAt: { type: Date, required: true },
+  createdAt: { type: Date, required: true },
+});
+
+const auditSchema = storedSchema<AccountAuditEntry>(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+    actorAccountId: { type: String, required: true },
+    entity: { type: String, required: true },
+    entityId: { type: String, required: true },
+    ownerAccountId: { type: String, required: true },
+    action: { type: String, required: true },
+    from: String,
+    to: String,
+    reason: String,
+  },
+  [[{ ownerAccountId: 1, at: -1 }], [{ at: -1 }]],
+);
+
+export class AccountRepository {
+  private readonly accounts: Model<AccountDocument>;
+  private readonly audit: Model<AccountAuditEntry>;
+
+  constructor(connection: Connection) {
+    this.accounts = modelOf(connection, 'accounts', accountSchema);
+    this.audit = modelOf(connection, 'account_audit', auditSchema);
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.audit.createIndex({ ownerAccountId: 1, at: -1 });
-    await this.audit.createIndex({ at: -1 });
+    await createDeclaredIndexes(this.audit);
   }
 
   /** Records the account and its current display name (a plain replace: the last sign-in wins). */
   async remember(accountId: string, displayName: string, at: Date): Promise<void> {
-    await this.accounts.updateOne(
-      { _id: accountId } as never,
-      { $set: { displayName, lastSignInAt: at }, $setOnInsert: { createdAt: at } },
-      { upsert: true },
-    );
+    await this.accounts.updateOne({ _id: accountId }, { $set: { displayName, lastSignInAt: at }, $setOnInsert: { createdAt: at } }, { upsert: true });
   }
 
   async record(entry: Omit<AccountAuditEntry, '_id' | 'entity' | 'ownerAccountId' | 'from' | 'to' | 'reason'>): Promise<void> {
@@ -51,13 +77,13 @@ export class AccountRepository {
       reason: null,
       ...entry,
     };
-    await this.audit.insertOne(document as unknown as Document);
+    await this.audit.create(document);
   }
 
   async history(filter: { ownerAccountId?: string; entityId?: string }, limit: number): Promise<AccountAuditEntry[]> {
-    const query: Filter<Document> = {};
+    const query: FilterQuery<AccountAuditEntry> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
-    return (await this.audit.find(query).sort({ at: -1 }).limit(limit).toArray()) as unknown as AccountAuditEntry[];
+    return this.audit.find(query).sort({ at: -1 }).limit(limit).lean<AccountAuditEntry[]>();
   }
 }

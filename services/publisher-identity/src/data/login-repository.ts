@@ -4,86 +4,114 @@
  * session (`session_issues`), a webhook update is processed once (`webhook_updates`). None of them is
  * kept forever: retentionRules() says for how long (domain/retention.ts, docs/decisions/0011).
  */
-import { ensureRetentionIndexes, isDuplicateKeyError, type RetentionRule } from '@pilot/mongo';
-import type { Collection, Db, Document } from 'mongodb';
+import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
 import { RETENTION } from '../domain/retention';
 import type { LoginRequestRecord } from '../domain/sign-in';
 
-export class LoginRepository {
-  private readonly requests: Collection<Document>;
-  private readonly codeUses: Collection<Document>;
-  private readonly sessionIssues: Collection<Document>;
-  private readonly updates: Collection<Document>;
+/** The one use of a login code, under the code's hash. */
+interface CodeUse {
+  _id: string;
+  at: Date;
+  accountId: string;
+}
 
-  constructor(db: Db) {
-    this.requests = db.collection('login_requests');
-    this.codeUses = db.collection('login_code_uses');
-    this.sessionIssues = db.collection('session_issues');
-    this.updates = db.collection('webhook_updates');
+/** The one session a confirmed request issued, under the request's id. */
+interface SessionIssue {
+  _id: string;
+  at: Date;
+}
+
+/** A webhook update seen, under the platform's update id (a number). */
+interface WebhookUpdate {
+  _id: number;
+  at: Date;
+}
+
+const requestSchema = storedSchema<LoginRequestRecord>(
+  {
+    _id: { type: String, required: true },
+    codeHash: { type: String, required: true },
+    bindingHash: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+    status: { type: String, required: true },
+    accountId: String,
+    displayName: String,
+    confirmedAt: Date,
+  },
+  [[{ codeHash: 1 }, { unique: true }], [{ expiresAt: 1 }]],
+);
+const codeUseSchema = storedSchema<CodeUse>(
+  { _id: { type: String, required: true }, at: { type: Date, required: true }, accountId: { type: String, required: true } },
+  [[{ at: 1 }]],
+);
+const sessionIssueSchema = storedSchema<SessionIssue>({ _id: { type: String, required: true }, at: { type: Date, required: true } }, [[{ at: 1 }]]);
+const updateSchema = storedSchema<WebhookUpdate>({ _id: { type: Number, required: true }, at: { type: Date, required: true } }, [[{ at: 1 }]]);
+
+export class LoginRepository {
+  private readonly requests: Model<LoginRequestRecord>;
+  private readonly codeUses: Model<CodeUse>;
+  private readonly sessionIssues: Model<SessionIssue>;
+  private readonly updates: Model<WebhookUpdate>;
+
+  constructor(connection: Connection) {
+    this.requests = modelOf(connection, 'login_requests', requestSchema);
+    this.codeUses = modelOf(connection, 'login_code_uses', codeUseSchema);
+    this.sessionIssues = modelOf(connection, 'session_issues', sessionIssueSchema);
+    this.updates = modelOf(connection, 'webhook_updates', updateSchema);
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.requests.createIndex({ codeHash: 1 }, { unique: true });
-    await ensureRetentionIndexes(this.retentionRules());
+    await createDeclaredIndexes(this.requests, this.codeUses, this.sessionIssues, this.updates);
   }
 
   /** What the retention sweep deletes: each collection by its date field, past its window. */
   retentionRules(): RetentionRule[] {
     return [
-      { collection: this.requests, dateFields: ['expiresAt'], keepMs: RETENTION.loginRequestsMs },
-      { collection: this.codeUses, dateFields: ['at'], keepMs: RETENTION.loginCodeUsesMs },
-      { collection: this.sessionIssues, dateFields: ['at'], keepMs: RETENTION.sessionIssuesMs },
-      { collection: this.updates, dateFields: ['at'], keepMs: RETENTION.webhookUpdatesMs },
+      retentionRule(this.requests, ['expiresAt'], RETENTION.loginRequestsMs),
+      retentionRule(this.codeUses, ['at'], RETENTION.loginCodeUsesMs),
+      retentionRule(this.sessionIssues, ['at'], RETENTION.sessionIssuesMs),
+      retentionRule(this.updates, ['at'], RETENTION.webhookUpdatesMs),
     ];
   }
 
   async create(request: LoginRequestRecord): Promise<void> {
-    await this.requests.insertOne(request as unknown as Document);
+    await this.requests.create(request);
   }
 
   async findById(requestId: string): Promise<LoginRequestRecord | null> {
-    return (await this.requests.findOne({ _id: requestId } as never)) as LoginRequestRecord | null;
+    return this.requests.findOne({ _id: requestId }).lean<LoginRequestRecord>();
   }
 
   async findByCodeHash(codeHash: string): Promise<LoginRequestRecord | null> {
-    return (await this.requests.findOne({ codeHash })) as LoginRequestRecord | null;
+    return this.requests.findOne({ codeHash }).lean<LoginRequestRecord>();
   }
 
   /** true for the one caller that uses this code. */
   claimCode(codeHash: string, at: Date, accountId: string): Promise<boolean> {
-    return this.claim(this.codeUses, codeHash, { at, accountId });
+    return claimOnce(this.codeUses, codeHash, { at, accountId });
   }
 
   async markConfirmed(requestId: string, accountId: string, displayName: string, at: Date): Promise<void> {
-    await this.requests.updateOne({ _id: requestId } as never, { $set: { status: 'confirmed', accountId, displayName, confirmedAt: at } });
+    await this.requests.updateOne({ _id: requestId }, { $set: { status: 'confirmed', accountId, displayName, confirmedAt: at } });
   }
 
   /** true for the one poll that turns this confirmed request into a session. */
   claimSessionIssue(requestId: string, at: Date): Promise<boolean> {
-    return this.claim(this.sessionIssues, requestId, { at });
+    return claimOnce(this.sessionIssues, requestId, { at });
   }
 
   async sessionIssued(requestId: string): Promise<boolean> {
-    return (await this.sessionIssues.countDocuments({ _id: requestId } as never, { limit: 1 })) > 0;
+    return (await this.sessionIssues.countDocuments({ _id: requestId }, { limit: 1 })) > 0;
   }
 
   /** true the first time this update id is seen. */
   claimUpdate(updateId: number, at: Date): Promise<boolean> {
-    return this.claim(this.updates, updateId, { at });
+    return claimOnce(this.updates, updateId, { at });
   }
 
   /** Forgets an update whose processing failed, so the platform's retry is processed. */
   async releaseUpdate(updateId: number): Promise<void> {
-    await this.updates.deleteOne({ _id: updateId } as never);
-  }
-
-  private async claim(collection: Collection<Document>, id: string | number, document: Document): Promise<boolean> {
-    try {
-      await collection.insertOne({ ...document, _id: id as never });
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
+    await this.updates.deleteOne({ _id: updateId });
   }
 }

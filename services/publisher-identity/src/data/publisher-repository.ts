@@ -5,25 +5,48 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import { insertWithNextId, isDuplicateKeyError, type Connection } from '@pilot/mongo';
+import { claimOnce, insertWithNextId, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
-import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 
 export const PUBLISHER_ENTITY = 'publisher';
 
 export type PublisherRecord = Current<PublisherState>;
 
+/** One document per publisher id ever handed out (insertWithNextId). */
+interface PublisherId {
+  _id: number;
+  ownerAccountId: string;
+  at: Date;
+}
+
+/** The one `incarnation` document: the name of this database for the key read model. */
+interface ReadModelIncarnation {
+  _id: string;
+  incarnation: string;
+  at: Date;
+}
+
+const idSchema = storedSchema<PublisherId>({ _id: { type: Number, required: true }, ownerAccountId: { type: String, required: true }, at: { type: Date, required: true } });
+const incarnationSchema = storedSchema<ReadModelIncarnation>({
+  _id: { type: String, required: true },
+  incarnation: { type: String, required: true },
+  at: { type: Date, required: true },
+});
+
 export class PublisherRepository {
   private readonly store: VersionedStore<PublisherState>;
   private readonly leases: Collection;
+  private readonly ids: Model<PublisherId>;
+  private readonly incarnations: Model<ReadModelIncarnation>;
 
-  constructor(
-    private readonly connection: Connection,
-    private readonly db: Db,
-  ) {
-    this.store = new VersionedStore<PublisherState>(db, PUBLISHER_ENTITY, 'publishers', 'publisher_history');
-    this.leases = db.collection('publisher_outbox_leases');
+  constructor(connection: Connection) {
+    if (!connection.db) throw new Error('MongoDB is not connected');
+    this.store = new VersionedStore<PublisherState>(connection.db, PUBLISHER_ENTITY, 'publishers', 'publisher_history');
+    this.leases = connection.db.collection('publisher_outbox_leases');
+    this.ids = modelOf(connection, 'publisher_ids', idSchema);
+    this.incarnations = modelOf(connection, 'key_read_model', incarnationSchema);
   }
 
   /**
@@ -31,13 +54,8 @@ export class PublisherRepository {
    * same for every replica after (the unique `_id` decides between replicas starting together).
    */
   async readModelIncarnation(): Promise<string> {
-    const meta = this.db.collection<{ _id: string; incarnation: string; at: Date }>('key_read_model');
-    try {
-      await meta.insertOne({ _id: 'incarnation', incarnation: randomUUID(), at: new Date() });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
-    const stored = await meta.findOne({ _id: 'incarnation' });
+    await claimOnce(this.incarnations, 'incarnation', { incarnation: randomUUID(), at: new Date() });
+    const stored = await this.incarnations.findOne({ _id: 'incarnation' }).lean<ReadModelIncarnation>();
     if (!stored) throw new Error('key read model incarnation vanished');
     return stored.incarnation;
   }
@@ -59,7 +77,7 @@ export class PublisherRepository {
 
   /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */
   nextId(ownerAccountId: string, at: Date): Promise<number> {
-    return insertWithNextId(this.connection, 'publisher_ids', () => ({ ownerAccountId, at }));
+    return insertWithNextId(this.ids, () => ({ ownerAccountId, at }));
   }
 
   create(id: number, state: PublisherState, facts: ChangeFacts): Promise<PublisherRecord> {
@@ -107,13 +125,9 @@ export class PublisherRepository {
 
   /** Audit entries (history without events), newest first. */
   async history(filter: { ownerAccountId?: string; entityId?: number }, limit: number): Promise<HistoryEntry<PublisherState>[]> {
-    const query: Filter<Document> = { entity: PUBLISHER_ENTITY };
+    const query: Filter<HistoryEntry<PublisherState>> = { entity: PUBLISHER_ENTITY };
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
-    return (await this.store.history
-      .find(query, { projection: { outbox: 0 } })
-      .sort({ at: -1, version: -1 })
-      .limit(limit)
-      .toArray()) as unknown as HistoryEntry<PublisherState>[];
+    return this.store.history.find(query, { projection: { outbox: 0 } }).sort({ at: -1, version: -1 }).limit(limit).toArray();
   }
 }

@@ -2,8 +2,7 @@
  * Workspace sessions, stored under the SHA-256 of the session id (the cookie value never reaches the
  * database). An expired or ended session is deleted by the retention sweep a margin later (decision 0011).
  */
-import { ensureRetentionIndexes, type RetentionRule } from '@pilot/mongo';
-import type { Collection, Db, Document } from 'mongodb';
+import { createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
 import { RETENTION } from '../domain/retention';
 
 export interface SessionRecord {
@@ -15,32 +14,43 @@ export interface SessionRecord {
   endedAt: Date | null;
 }
 
-export class SessionRepository {
-  private readonly sessions: Collection<Document>;
+const sessionSchema = storedSchema<SessionRecord>(
+  {
+    _id: { type: String, required: true },
+    accountId: { type: String, required: true },
+    displayName: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+    endedAt: Date,
+  },
+  [[{ accountId: 1 }], [{ expiresAt: 1 }], [{ endedAt: 1 }]],
+);
 
-  constructor(db: Db) {
-    this.sessions = db.collection('sessions');
+export class SessionRepository {
+  private readonly sessions: Model<SessionRecord>;
+
+  constructor(connection: Connection) {
+    this.sessions = modelOf(connection, 'sessions', sessionSchema);
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.sessions.createIndex({ accountId: 1 });
-    await ensureRetentionIndexes(this.retentionRules());
+    await createDeclaredIndexes(this.sessions);
   }
 
   /** Sessions go `RETENTION.sessionsMs` after they expire or end, whichever is first. */
   retentionRules(): RetentionRule[] {
-    return [{ collection: this.sessions, dateFields: ['expiresAt', 'endedAt'], keepMs: RETENTION.sessionsMs }];
+    return [retentionRule(this.sessions, ['expiresAt', 'endedAt'], RETENTION.sessionsMs)];
   }
 
   async create(session: SessionRecord): Promise<void> {
-    await this.sessions.insertOne(session as unknown as Document);
+    await this.sessions.create(session);
   }
 
   async find(sessionHash: string): Promise<SessionRecord | null> {
-    return (await this.sessions.findOne({ _id: sessionHash } as never)) as SessionRecord | null;
+    return this.sessions.findOne({ _id: sessionHash }).lean<SessionRecord>();
   }
 
   async end(sessionHash: string, at: Date): Promise<void> {
-    await this.sessions.updateOne({ _id: sessionHash } as never, { $set: { endedAt: at } });
+    await this.sessions.updateOne({ _id: sessionHash }, { $set: { endedAt: at } });
   }
 }
