@@ -11,7 +11,7 @@ import type { Collection } from 'mongodb';
 /** Where one writer's events wait: the entries carrying them (`outbox`) and the markers of those pending. */
 export interface OutboxQueue {
   entries: Collection;
-  pending: Collection;
+  pending: Collection<PendingMarker>;
 }
 
 export interface PendingMarker {
@@ -26,9 +26,9 @@ export function pendingCollectionName(entriesCollection: string): string {
 }
 
 /** Marks entry `entryId` pending; a marker already there (a retry, a concurrent writer) is as good. */
-export async function markPending(pending: Collection, entryId: string, at: Date): Promise<void> {
+export async function markPending(pending: Collection<PendingMarker>, entryId: string, at: Date): Promise<void> {
   try {
-    await pending.insertOne({ _id: entryId as never, at });
+    await pending.insertOne({ _id: entryId, at });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }

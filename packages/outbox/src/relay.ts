@@ -227,7 +227,7 @@ export class OutboxRelay {
         for (const event of events) await this.options.bus.publish(event);
         published = true;
         announcePublished();
-        await queue.pending.deleteOne({ _id: entryId as never });
+        await queue.pending.deleteOne({ _id: entryId });
         return 'published';
       } catch (error) {
         if (published) {
@@ -250,7 +250,7 @@ export class OutboxRelay {
   private async markerGoneWithin(queue: OutboxQueue, entryId: string, ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
     for (;;) {
-      if (!(await queue.pending.findOne({ _id: entryId as never }, { projection: { _id: 1 } }))) return true;
+      if (!(await queue.pending.findOne({ _id: entryId }, { projection: { _id: 1 } }))) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -323,7 +323,7 @@ export class OutboxRelay {
     const batchSize = this.options.batchSize ?? 100;
     for (const queue of this.options.queues()) {
       for (;;) {
-        const markers = (await queue.pending.find({}).sort({ at: 1, _id: 1 }).limit(batchSize).toArray()) as unknown as PendingMarker[];
+        const markers: PendingMarker[] = await queue.pending.find({}).sort({ at: 1, _id: 1 }).limit(batchSize).toArray();
         let settled = 0;
         for (const marker of markers) {
           const key = inHandKey(queue, marker._id);
@@ -344,12 +344,12 @@ export class OutboxRelay {
       const markedAt = marker.at instanceof Date ? marker.at.getTime() : 0;
       const graceMs = this.options.pendingGraceMs ?? 2 * (this.options.leaseMs ?? 30_000);
       if (this.now().getTime() - markedAt < graceMs) return 'left';
-      await queue.pending.deleteOne({ _id: marker._id as never });
+      await queue.pending.deleteOne({ _id: marker._id });
       return 'swept';
     }
     if (!(await this.lease(queue, marker._id))) return 'left';
     for (const event of entry.outbox ?? []) await this.options.bus.publish(event);
-    await queue.pending.deleteOne({ _id: marker._id as never });
+    await queue.pending.deleteOne({ _id: marker._id });
     return 'published';
   }
 }

@@ -24,7 +24,7 @@
 import type { KnownEvent } from '@pilot/contracts';
 import { isDuplicateKeyError, wholeCollectionScan } from '@pilot/mongo';
 import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
-import { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue } from './pending-markers';
+import { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue, type PendingMarker } from './pending-markers';
 import { ProjectionShards, type FindCurrentOptions, type KeyedDocument } from './projection-shards';
 
 /** How many collections hold the projections of one store. */
@@ -59,26 +59,23 @@ export interface HistoryEntry<S> extends ChangeFacts {
 
 export type Current<S> = S & { _id: string | number; version: number; createdAt: Date; updatedAt: Date };
 
-/** How a projection is stored: `_id` is the id as a string, `id` the id itself. */
-type StoredCurrent<S> = Omit<Current<S>, '_id'> & { _id: string; id: string | number };
-
 function keyOf(id: string | number): string {
   return String(id);
 }
 
 /** A stored projection as callers know it: `_id` is the record's id again (a number for numbered records). */
-function fromStored<S>(stored: Document): Current<S> {
-  const { id, ...rest } = stored as StoredCurrent<S>;
-  return { ...rest, _id: id ?? rest._id } as unknown as Current<S>;
+function fromStored<S>(stored: KeyedDocument): Current<S> {
+  const { id, ...rest } = stored;
+  return { ...rest, _id: (id as string | number | undefined) ?? rest._id } as Current<S>;
 }
 
 export type { FindCurrentOptions, KeyedDocument, SortSpec } from './projection-shards';
 
 export class VersionedStore<S extends { ownerAccountId: string }> {
   /** The history, for the owning repository's own queries (audit). */
-  readonly history: Collection<Document>;
+  readonly history: Collection<HistoryEntry<S>>;
   private readonly entries: Collection<KeyedDocument>;
-  private readonly pending: Collection<Document>;
+  private readonly pending: Collection<PendingMarker>;
   private readonly projections: ProjectionShards;
   /** Roll-forward checks still running (see writeProjection). */
   private readonly checks = new Set<Promise<void>>();
@@ -90,9 +87,9 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     private readonly currentCollection: string,
     historyCollection: string,
   ) {
-    this.history = db.collection(historyCollection);
+    this.history = db.collection<HistoryEntry<S>>(historyCollection);
     this.entries = db.collection<KeyedDocument>(historyCollection);
-    this.pending = db.collection(pendingCollectionName(historyCollection));
+    this.pending = db.collection<PendingMarker>(pendingCollectionName(historyCollection));
     this.projections = new ProjectionShards(db, currentCollection, PROJECTION_SHARDS);
   }
 
@@ -110,7 +107,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
 
   /** Where this store's events wait for the outbox relay. */
   outbox(): OutboxQueue {
-    return { entries: this.history, pending: this.pending };
+    return { entries: this.db.collection(this.history.collectionName), pending: this.pending };
   }
 
   /** An index on every projection shard. */

@@ -12,7 +12,6 @@ import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
-import type { Db } from 'mongodb';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';
@@ -47,8 +46,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await waitForRedis(redis);
     await bus.ready();
 
-    const db = mongo.db as unknown as Db;
-    const placements = new PlacementRepository(db);
+    const placements = new PlacementRepository(mongo);
     await placements.ensureIndexes();
     // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
     const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;
@@ -60,8 +58,8 @@ export async function start(config: Config, logger: Logger, options: StartOption
       (opened) => opened.stop(),
     );
     // Only an upgrade from one document per impression waits for the folder lease.
-    if (await ImpressionRepository.hasDocuments(db)) {
-      const migrated = await folder.exclusively(() => ImpressionRepository.migrateDocuments(db, totals));
+    if (await ImpressionRepository.hasDocuments(mongo)) {
+      const migrated = await folder.exclusively(() => ImpressionRepository.migrateDocuments(mongo, totals));
       logger.info({ placements: migrated }, 'impression documents moved into totals');
     }
     const impressions = new ImpressionRepository(

@@ -5,10 +5,21 @@
  * however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
  */
 import { dayOf, grainDaysOf, type TotalsStore, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
-import { wholeCollectionScan } from '@pilot/mongo';
-import type { Db } from 'mongodb';
+import { modelOf, storedSchema, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
 
 const KIND = 'impressions';
+
+/** A document of `impressions`, one per impression, as releases before decision 0013 wrote them. */
+interface LegacyImpression {
+  placementId: string;
+  at: Date;
+}
+
+const legacySchema = storedSchema<LegacyImpression>({ placementId: String, at: Date });
+
+function legacyImpressions(connection: Connection): Model<LegacyImpression> {
+  return modelOf(connection, 'impressions', legacySchema);
+}
 
 function grainOf(placementId: string): string {
   return `pl:${placementId}`;
@@ -38,14 +49,14 @@ export class ImpressionRepository {
    * added to the grains once (TotalsStore.mergeInitial), then the collection is dropped; a start that dies
    * half-way adds only what is missing. Run it under the folder lease.
    */
-  static async hasDocuments(db: Db): Promise<boolean> {
-    return (await db.collection('impressions').estimatedDocumentCount()) > 0;
+  static async hasDocuments(connection: Connection): Promise<boolean> {
+    return (await legacyImpressions(connection).estimatedDocumentCount()) > 0;
   }
 
-  static async migrateDocuments(db: Db, totals: TotalsStore): Promise<number> {
-    const legacy = db.collection<{ placementId: string; at: Date }>('impressions');
+  static async migrateDocuments(connection: Connection, totals: TotalsStore): Promise<number> {
+    const legacy = legacyImpressions(connection);
     const byGrain = new Map<string, Map<string, number>>();
-    for await (const impression of legacy.find({}, { projection: { placementId: 1, at: 1 }, ...wholeCollectionScan(legacy) })) {
+    for await (const impression of legacy.find({}, { placementId: 1, at: 1 }, wholeModelScan(legacy)).lean<LegacyImpression>().cursor()) {
       const grain = grainOf(impression.placementId);
       const fields = byGrain.get(grain) ?? new Map<string, number>();
       const field = `${dayOf(impression.at)}|${KIND}`;
@@ -53,7 +64,7 @@ export class ImpressionRepository {
       byGrain.set(grain, fields);
     }
     await totals.mergeInitial(byGrain);
-    await legacy.drop();
+    await legacy.collection.drop();
     return byGrain.size;
   }
 }

@@ -6,7 +6,8 @@
  */
 import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Db, Document, Filter } from 'mongodb';
+import type { Connection } from '@pilot/mongo';
+import type { Collection, Filter } from 'mongodb';
 import type { Placement } from '../domain/placement';
 import type { Slot } from '../domain/slots';
 
@@ -27,9 +28,10 @@ export class PlacementRepository {
   private readonly store: VersionedStore<SlotState>;
   private readonly leases: Collection;
 
-  constructor(db: Db) {
-    this.store = new VersionedStore<SlotState>(db, PLACEMENT_ENTITY, 'slots', 'placement_history');
-    this.leases = db.collection('placement_outbox_leases');
+  constructor(connection: Connection) {
+    if (!connection.db) throw new Error('MongoDB is not connected');
+    this.store = new VersionedStore<SlotState>(connection.db, PLACEMENT_ENTITY, 'slots', 'placement_history');
+    this.leases = connection.db.collection('placement_outbox_leases');
   }
 
   /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
@@ -71,12 +73,8 @@ export class PlacementRepository {
 
   /** History entries newest first, optionally of one slot or one placementId. */
   async history(entityId?: string): Promise<HistoryEntry<SlotState>[]> {
-    const filter: Filter<Document> = { entity: PLACEMENT_ENTITY };
+    const filter: Filter<HistoryEntry<SlotState>> = { entity: PLACEMENT_ENTITY };
     if (entityId !== undefined) filter.$or = [{ entityId }, { 'state.placement.placementId': entityId }];
-    return (await this.store.history
-      .find(filter, { projection: { outbox: 0 } })
-      .sort({ at: -1, version: -1 })
-      .limit(AUDIT_LIMIT)
-      .toArray()) as unknown as HistoryEntry<SlotState>[];
+    return this.store.history.find(filter, { projection: { outbox: 0 } }).sort({ at: -1, version: -1 }).limit(AUDIT_LIMIT).toArray();
   }
 }
