@@ -7,14 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AdminPlacement, Campaign, Publisher, Session } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/internal-auth';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-export interface Account {
-  accountId: string;
-  displayName: string;
-  admin: boolean;
-}
+/** The signed-in account (the contract's Session). */
+export type Account = Session;
 
 interface LoginRequest {
   requestId: string;
@@ -25,45 +23,13 @@ interface LoginRequest {
   consumed: boolean;
 }
 
-export interface FakeCampaign {
-  id: number;
-  name: string;
-  format: 'bot' | 'channel';
-  title: string;
-  text: string;
-  destinationUrl: string;
-  buttonText: string;
-  imageUrl: string | null;
-  language: string;
-  status: string;
-  replaces: number | null;
-  rejectionReason: string | null;
-  ownerAccountId: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The fake answers the services' contracts (@pilot/contracts), so the frontend is tested against them. */
+export type FakeCampaign = Campaign;
 
-export interface FakePublisher {
-  id: number;
-  type: 'bot' | 'channel';
-  link: string;
-  status: string;
-  ownerAccountId: string;
-  keyCreatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type FakePublisher = Pick<Publisher, 'id' | 'type' | 'link' | 'status' | 'ownerAccountId' | 'keyCreatedAt' | 'createdAt' | 'updatedAt'>;
 
-export interface FakePlacement {
-  placementId: string;
-  title: string;
-  buttonText: string;
-  destinationUrl: string;
-  imageUrl: string | null;
-  status: 'draft' | 'active' | 'paused';
-  startsAt?: string | null;
-  endsAt?: string | null;
-}
+export type FakePlacement = Pick<AdminPlacement, 'placementId' | 'title' | 'buttonText' | 'destinationUrl' | 'imageUrl' | 'status'> &
+  Partial<Pick<AdminPlacement, 'startsAt' | 'endsAt'>>;
 
 export const PAGE_POLICY =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' https: data:;connect-src 'self';font-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
@@ -318,7 +284,7 @@ export class FakeApi {
       if (!this.visible(account, campaign)) return problem(res, 404, 'campaign_not_found', 'No such campaign.');
       res.json(campaign);
     });
-    const campaignMoves: Record<string, { from: string[]; to: string; admin: boolean; owner: boolean }> = {
+    const campaignMoves: Record<string, { from: string[]; to: Campaign['status']; admin: boolean; owner: boolean }> = {
       submit: { from: ['draft', 'rejected'], to: 'submitted', admin: false, owner: true },
       approve: { from: ['submitted'], to: 'approved', admin: true, owner: false },
       reject: { from: ['submitted'], to: 'rejected', admin: true, owner: false },
@@ -377,7 +343,7 @@ export class FakeApi {
       publisher.keyCreatedAt = new Date().toISOString();
       res.status(201).json({ key, keyCreatedAt: publisher.keyCreatedAt });
     });
-    const publisherMoves: Record<string, { from: string[]; to: string; admin: boolean }> = {
+    const publisherMoves: Record<string, { from: string[]; to: Publisher['status']; admin: boolean }> = {
       submit: { from: ['draft', 'rejected'], to: 'submitted', admin: false },
       approve: { from: ['submitted', 'paused'], to: 'approved', admin: true },
       reject: { from: ['submitted', 'approved', 'paused'], to: 'rejected', admin: true },
