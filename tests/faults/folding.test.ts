@@ -141,7 +141,9 @@ describe('tracking killed in the middle of folding counts', function () {
         await tracking.start();
         killed.kill.readyAfterMs = Date.now() - killedAt;
       }
-      await sleep(2000);
+      // Traffic goes on after the last restart (about two seconds of it).
+      const answersBefore = load.adAnswers.length;
+      await waitFor(() => load.adAnswers.length >= answersBefore + 12, { timeoutMs: 30_000, message: 'ad traffic after the last restart' });
     } finally {
       await load.stop();
       if (!tracking.running) await tracking.start();

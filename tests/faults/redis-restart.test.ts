@@ -20,7 +20,6 @@ import { expectTotalsSettle, observe, totalsOf } from './support/traffic';
 const ADVERTISER = '9801';
 const PUBLISHER_OWNER = '9802';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Redis restarted under traffic (AOF, appendfsync always)', function () {
   this.timeout(150_000);
@@ -89,7 +88,9 @@ describe('Redis restarted under traffic (AOF, appendfsync always)', function () 
         const confirmedBefore = load.statusesOf('confirmations')[200] ?? 0;
         await waitFor(() => (load.statusesOf('confirmations')[200] ?? 0) > confirmedBefore, { timeoutMs: 15_000, intervalMs: 20, message: 'confirmations answered again' });
         restarts.push({ signal, stoppedAt, back, downMs: back - stoppedAt, firstAdMs: firstAd - back, firstConfirmationMs: Date.now() - back });
-        await sleep(3000);
+        // Traffic goes on after the restart before the next one.
+        const confirmedAfter = load.statusesOf('confirmations')[200] ?? 0;
+        await waitFor(() => (load.statusesOf('confirmations')[200] ?? 0) >= confirmedAfter + 20, { timeoutMs: 30_000, intervalMs: 20, message: 'confirmations after the restart' });
       }
     } finally {
       await load.stop();
