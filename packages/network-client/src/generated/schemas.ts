@@ -4,8 +4,8 @@
  */
 
 export const AdSchema = {
-  "type": "object",
   "additionalProperties": false,
+  "type": "object",
   "required": [
     "campaign_id",
     "title",
@@ -20,52 +20,52 @@ export const AdSchema = {
   ],
   "properties": {
     "campaign_id": {
-      "type": "integer",
       "minimum": 1,
-      "description": "identifier of the allocated campaign"
+      "description": "identifier of the allocated campaign",
+      "type": "integer"
     },
     "title": {
-      "type": "string",
       "minLength": 1,
       "maxLength": 800,
-      "description": "creative title (plain text): 1 to 100 characters (user-perceived characters, grapheme clusters), at most 800 UTF-16 code units"
+      "description": "creative title (plain text): 1 to 100 characters (user-perceived characters, grapheme clusters), at most 800 UTF-16 code units",
+      "type": "string"
     },
     "text": {
-      "type": "string",
       "minLength": 1,
       "maxLength": 5600,
-      "description": "plain-text body: 1 to 700 characters (user-perceived characters, grapheme clusters), at most 5600 UTF-16 code units"
+      "description": "plain-text body: 1 to 700 characters (user-perceived characters, grapheme clusters), at most 5600 UTF-16 code units",
+      "type": "string"
     },
     "button_text": {
-      "type": "string",
       "minLength": 1,
       "maxLength": 256,
-      "description": "button label: 1 to 32 characters (user-perceived characters, grapheme clusters), at most 256 UTF-16 code units"
+      "description": "button label: 1 to 32 characters (user-perceived characters, grapheme clusters), at most 256 UTF-16 code units",
+      "type": "string"
     },
     "image_url": {
+      "description": "HTTPS image link, null when the creative has no image",
       "anyOf": [
         {
-          "type": "string",
           "format": "uri",
-          "pattern": "^https://"
+          "pattern": "^https://",
+          "type": "string"
         },
         {
           "type": "null"
         }
-      ],
-      "description": "HTTPS image link, null when the creative has no image"
+      ]
     },
     "click_url": {
-      "type": "string",
       "format": "uri",
       "pattern": "/api/network/click/[A-Za-z0-9._~-]+$",
-      "description": "absolute click link; keep it unchanged"
+      "description": "absolute click link; keep it unchanged",
+      "type": "string"
     },
     "delivery_token": {
-      "type": "string",
       "minLength": 1,
       "maxLength": 180,
-      "description": "opaque; send it back to the delivery endpoint"
+      "description": "opaque; send it back to the delivery endpoint",
+      "type": "string"
     },
     "expires_in": {
       "type": "integer",
@@ -73,27 +73,27 @@ export const AdSchema = {
       "description": "seconds"
     },
     "sponsored": {
-      "type": "boolean",
-      "const": true
+      "const": true,
+      "type": "boolean"
     },
     "billing": {
-      "type": "string",
-      "const": "pilot_non_billable"
+      "const": "pilot_non_billable",
+      "type": "string"
     }
   }
 } as const;
 
 export const DeliveryConfirmedSchema = {
-  "type": "object",
   "additionalProperties": false,
+  "type": "object",
   "required": [
     "status",
     "first_confirmation"
   ],
   "properties": {
     "status": {
-      "type": "string",
-      "const": "confirmed"
+      "const": "confirmed",
+      "type": "string"
     },
     "first_confirmation": {
       "type": "boolean"
@@ -102,8 +102,8 @@ export const DeliveryConfirmedSchema = {
 } as const;
 
 export const ProblemSchema = {
-  "type": "object",
   "description": "RFC 9457 problem details with a stable snake_case code",
+  "type": "object",
   "required": [
     "type",
     "title",
@@ -119,16 +119,16 @@ export const ProblemSchema = {
       "type": "string"
     },
     "status": {
-      "type": "integer",
       "minimum": 400,
-      "maximum": 599
+      "maximum": 599,
+      "type": "integer"
     },
     "detail": {
       "type": "string"
     },
     "code": {
-      "type": "string",
-      "pattern": "^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$"
+      "pattern": "^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$",
+      "type": "string"
     }
   }
 } as const;
