@@ -22,6 +22,7 @@ const WORDS = {
     skip: 'Skip to content',
     siteNav: 'Site',
     home: 'Home',
+    guide: 'Publishers guide',
     homePath: '/',
     otherLanguage: 'Türkçe',
     otherLanguageCode: 'tr',
@@ -48,6 +49,8 @@ const WORDS = {
     skip: 'İçeriğe geç',
     siteNav: 'Site',
     home: 'Ana sayfa',
+    // The guide itself is in English, which the link says in Turkish.
+    guide: 'Yayıncı rehberi (İngilizce)',
     homePath: '/tr',
     otherLanguage: 'English',
     otherLanguageCode: 'en',

@@ -21,9 +21,7 @@ export function PublicLayout() {
         </Link>
         <nav aria-label={words.siteNav}>
           <Link to={words.homePath}>{words.home}</Link>
-          <Link to="/guide" lang="en">
-            Publishers guide
-          </Link>
+          <Link to="/guide">{words.guide}</Link>
           <Link to={words.otherLanguagePath} lang={words.otherLanguageCode}>
             {words.otherLanguage}
           </Link>
