@@ -20,13 +20,16 @@ export interface SortOption<T> {
 
 const byNewest = (a: ListRecord, b: ListRecord) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id;
 
-/** The orders every list offers; `name` is the text a record is known by (its name, its link). */
+/**
+ * The orders every list offers; `name` is the text a record is known by (its name, its link). No option
+ * says "Status": the order's select sits in its label, and the word would name it like the status filter.
+ */
 export function sortOptions<T extends ListRecord>(nameLabel: string, name: (item: T) => string, statusOrder: readonly string[]): Array<SortOption<T>> {
   return [
     { id: 'newest', label: 'Newest first', compare: byNewest },
     { id: 'oldest', label: 'Oldest first', compare: (a, b) => -byNewest(a, b) },
     { id: 'name', label: nameLabel, compare: (a, b) => name(a).localeCompare(name(b), undefined, { sensitivity: 'base' }) || a.id - b.id },
-    { id: 'status', label: 'Status', compare: (a, b) => statusOrder.indexOf(a.status) - statusOrder.indexOf(b.status) || byNewest(a, b) },
+    { id: 'status', label: 'Stage (draft first)', compare: (a, b) => statusOrder.indexOf(a.status) - statusOrder.indexOf(b.status) || byNewest(a, b) },
   ];
 }
 

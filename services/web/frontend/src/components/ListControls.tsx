@@ -2,6 +2,7 @@
  * Above a workspace list: search, the status filter with how many records each status has (within the
  * search), and the order. The status select keeps its label "Status".
  */
+import { useEffect, useRef, useState } from 'react';
 import type { ListState, SortOption } from '../list-view';
 import { statusWord } from '../status-words';
 
@@ -22,12 +23,29 @@ export function ListControls<T>({
   searchHelp: string;
   noun: string;
 }) {
+  // The box keeps what is typed: the address follows each key a moment later, and reading it back would
+  // drop the keys typed meanwhile. The address wins when it changes while the box is not being typed in.
+  const box = useRef<HTMLInputElement>(null);
+  const [typed, setTyped] = useState(state.search);
+  useEffect(() => {
+    if (document.activeElement !== box.current) setTyped(state.search);
+  }, [state.search]);
   return (
     <>
       <form className="filters" role="search" aria-label={`Find ${noun}`} onSubmit={(event) => event.preventDefault()}>
         <label>
           Search
-          <input type="search" value={state.search} onChange={(event) => onChange({ search: event.target.value })} placeholder={searchHelp} data-testid="list-search" />
+          <input
+            ref={box}
+            type="search"
+            value={typed}
+            onChange={(event) => {
+              setTyped(event.target.value);
+              onChange({ search: event.target.value });
+            }}
+            placeholder={searchHelp}
+            data-testid="list-search"
+          />
         </label>
         <label>
           Status

@@ -1,0 +1,280 @@
+/**
+ * What users of ad dashboards expect (issue 20), in a real browser against the whole running system
+ * (gateway, every service, the web service serving a fresh build) on real RabbitMQ, Redis and FerretDB:
+ * a campaign's and a platform's own totals with click-through and confirmation rates, date presets, every
+ * day of the range and its CSV; the status history from the audit record; search, sort, paging and
+ * per-status counts in the lists; next to a platform's keys the example request and answer, "Send a test
+ * request" with the test key and when each key was last used. Every page at 375 px, the controls by
+ * keyboard. Records the tests only start from are made through the API as the same people.
+ * Screenshots go to test-artifacts/browser/dashboards-*.png.
+ */
+import fs from 'node:fs';
+import { waitFor } from '@pilot/testkit';
+import { expect } from 'chai';
+import type { Page } from '../../services/web/test/support/chromium';
+import { openLink, PublisherServer, signedIn, type Ad, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { ADMIN_ID } from '../e2e/support/system';
+import { reloadUntil, startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
+
+const ADVERTISER_ID = '7101';
+const OWNER_ID = '7102';
+const DRAFTS = 21;
+
+function isoDay(offsetDays: number): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function scrollWidth(page: Page): Promise<number> {
+  return page.evaluate<number>('document.scrollingElement.scrollWidth');
+}
+
+async function text(locator: ReturnType<Page['locator']>): Promise<string> {
+  return ((await locator.textContent()) ?? '').trim();
+}
+
+describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key facts, in a browser against the whole system', function () {
+  this.timeout(180_000);
+  let stack: BrowserSystem;
+  let advertiserApi: ApiBrowser;
+  let adminApi: ApiBrowser;
+  let ownerApi: ApiBrowser;
+  let advertiser: Person;
+  let owner: Person;
+  let admin: Person;
+  let campaignId = 0;
+  let publisherId = 0;
+  let liveKey = '';
+
+  async function createCampaign(name: string): Promise<number> {
+    const created = await advertiserApi.post<{ id: number }>('/api/workspace/campaigns', {
+      name,
+      format: 'bot',
+      title: `${name} title`,
+      text: 'A short message.',
+      destinationUrl: 'https://advertiser.example/dashboards',
+      buttonText: 'Open',
+      language: 'en',
+    });
+    expect(created.status, created.text).to.equal(201);
+    return created.body.id;
+  }
+
+  before(async function () {
+    this.timeout(300_000);
+    stack = await startBrowserSystem();
+    [advertiserApi, adminApi, ownerApi] = await Promise.all([signedIn(stack.system, ADVERTISER_ID), signedIn(stack.system, ADMIN_ID), signedIn(stack.system, OWNER_ID)]);
+    campaignId = await createCampaign('Dashboards campaign');
+    expect((await advertiserApi.post(`/api/workspace/campaigns/${campaignId}/submit`)).status).to.equal(200);
+    expect((await adminApi.post(`/api/workspace/campaigns/${campaignId}/approve`)).status).to.equal(200);
+    expect((await adminApi.post(`/api/workspace/campaigns/${campaignId}/activate`)).status).to.equal(200);
+    const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@dashboards_journey_bot' });
+    expect(registered.status, registered.text).to.equal(201);
+    publisherId = registered.body.id;
+    expect((await ownerApi.post(`/api/workspace/publishers/${publisherId}/submit`)).status).to.equal(200);
+    expect((await adminApi.post(`/api/workspace/publishers/${publisherId}/approve`)).status).to.equal(200);
+    const key = await ownerApi.post<{ key: string }>(`/api/workspace/publishers/${publisherId}/keys`);
+    expect(key.status, key.text).to.equal(201);
+    liveKey = key.body.key;
+
+    // Today: 4 ads served, 2 deliveries confirmed, 1 link opened (click-through 50.0 %, confirmation 50.0 %).
+    const server = new PublisherServer(stack.system, liveKey);
+    const ads: Ad[] = [];
+    await waitFor(async () => (await server.ad('en')).status === 200, { message: 'the campaign is served' });
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await server.ad('en');
+      expect(answer.status, answer.text).to.equal(200);
+      ads.push(answer.body as unknown as Ad);
+    }
+    const [first, second] = ads;
+    if (!first || !second) throw new Error('no ads');
+    expect((await server.confirm(first.delivery_token)).status).to.equal(200);
+    expect((await server.confirm(second.delivery_token)).status).to.equal(200);
+    expect((await openLink(first.click_url)).status).to.equal(302);
+
+    advertiser = await stack.signIn(ADVERTISER_ID);
+    owner = await stack.signIn(OWNER_ID);
+    admin = await stack.signIn(ADMIN_ID);
+  });
+
+  after(async () => {
+    await stack?.stop();
+  });
+
+  afterEach(() => {
+    const seen = stack?.problems.splice(0) ?? [];
+    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
+  });
+
+  it('1-2: shows a campaign\'s own totals with both rates, presets by keyboard, every day of the range and its CSV, at 375 px too', async () => {
+    const { page } = advertiser;
+    await page.goto(`/workspace/campaigns/${campaignId}`);
+    const stats = page.getByTestId('record-stats');
+    await reloadUntil(page, async () => ((await text(stats.getByTestId('rate-ctr'))) === '50.0%' ? true : null), 'the click in the campaign\'s totals');
+    expect(await text(stats.getByTestId('total-adRequests'))).to.equal('4');
+    expect(await text(stats.getByTestId('total-confirmedDeliveries'))).to.equal('2');
+    expect(await text(stats.getByTestId('total-clickedLinks'))).to.equal('1');
+    expect(await text(stats.getByTestId('rate-confirmation'))).to.equal('50.0%');
+    expect(await stats.getByRole('button', { name: 'All time' }).getAttribute('aria-pressed')).to.equal('true');
+    await stack.screenshot(page, 'dashboards-01-campaign-totals');
+
+    // "Last 7 days" by keyboard: six quiet days and today, in the table and the CSV.
+    await stats.getByRole('button', { name: 'Last 7 days' }).focus();
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await stats.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')) === 'true', { message: 'the preset pressed' });
+    await stats.getByText('Per day (7 days)').waitFor();
+    await stats.getByText('Per day (7 days)').focus();
+    await page.keyboard.press('Enter');
+    const rows = stats.getByTestId('day-table').locator('tbody tr');
+    await rows.first().waitFor();
+    const dates = await rows.locator('th').allTextContents();
+    expect(dates).to.deep.equal([-6, -5, -4, -3, -2, -1, 0].map(isoDay));
+    expect(await rows.last().locator('td').allTextContents()).to.deep.equal(['4', '2', '1']);
+    expect(await rows.first().locator('td').allTextContents()).to.deep.equal(['0', '0', '0']);
+    expect(await text(stats.getByTestId('rate-ctr')), 'the rates of the range').to.equal('50.0%');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), stats.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).to.equal(`pilot-campaign-${campaignId}-${isoDay(-6)}-to-${isoDay(0)}.csv`);
+    const file = await download.path();
+    const csv = fs.readFileSync(file, 'utf8').split('\r\n');
+    expect(csv[0]).to.equal('date,ad_requests,confirmed_deliveries,clicked_links');
+    expect(csv.slice(1, 8)).to.deep.equal([-6, -5, -4, -3, -2, -1, 0].map((day) => (day === 0 ? `${isoDay(0)},4,2,1` : `${isoDay(day)},0,0,0`)));
+    await stack.screenshot(page, 'dashboards-02-campaign-7-days');
+
+    // "Today" holds all of it; at 375 px nothing is wider than the screen.
+    await stats.getByRole('button', { name: 'Today' }).click();
+    await waitFor(async () => (await stats.getByText('Per day (1 day)').count()) === 1, { message: 'one day shown' });
+    expect(await text(stats.getByTestId('total-adRequests'))).to.equal('4');
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await scrollWidth(page)).to.be.at.most(375);
+    await stack.screenshot(page, 'dashboards-03-campaign-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('5: next to the keys: when each was last used, the example request and answer, and a test request sent with the test key', async () => {
+    const { page } = owner;
+    await page.goto(`/workspace/publishers/${publisherId}`);
+    const tryIt = page.getByTestId('try-it');
+    await tryIt.waitFor();
+    // The live key was used for the ads above: noted (to the minute) and shown, as a date.
+    await reloadUntil(page, async () => ((await text(tryIt.getByTestId('key-last-used'))).match(/\d/) ? true : null), 'the live key\'s last use');
+    expect(await text(tryIt.getByTestId('test-key-last-used'))).to.equal('no key');
+    expect(await text(tryIt.getByLabel('Example request'))).to.equal(
+      `curl -H "Authorization: Bearer $PILOT_KEY" "${stack.system.baseUrl}/api/network/ad?language=en"`,
+    );
+    expect(await text(tryIt.getByLabel('Example answer'))).to.contain('"sponsored": true');
+
+    // The platform's own totals and rates are on its page as well.
+    const stats = page.getByTestId('record-stats');
+    expect(await text(stats.getByTestId('total-adRequests'))).to.equal('4');
+    expect(await text(stats.getByTestId('rate-ctr'))).to.equal('50.0%');
+
+    // A live key is never sent from the page.
+    await tryIt.getByTestId('try-key').fill(liveKey);
+    await tryIt.getByRole('button', { name: 'Send a test request' }).click();
+    await tryIt.getByText('This is a live key: its requests are counted. Use the test key here.').waitFor();
+    expect(await text(tryIt.getByTestId('try-answer'))).to.equal('');
+
+    // A test key made on the page is filled in; Enter in the language field sends the request.
+    await page.getByRole('button', { name: 'Create test key' }).click();
+    const testKey = await page.getByTestId('new-test-key').inputValue();
+    expect(await tryIt.getByTestId('try-key').inputValue()).to.equal(testKey);
+    await tryIt.getByTestId('try-language').focus();
+    await page.keyboard.press('Enter');
+    await tryIt.getByText('HTTP 200: an ad').waitFor();
+    expect(await text(tryIt.getByTestId('try-body'))).to.contain('"sponsored": true');
+    expect(await text(tryIt.getByTestId('try-answer'))).to.contain('x-pilot-test: true');
+    await stack.screenshot(page, 'dashboards-04-test-request');
+    await tryIt.getByTestId('try-forced').selectOption('204');
+    await tryIt.getByRole('button', { name: 'Send a test request' }).click();
+    await tryIt.getByText('HTTP 204: no ad available').waitFor();
+
+    // Test requests are never counted; the test key's use is shown after the page is read again.
+    await page.getByRole('button', { name: 'I have stored the test key; hide it' }).click();
+    await reloadUntil(page, async () => ((await text(tryIt.getByTestId('test-key-last-used'))).match(/\d/) ? true : null), 'the test key\'s last use');
+    expect(await text(stats.getByTestId('total-adRequests'))).to.equal('4');
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await scrollWidth(page)).to.be.at.most(375);
+    await stack.screenshot(page, 'dashboards-05-platform-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('4: lets an administrator search, sort, page and count the whole network\'s campaigns and platforms', async () => {
+    for (let n = 1; n <= DRAFTS; n += 1) await createCampaign(`Batch ${String(n).padStart(2, '0')}`);
+    const { page } = admin;
+    await page.goto('/workspace/campaigns');
+    const counts = page.getByTestId('status-counts');
+    await waitFor(async () => (await text(counts)).includes(`Draft: ${DRAFTS}`), { message: 'the drafts counted' });
+    expect(await text(counts)).to.equal(`Draft: ${DRAFTS} · Active: 1`);
+    const options = await page.getByLabel('Status').locator('option').allTextContents();
+    expect(options).to.include.members([`All (${DRAFTS + 1})`, `Draft (${DRAFTS})`, 'Active (1)', 'In review (0)']);
+
+    // 20 a page, newest first; the next page by keyboard; the page is in the address.
+    const cards = page.getByTestId('campaign-list').locator('li');
+    expect(await cards.count()).to.equal(20);
+    expect(await text(cards.first().getByRole('link'))).to.contain(`Batch ${DRAFTS}`);
+    await page.getByRole('navigation', { name: 'Pages of the campaigns' }).getByText(`1–20 of ${DRAFTS + 1}`).waitFor();
+    await page.getByRole('button', { name: 'Next →' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(`21–22 of ${DRAFTS + 1}`).waitFor();
+    expect(new URL(page.url()).searchParams.get('page')).to.equal('2');
+    expect(await cards.count()).to.equal(2);
+
+    // Search by typing: counts follow the search; the search survives a reload.
+    await page.getByLabel('Search').focus();
+    await page.keyboard.type('batch 07');
+    await waitFor(async () => (await cards.count()) === 1, { message: 'one campaign found' });
+    expect(await text(cards.first().getByRole('link'))).to.contain('Batch 07');
+    expect(await text(counts)).to.equal('Draft: 1');
+    await page.reload();
+    await cards.first().waitFor();
+    expect(await page.getByLabel('Search').inputValue()).to.equal('batch 07');
+
+    // Status and order: the one active campaign; by name, Batch 01 leads.
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Status').selectOption('active');
+    await waitFor(async () => (await cards.count()) === 1, { message: 'the active campaign' });
+    expect(await text(cards.first().getByRole('link'))).to.contain('Dashboards campaign');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Sort by').selectOption('name');
+    await waitFor(async () => (await text(cards.first().getByRole('link'))).includes('Batch 01'), { message: 'sorted by name' });
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await scrollWidth(page)).to.be.at.most(375);
+    await stack.screenshot(page, 'dashboards-06-campaign-list-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The platforms of the network: counted the same way.
+    await page.goto('/workspace/publishers');
+    await page.getByTestId('publisher-list').waitFor();
+    expect(await text(page.getByTestId('status-counts'))).to.equal('Approved: 1');
+    await page.getByLabel('Search').fill('nothing-like-this');
+    await page.getByText('No platform matches. Change the search or the status.').waitFor();
+  });
+
+  it('3: shows a campaign\'s and a platform\'s status history from the audit record, with who and why', async () => {
+    const paused = await adminApi.post(`/api/workspace/campaigns/${campaignId}/pause`, { reason: 'Budget review this week.' });
+    expect(paused.status, paused.text).to.equal(200);
+    const { page } = advertiser;
+    await page.goto(`/workspace/campaigns/${campaignId}`);
+    const history = page.getByTestId('status-history');
+    await history.locator('li').first().waitFor();
+    expect(await history.locator('li strong').allTextContents()).to.deep.equal(['Paused', 'Activated', 'Approved', 'Submitted for review', 'Created']);
+    const newest = await text(history.locator('li').first());
+    expect(newest).to.contain('(Active → Paused)');
+    expect(newest).to.contain('by an administrator');
+    expect(newest).to.contain('Budget review this week.');
+    expect(await text(history.locator('li').last())).to.contain('by you');
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await scrollWidth(page)).to.be.at.most(375);
+    await stack.screenshot(page, 'dashboards-07-campaign-history-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await admin.page.goto(`/workspace/publishers/${publisherId}`);
+    const platformHistory = admin.page.getByTestId('status-history');
+    await platformHistory.locator('li').first().waitFor();
+    const actions = await platformHistory.locator('li strong').allTextContents();
+    expect(actions).to.deep.equal(['Test key generated', 'Server key generated', 'Approved', 'Submitted for review', 'Created']);
+    expect(await text(platformHistory.locator('li').nth(2))).to.contain('by you');
+    expect(await text(platformHistory.locator('li').last())).to.contain(`the owner (account ${OWNER_ID})`);
+    await stack.screenshot(admin.page, 'dashboards-08-platform-history');
+  });
+});
