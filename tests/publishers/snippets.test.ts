@@ -239,7 +239,7 @@ describe('the Python and Go snippets of the publishers guide', function () {
 
       it('answers /ad in a chat with the ad as plain text labelled Sponsored and click_url on the button, then confirms it into the totals', async () => {
         const before = await totals();
-        expect(await askForAd('en-US')).to.equal('delivered');
+        expect(await askForAd('en-US'), output).to.equal('delivered');
         const sends = telegram.sends();
         expect(sends.map((call) => call.method)).to.deep.equal(['sendMessage']);
         expect(sends[0]?.payload).to.not.have.property('parse_mode');
@@ -254,10 +254,10 @@ describe('the Python and Go snippets of the publishers guide', function () {
       it('never confirms a send the platform refused, and sends nothing when no ad matches (204)', async () => {
         const before = await totals();
         telegram.failNext('sendMessage', 403, 'Forbidden: bot was blocked by the user');
-        expect(await askForAd('en')).to.equal('send_failed');
-        expect(await askForAd('de')).to.equal('no_ad');
+        expect(await askForAd('en'), output).to.equal('send_failed');
+        expect(await askForAd('de'), output).to.equal('no_ad');
         // The handler runs the updates in order: a confirmation of the refused send would come before this one.
-        expect(await askForAd('en')).to.equal('delivered');
+        expect(await askForAd('en'), output).to.equal('delivered');
         expect(telegram.sends().map((call) => call.method)).to.deep.equal(['sendMessage', 'sendMessage']);
         const after = await waitFor(async () => {
           const now = await totals();

@@ -207,11 +207,11 @@ export class FakeBotApi {
 
   /** getUpdates: what is there from `offset` on at once, else wait up to `timeout` seconds for it. */
   private poll(payload: Record<string, unknown>, res: ServerResponse): void {
-    const offset = typeof payload.offset === 'number' ? payload.offset : 0;
+    const offset = integerParameter(payload.offset) ?? 0;
     // Telegram forgets the updates before the offset: the bot has them.
     while (this.updates.length > 0 && (this.updates[0] as Update).update_id < offset) this.updates.shift();
     if (this.updates.length > 0) return reply(res, 200, { ok: true, result: [...this.updates] });
-    const seconds = Math.min(typeof payload.timeout === 'number' ? payload.timeout : 0, MAX_POLL_SECONDS);
+    const seconds = Math.min(integerParameter(payload.timeout) ?? 0, MAX_POLL_SECONDS);
     if (seconds <= 0) return reply(res, 200, { ok: true, result: [] });
     const poll: Poll = {
       offset,
@@ -263,6 +263,13 @@ function parseObject(body: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** Telegram takes an integer parameter as a number or as a string of digits (python-telegram-bot 13 sends strings). */
+function integerParameter(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  return undefined;
 }
 
 /** Telegram takes an object parameter such as reply_markup as JSON or as a JSON-serialized string (python-telegram-bot 13 sends the string). */
