@@ -119,3 +119,13 @@ describe('contracts: the same rule gives the same code in every body', () => {
     expect(result.ok ? [] : result.errors).to.deep.equal([{ field: 'botToken', code: 'bot_token_refused', message: 'a bot token is never requested or accepted' }]);
   });
 });
+
+describe('contracts: messages', () => {
+  it('says which type a field must have', () => {
+    const result = validatorOf(Type.Object({ placementId: Type.String(), count: Type.Integer() }))({ placementId: 7, count: 'x' });
+    expect(result.ok ? [] : result.errors).to.deep.equal([
+      { field: 'placementId', code: 'invalid_type', message: 'placementId must be a string' },
+      { field: 'count', code: 'invalid_type', message: 'count must be an integer' },
+    ]);
+  });
+});

@@ -36,12 +36,21 @@ function codeOf(error: ErrorObject): string {
   return DEFAULT_CODES[error.keyword] ?? 'invalid';
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'a list',
+};
+
 function messageOf(error: ErrorObject, field: string, code: string): string {
   const schema = error.parentSchema as { 'x-error-code'?: string; description?: string } | undefined;
   if (schema?.['x-error-code'] === code && schema.description) return schema.description;
   if (code === 'required') return `${field} is required`;
   if (code === 'unknown_field') return `${field} is not accepted here`;
-  if (error.keyword === 'type') return `${field} must be of type ${String((error.params as { type: unknown }).type)}`;
+  if (error.keyword === 'type') return `${field} must be ${TYPE_NAMES[String((error.params as { type: unknown }).type)] ?? 'of another type'}`;
   if (error.keyword === 'enum') return `${field} must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
   if (error.keyword.startsWith('x-')) return error.message ?? `${field} is not valid`;
   return `${field} ${error.message ?? 'is not valid'}`;
