@@ -216,7 +216,8 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
   it('decides a transition on the change its projection missed: refuses what that change ruled out, allows what it made possible', async () => {
     const { api, campaignId, projection } = await activationNotProjected('0', '6302');
-    // The projection still says approved; history says active.
+    // The projection still says approved; history says active. A read by id answers from the projection alone.
+    expect((await api.get(`/api/workspace/campaigns/${campaignId}`, ADMIN)).body.status).to.equal('approved');
     const activate = await api.post(`/api/workspace/campaigns/${campaignId}/activate`, ADMIN);
     expect(activate.status).to.equal(409);
     expect(activate.body.code).to.equal('invalid_transition');

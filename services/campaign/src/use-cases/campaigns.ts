@@ -154,7 +154,7 @@ export class CampaignUseCases {
     return this.visibleOf(actor, campaignId === null ? null : await this.repository.load(campaignId));
   }
 
-  /** visible() off the projection alone (see transition). */
+  /** visible() off the projection alone: a lookup in one shard, without the history's (see transition). */
   private async visibleProjection(actor: Actor, campaignId: number | null): Promise<StoredCampaign> {
     return this.visibleOf(actor, campaignId === null ? null : await this.repository.loadProjection(campaignId));
   }
@@ -164,8 +164,9 @@ export class CampaignUseCases {
     return campaign;
   }
 
+  /** From the projection alone: a change interrupted before its projection shows once the repair rolls it forward. */
   async getCampaign(actor: Actor, campaignId: number | null): Promise<CampaignView> {
-    return viewOf(await this.visible(actor, campaignId));
+    return viewOf(await this.visibleProjection(actor, campaignId));
   }
 
   async listCampaigns(actor: Actor, status: CampaignStatus | null): Promise<{ items: CampaignView[] }> {

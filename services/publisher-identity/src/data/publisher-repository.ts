@@ -93,6 +93,11 @@ export class PublisherRepository {
     return this.store.load(id);
   }
 
+  /** The projection alone (VersionedStore.loadProjection), for reads. */
+  loadProjection(id: number): Promise<PublisherRecord | null> {
+    return this.store.loadProjection(id);
+  }
+
   /** Newest first; `ownerAccountId` narrows to one account's records. */
   async list(filter: { ownerAccountId?: string; status?: PublisherStatus }, limit = 500): Promise<PublisherRecord[]> {
     const query: Filter<Document> = {};

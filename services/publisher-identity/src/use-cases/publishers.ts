@@ -108,9 +108,13 @@ export class Publishers {
     return records.map((record) => this.view(record));
   }
 
-  /** One platform, with when its keys were last used; without those when Redis does not answer in time (the page still opens). */
+  /**
+   * One platform, with when its keys were last used; without those when Redis does not answer in time (the
+   * page still opens). From the projection alone: a change interrupted before its projection shows once the
+   * read model's rebuild rolls it forward.
+   */
   async get(caller: Principal, id: number): Promise<PublisherView> {
-    const view = this.view(await this.visible(caller, id));
+    const view = this.view(this.visibleOf(caller, await this.repository.loadProjection(id)));
     const uses = await asInfrastructureFault(() => this.readModel.lastUses(id), KEY_USE_READ_TIMEOUT_MS, 'redis', 'key uses').catch((error: unknown) => {
       this.logger.warn({ err: error, publisherId: id }, 'key uses not read');
       return null;
@@ -302,7 +306,10 @@ export class Publishers {
 
   /** The record when the caller may see it (owner or administrator); anyone else gets 404. */
   private async visible(caller: Principal, id: number): Promise<PublisherRecord> {
-    const record = await this.repository.load(id);
+    return this.visibleOf(caller, await this.repository.load(id));
+  }
+
+  private visibleOf(caller: Principal, record: PublisherRecord | null): PublisherRecord {
     if (!record || (!caller.admin && record.ownerAccountId !== caller.accountId)) {
       throw problems.notFound('publisher_not_found', 'No such publisher platform');
     }
