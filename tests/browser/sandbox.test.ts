@@ -78,6 +78,18 @@ describe('the sandbox on the platform page, in a browser against the whole syste
     await page.waitForURL('**/sandbox');
     await page.goBack();
     await page.waitForURL(/\/workspace\/publishers\/\d+$/);
+    // The guide itself (docs/publishers.md) is a page of the site, with its in-page links working.
+    await page.getByRole('link', { name: 'Publishers guide' }).click();
+    await page.waitForURL('**/guide');
+    await page.getByRole('heading', { level: 1, name: 'Publishers: from a key to your first sponsored message' }).waitFor();
+    await page.getByRole('link', { name: 'Sandbox', exact: true }).click();
+    await page.waitForURL('**/guide#sandbox-test-keys');
+    expect(await page.getByRole('heading', { name: 'Sandbox (test keys)' }).isVisible()).to.equal(true);
+    expect(await page.title()).to.equal('Publishers guide · Publisher pilot');
+    await stack.screenshot(page, 'sandbox-03-guide');
+    await page.goBack();
+    await page.goBack();
+    await page.waitForURL(/\/workspace\/publishers\/\d+$/);
 
     // Revoked: the key stops working.
     await page.getByRole('button', { name: 'Revoke test key…' }).click();
