@@ -351,6 +351,24 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     await stack.screenshot(page, 'ux-09-dashboard-filters-in-url');
   });
 
+  it('offers every language the campaign service accepts, not a fixed list of 16', async () => {
+    const { page } = advertiser;
+    await page.goto('/workspace/campaigns/new');
+    const language = page.getByLabel('Language');
+    expect(await language.locator('option').count(), 'all, and the 183 ISO 639-1 codes').to.equal(184);
+    await language.selectOption('tk');
+    expect(await language.locator('option:checked').textContent()).to.equal('Turkmen (tk)');
+    await page.getByLabel('Internal name').fill('Turkmen readers');
+    await page.getByLabel('Title').fill('Salam');
+    await page.getByLabel('Message').fill('A message for Turkmen readers.');
+    await page.getByLabel('Button label').fill('Aç');
+    await page.getByLabel('Destination (https)').fill('https://advertiser.example/tk');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.waitForURL(/\/workspace\/campaigns\/\d+$/);
+    await page.locator('.facts dd', { hasText: /^tk$/ }).waitFor();
+    await stack.screenshot(page, 'ux-11-any-language');
+  });
+
   it('asks before leaving a page that shows a freshly generated key (keyboard)', async () => {
     const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@ux_leave_bot' });
     const id = registered.body.id;

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { CAMPAIGN_LANGUAGES } from '../../../packages/contracts/src/schemas/languages';
 import { SERIES } from '../frontend/src/chart-series';
+import { languageChoices } from '../frontend/src/languages';
 import { actionWords, recordPath, statusWord } from '../frontend/src/status-words';
 import { normalizedLink, otherClaims, sharedLinks } from '../frontend/src/publisher-link';
 import { publicLanguageOf, publicWords } from '../frontend/src/public-words';
@@ -98,5 +100,17 @@ describe('contrast of the chart legend and the small badges (issue 20, UX)', () 
       const text = /(?:^|;)\s*color:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? variables.get('ink')!;
       expect(contrast(colour(text)!, colour(background)!), selector!.trim()).to.be.at.least(4.5);
     }
+  });
+});
+
+describe('the language choice (issue 20, UX)', () => {
+  it('offers every code the campaign service accepts, "All languages" first, each with its name', () => {
+    const choices = languageChoices();
+    expect(choices[0]).to.deep.equal({ code: 'all', label: 'All languages' });
+    expect(new Set(choices.map((choice) => choice.code))).to.deep.equal(new Set(CAMPAIGN_LANGUAGES));
+    expect(choices.length).to.equal(CAMPAIGN_LANGUAGES.length);
+    expect(choices.find((choice) => choice.code === 'tk')?.label).to.equal('Turkmen');
+    const unnamed = choices.filter((choice) => choice.label === choice.code);
+    expect(unnamed, 'codes the browser has no name for').to.deep.equal([]);
   });
 });

@@ -9,25 +9,6 @@ export const LIMITS = {
   buttonText: { min: 1, max: 32 },
 } as const;
 
-export const LANGUAGES: Array<{ code: string; label: string }> = [
-  { code: 'all', label: 'All languages' },
-  { code: 'en', label: 'English' },
-  { code: 'tr', label: 'Turkish' },
-  { code: 'ru', label: 'Russian' },
-  { code: 'ar', label: 'Arabic' },
-  { code: 'zh', label: 'Chinese' },
-  { code: 'es', label: 'Spanish' },
-  { code: 'de', label: 'German' },
-  { code: 'fr', label: 'French' },
-  { code: 'pt', label: 'Portuguese' },
-  { code: 'fa', label: 'Persian' },
-  { code: 'uk', label: 'Ukrainian' },
-  { code: 'uz', label: 'Uzbek' },
-  { code: 'kk', label: 'Kazakh' },
-  { code: 'id', label: 'Indonesian' },
-  { code: 'hi', label: 'Hindi' },
-];
-
 const graphemes = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
 /** Characters as the campaign service counts them: what a person sees as one character (grapheme clusters). */

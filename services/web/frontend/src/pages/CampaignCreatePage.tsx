@@ -11,7 +11,8 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
-import { LANGUAGES, LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
+import { languageChoices } from '../languages';
+import { LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
 import type { Campaign, Format } from '../types';
 
 interface Draft {
@@ -27,6 +28,7 @@ interface Draft {
 
 const EMPTY: Draft = { name: '', format: 'bot', title: '', text: '', destinationUrl: '', buttonText: '', imageUrl: '', language: 'en' };
 const FIELDS = new Set(Object.keys(EMPTY));
+const LANGUAGES = languageChoices();
 
 function hintsOf(draft: Draft): Partial<Record<keyof Draft, string | null>> {
   return {
