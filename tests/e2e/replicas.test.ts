@@ -131,7 +131,8 @@ describe('two replicas of allocation and tracking', function () {
       { message: 'every allocation to be counted' },
     );
     expect(totals).to.include(expected);
-    // Redelivered or late events must not add anything afterwards.
+    // Redelivered or late events must not add anything afterwards. Their absence announces nothing to wait
+    // for, so this is a bounded window: half a second more, then the totals are read again.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await countingOwner.get<Totals>('/api/workspace/stats')).body).to.include(expected);
   });

@@ -100,7 +100,9 @@ describe('service processes stopped under load', function () {
       ),
     ];
     for (const request of inFlight) await request.begin();
-    // Let the process read the headers of all three (a setup pause, not a measured deadline).
+    // Let the process read the headers of all three (a setup pause, not a measured deadline): neither the
+    // gateway nor tracking shows that it holds a request whose body is still coming, so there is nothing
+    // to wait on.
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
     // Load while it stops: ads (allocation keeps answering, its events wait in tracking's queue) and

@@ -292,7 +292,7 @@ describe('example publisher bot, installed outside the repository, against the r
       await impatient.handleUpdate(command('/ad', 'en'));
       const outcome = lastOutcome();
       expect(outcome.kind).to.equal('send_unknown');
-      // Give a second send, were there one, every chance to arrive.
+      // A second send, were there one, announces nothing before it comes: a bounded window for it to arrive.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(onlySend().method).to.equal('sendMessage');
       expect(await client.confirmDelivery(String(outcome.ad?.delivery_token))).to.deep.equal({ status: 'confirmed', first_confirmation: true });

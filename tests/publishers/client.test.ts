@@ -231,7 +231,7 @@ describe('publisher network client against local servers', function () {
       const error = await client.confirmDelivery('tok').catch((e: unknown) => e);
       expect(error).to.be.instanceOf(DeliveryOutcomeUnknownError);
       expect(error).to.include({ timedOut: true, token: 'tok' });
-      // Give a retry, were there one, every chance to arrive.
+      // A retry, were there one, announces nothing before it comes: a bounded window for it to arrive.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(server.requests).to.have.length(1);
       expect(server.requests[0]).to.include({ method: 'POST', path: '/api/network/delivery', body: '{"token":"tok"}' });
