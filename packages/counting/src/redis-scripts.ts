@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import * as scripts from './scripts';
 
 type ScriptName = keyof typeof scripts;
-type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
 
 /** The pipeline's scripts defined on one client (EVALSHA, loaded again by ioredis when Redis forgot them). */
 export class CountScripts {
@@ -13,9 +12,10 @@ export class CountScripts {
   }
 
   run(name: ScriptName, ...args: (string | number)[]): Promise<unknown> {
-    const call = (this.redis as unknown as Record<string, ScriptCall>)[commandName(name)];
-    if (!call) throw new Error(`script ${name} is not defined`);
-    return call.apply(this.redis, args);
+    // defineCommand adds the script as a method of the client, which ioredis's types cannot know.
+    const call: unknown = Reflect.get(this.redis, commandName(name));
+    if (typeof call !== 'function') throw new Error(`script ${name} is not defined`);
+    return Promise.resolve(Reflect.apply(call, this.redis, args));
   }
 }
 

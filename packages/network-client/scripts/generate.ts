@@ -10,7 +10,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 export const GENERATED_FILE = path.resolve(__dirname, '../src/generated/openapi.ts');
 export const SCHEMAS_FILE = path.resolve(__dirname, '../src/generated/schemas.ts');
@@ -30,10 +30,17 @@ const SCHEMAS_HEADER =
   ' * pnpm --filter @pilot/network-client run generate <url or file of the document>\n' +
   ' */\n\n';
 
+/** Whether `value` names itself an OpenAPI 3 document (what openapi-typescript reads). */
+function isOpenApi3(value: unknown): value is OpenAPI3 {
+  return typeof value === 'object' && value !== null && typeof (value as { openapi?: unknown }).openapi === 'string';
+}
+
 /** The TypeScript source of the types of `document` (an OpenAPI 3.1 object), exactly as committed. */
 export async function renderTypes(document: Record<string, unknown>): Promise<string> {
   // openapi-typescript resolves $refs against the document itself; give it a copy it may annotate.
-  const ast = await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0], {
+  const copy = structuredClone(document);
+  if (!isOpenApi3(copy)) throw new Error('not an OpenAPI 3 document: it has no openapi version');
+  const ast = await openapiTS(copy, {
     exportType: false,
     alphabetize: false,
   });
