@@ -17,6 +17,10 @@
  * Folds are applied by one folder at a time (the folder lease), in sequence order, several at once: a
  * grain gets the folds numbered above its `lastFold` in one write that sets `lastFold` to the batch's
  * highest, so a batch applied again after a crash adds to each grain only what it lacks.
+ *
+ * Raw driver, not a mongoose model (decision 0026): the fold reads and replaces every grain it touches and
+ * the stats path reads grains by `_id`; a model measured 0.3 to 0.6 ms more CPU per find or replace
+ * (tests/bench/mongoose-overhead.bench.ts), thousands of times per fold.
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { isDuplicateKeyError, KeyedShards, type Connection } from '@pilot/mongo';
