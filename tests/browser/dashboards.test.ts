@@ -150,6 +150,31 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  it('1-2: gives the dashboard the rates, the presets (kept in the address) and the CSV of every day of the period', async () => {
+    const { page } = advertiser;
+    await page.goto('/workspace');
+    await page.getByTestId('totals').waitFor();
+    expect(await text(page.getByTestId('rate-ctr'))).to.equal('50.0%');
+    expect(await text(page.getByTestId('rate-confirmation'))).to.equal('50.0%');
+    await page.getByRole('button', { name: 'Last 30 days' }).focus();
+    await page.keyboard.press('Space');
+    await page.waitForURL(`**/workspace?from=${isoDay(-29)}&to=${isoDay(0)}`);
+    await waitFor(async () => (await page.getByLabel('From (UTC date)').inputValue()) === isoDay(-29), { message: `the From field shows ${isoDay(-29)}` });
+    expect(await page.getByRole('button', { name: 'Last 30 days' }).getAttribute('aria-pressed')).to.equal('true');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).to.equal(`pilot-dashboard-${isoDay(-29)}-to-${isoDay(0)}.csv`);
+    const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\r\n');
+    expect(csv).to.have.length(31);
+    expect(csv[30]).to.equal(`${isoDay(0)},4,2,1`);
+    expect(csv.slice(1, 30).every((line) => line.endsWith(',0,0,0'))).to.equal(true);
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await scrollWidth(page)).to.be.at.most(375);
+    await stack.screenshot(page, 'dashboards-09-dashboard-30-days-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'All time' }).click();
+    await page.waitForURL(/\/workspace$/);
+  });
+
   it('5: next to the keys: when each was last used, the example request and answer, and a test request sent with the test key', async () => {
     const { page } = owner;
     await page.goto(`/workspace/publishers/${publisherId}`);

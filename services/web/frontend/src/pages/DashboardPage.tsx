@@ -2,10 +2,19 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiBody, query } from '../api';
+import { CsvExportButton } from '../components/CsvExportButton';
+import { DatePresets } from '../components/DatePresets';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { RateTotals } from '../components/RateTotals';
 import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
 import { usePageTitle } from '../hooks/page-title';
+import { csvFileName, presetOf, presetRange } from '../stats-view';
 import type { Campaign, Publisher, Stats } from '../types';
+
+/** The CSV file's subject: what the totals are of. */
+function csvSubject(filters: { campaignId: string; publisherId: string }): string {
+  return ['dashboard', filters.campaignId && `campaign-${filters.campaignId}`, filters.publisherId && `platform-${filters.publisherId}`].filter(Boolean).join('-');
+}
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
@@ -38,6 +47,11 @@ export function DashboardPage() {
         are not billable impressions, not unique people and not conversions. Confirmations are self-reported and clicks may include
         automated access.
       </p>
+      <DatePresets
+        value={presetOf({ from: filters.from, to: filters.to }, new Date())}
+        onChange={(preset) => setFilters({ ...filters, ...presetRange(preset, new Date()) })}
+        label="Period"
+      />
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
         {campaignChoices.length > 0 || filters.campaignId ? (
           <label>
@@ -80,20 +94,7 @@ export function DashboardPage() {
       <ErrorMessage error={stats.error} />
       {stats.data ? (
         <>
-          <dl className="totals" data-testid="totals">
-            <div>
-              <dt>Ad requests</dt>
-              <dd data-testid="total-adRequests">{stats.data.adRequests}</dd>
-            </div>
-            <div>
-              <dt>Confirmed deliveries</dt>
-              <dd data-testid="total-confirmedDeliveries">{stats.data.confirmedDeliveries}</dd>
-            </div>
-            <div>
-              <dt>Clicked links</dt>
-              <dd data-testid="total-clickedLinks">{stats.data.clickedLinks}</dd>
-            </div>
-          </dl>
+          <RateTotals totals={stats.data} />
           {days.length > 0 ? (
             <>
               <div className="chart" aria-hidden="true">
@@ -133,6 +134,11 @@ export function DashboardPage() {
                   </tbody>
                 </table>
               </div>
+              <p>
+                {/* Disabled while the rows on screen are still those of the previous filters. */}
+                <CsvExportButton days={stats.isPlaceholderData ? [] : days} fileName={csvFileName(csvSubject(filters), filters, days)} />{' '}
+                <span className="help">Every day of the period, days without events included.</span>
+              </p>
             </>
           ) : (
             <p>No events in this period yet.</p>
