@@ -50,10 +50,10 @@ describe('connectMongo: the operation deadline ends the work in the database (MO
 
   it('fails a read past the deadline as a fault of infrastructure (503), not a bug (500)', async () => {
     let failure: unknown;
-    const started = performance.now();
     await slowRead().catch((error: unknown) => (failure = error));
     expect(failure, 'the read finished within the deadline').to.be.instanceOf(Error);
-    expect(performance.now() - started).to.be.below(DEADLINE_MS + 700);
+    // Ended by the driver's operation deadline, not by the scan finishing or failing on its own.
+    expect((failure as Error).name).to.equal('MongoOperationTimeoutError');
     expect(isInfrastructureError(failure), String(failure)).to.equal(true);
   });
 
