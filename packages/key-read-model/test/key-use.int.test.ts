@@ -1,4 +1,4 @@
-import { testInfra } from '@pilot/testkit';
+import { testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { KEY_USE_RESOLUTION_MS, KeyReadModel, KeyUseRecorder, readKeyUses } from '../src';
@@ -58,7 +58,7 @@ describe('key-read-model: when a key was last used (real Redis, decision 0027)',
     const recorder = new KeyUseRecorder(broken, infra.redisPrefix, (error) => errors.push(error));
     const at = new Date('2026-05-01T13:00:00.000Z');
     expect(recorder.touch(45, 'live', at)).to.equal(true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => errors.length > 0, { message: 'the failed write reported' });
     expect(errors).to.have.length(1);
     expect(recorder.touch(45, 'live', new Date(at.getTime() + 1_000))).to.equal(true);
     broken.disconnect();

@@ -115,6 +115,7 @@ describe('RetentionSweeper (real MongoDB-compatible server, MONGO_URL)', () => {
     await waitFor(async () => (await timed.countDocuments()) === 0, { timeoutMs: 5000 });
     await sweeper.stop();
     await timed.insertOne({ _id: 'after-stop' as never, at: new Date(clock.now().getTime() - 2 * HOUR) });
+    // That a stopped sweeper does nothing has no event to wait for: five intervals (50 ms) pass with the record kept.
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await ids('events_timer')).to.deep.equal(['after-stop']);
   });
