@@ -1,4 +1,3 @@
-export * from './key-format';
 export * from './read-model';
 export * from './key-reader';
 export * from './key-use';

@@ -1,6 +1,6 @@
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
-import { bearerKeyOf } from './key-format';
+import { bearerKeyOf } from '@pilot/api-keys';
 import { KeyReadModel, type KeyHolder, type KeyOwner } from './read-model';
 
 /** Why a network call's key is refused (API.md): the same codes on every endpoint that takes a key. */

@@ -5,7 +5,7 @@
  * database write and never awaited by the ad request. Precision is therefore "within a minute".
  */
 import type { Redis } from 'ioredis';
-import type { KeyKind } from './key-format';
+import type { KeyKind } from '@pilot/api-keys';
 
 /** A key's use is written again only after this long. */
 export const KEY_USE_RESOLUTION_MS = 60_000;

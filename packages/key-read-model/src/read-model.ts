@@ -17,7 +17,7 @@
  * model needs one Redis (or a cluster slot for the whole prefix), not keys spread over a cluster.
  */
 import type { Redis } from 'ioredis';
-import { hashApiKey, keyKindOf, type KeyKind } from './key-format';
+import { hashApiKey, keyKindOf, type KeyKind } from '@pilot/api-keys';
 
 export type PlatformType = 'bot' | 'channel';
 

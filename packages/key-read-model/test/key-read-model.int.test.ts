@@ -1,7 +1,8 @@
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { generateApiKey, hashApiKey, KeyReadModel, type PublisherEntry } from '../src';
+import { generateApiKey, hashApiKey } from '@pilot/api-keys';
+import { KeyReadModel, type PublisherEntry } from '../src';
 
 describe('key-read-model: KeyReadModel (real Redis)', () => {
   const infra = testInfra();

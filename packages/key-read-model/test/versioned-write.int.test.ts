@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { uniqueName } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { generateApiKey, hashApiKey, KeyReadModel } from '../src';
+import { generateApiKey, hashApiKey } from '@pilot/api-keys';
+import { KeyReadModel } from '../src';
 
 describe('key read model: versioned writes', () => {
   let redis: Redis;

@@ -1,3 +1,2 @@
 export * from './relay';
-export * from './versioned-store';
-export { pendingCollectionName, type OutboxQueue, type PendingMarker } from './pending-markers';
+export { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue, type PendingMarker } from './pending-markers';

@@ -2,7 +2,7 @@ import { KeyedShards, shardIndexOf, shardName } from '@pilot/mongo';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Collection, type Db } from 'mongodb';
-import { ConcurrentChangeError, PROJECTION_SHARDS, VersionedStore, type Current } from '../src';
+import { ConcurrentChangeError, PROJECTION_SHARDS, VersionedStore, type Current } from '@pilot/versioned-store';
 import { campaign, facts, projectionOf, type Campaign } from './support';
 
 describe('VersionedStore projections in 64 shards (real FerretDB)', () => {

@@ -1,7 +1,7 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
 import { KeyedShards } from '@pilot/mongo';
 import type { Db, Document } from 'mongodb';
-import { PROJECTION_SHARDS, type ChangeFacts, type VersionedStore } from '../src';
+import { PROJECTION_SHARDS, type ChangeFacts, type VersionedStore } from '@pilot/versioned-store';
 
 export type Campaign = CampaignState;
 

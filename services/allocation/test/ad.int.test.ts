@@ -1,6 +1,6 @@
 import { compile } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/internal-auth';
-import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
+import { generateApiKey, hashApiKey } from '@pilot/api-keys';
 import { testInfra, waitFor } from '@pilot/testkit';
 import { readToken } from '@pilot/tokens';
 import { expect } from 'chai';

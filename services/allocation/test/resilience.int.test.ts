@@ -1,5 +1,5 @@
 import { ConfigError } from '@pilot/config';
-import { generateApiKey } from '@pilot/key-read-model';
+import { generateApiKey } from '@pilot/api-keys';
 import { reservedPort, infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';

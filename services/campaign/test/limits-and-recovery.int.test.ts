@@ -3,7 +3,7 @@ import { ConfigError } from '@pilot/config';
 import type { KnownEvent } from '@pilot/contracts';
 import { internalGet } from '@pilot/http-client';
 import { connectMongo, KeyedShards } from '@pilot/mongo';
-import { PROJECTION_SHARDS } from '@pilot/outbox';
+import { PROJECTION_SHARDS } from '@pilot/versioned-store';
 import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';

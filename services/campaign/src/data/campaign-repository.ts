@@ -12,7 +12,8 @@
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
 import { claimOnce, createDeclaredIndexes, insertWithNextId, modelOf, storedSchema, wholeCollectionScan, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
+import type { OutboxQueue } from '@pilot/outbox';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';

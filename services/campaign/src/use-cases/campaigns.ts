@@ -8,7 +8,7 @@ import { createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/c
 import { AUDIT_LIMIT, auditItemOf, type AuditItem } from '@pilot/contracts';
 import { HttpError, problems } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
-import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';
+import { ConcurrentChangeError, type ChangeFacts } from '@pilot/versioned-store';
 import type { CampaignRepository, StoredCampaign } from '../data/campaign-repository';
 import {
   applyTransition,

@@ -4,7 +4,8 @@
  * event in ONE insert; the outbox relay publishes the event afterwards. The `slots_00` .. `slots_63`
  * collections hold the current projections that public reads use (loaded by slot).
  */
-import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
+import type { OutboxQueue } from '@pilot/outbox';
+import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Connection } from '@pilot/mongo';
 import type { Collection, Filter } from 'mongodb';

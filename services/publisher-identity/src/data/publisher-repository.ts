@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
 import { claimOnce, insertWithNextId, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type OutboxQueue } from '@pilot/outbox';
+import type { OutboxQueue } from '@pilot/outbox';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 

@@ -8,10 +8,10 @@ import type { Clock } from '@pilot/config';
 import { createEnvelope, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
-import { generateApiKey, hashApiKey } from '@pilot/key-read-model';
+import { generateApiKey, hashApiKey } from '@pilot/api-keys';
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
-import { ConcurrentChangeError, type ChangeFacts } from '@pilot/outbox';
+import { ConcurrentChangeError, type ChangeFacts } from '@pilot/versioned-store';
 import {
   ACTION_NAMES,
   TRANSITIONS,

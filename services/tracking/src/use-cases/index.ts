@@ -11,7 +11,8 @@ import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
 import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
-import type { KeyKind, KeyReader } from '@pilot/key-read-model';
+import type { KeyKind } from '@pilot/api-keys';
+import type { KeyReader } from '@pilot/key-read-model';
 import type { AllocationClaims } from '@pilot/tokens';
 
 export interface TrackingDeps {

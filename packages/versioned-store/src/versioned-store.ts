@@ -5,7 +5,7 @@
  * (actor, action, from, to, reason) and the events to publish, in ONE insert. The unique `_id` makes the
  * change exclusive even on FerretDB, which has no atomic conditional update: of two concurrent changes from
  * the same version exactly one is inserted; the other gets ConcurrentChangeError. A change with events first
- * inserts its pending marker (pending-markers.ts), which the outbox relay publishes from.
+ * inserts its pending marker (`@pilot/outbox`'s pending-markers.ts), which the outbox relay publishes from.
  *
  * The current state of each record is a projection of its newest entry, for fast reads, kept in one of
  * PROJECTION_SHARDS collections `<current>_<nn>` chosen by a hash of the record's key (docs/decisions/0014):
@@ -30,7 +30,7 @@
 import type { KnownEvent } from '@pilot/contracts';
 import { isDuplicateKeyError, wholeCollectionScan } from '@pilot/mongo';
 import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
-import { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue, type PendingMarker } from './pending-markers';
+import { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue, type PendingMarker } from '@pilot/outbox';
 import { ProjectionShards, type FindCurrentOptions, type KeyedDocument } from './projection-shards';
 
 /** How many collections hold the projections of one store. */
