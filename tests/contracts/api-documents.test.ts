@@ -77,7 +77,7 @@ const allMounted = [
   ...mountedRoutes((app) => mountTracking(app, inert, inert)),
   ...mountedRoutes((app) => mountCampaign(app, inert)),
   ...mountedRoutes((app) => mountPlacement(app, inert)),
-  ...mountedRoutes((app) => mountAuthRoutes(app, { signIn: inert, limiter: inert, webhookSecret: 'x', sessionCookie: 'pilot_session', sessionTtlSeconds: 60, secureCookies: false })),
+  ...mountedRoutes((app) => mountAuthRoutes(app, { signIn: inert, webhookSecret: 'x', sessionCookie: 'pilot_session', sessionTtlSeconds: 60, secureCookies: false })),
   ...mountedRoutes((app) => mountPublisherRoutes(app, inert)),
   ...mountedRoutes((app) => mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', maxBodyBytes: 1024 })),
 ];

@@ -15,7 +15,7 @@ import { createServiceApp } from '@pilot/service-app';
 import { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { createRedis, pingRedis } from '@pilot/redis';
-import { subscribeCampaignCache } from './bus/subscriptions';
+import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { campaignSnapshotLoader } from './data/campaign-snapshot';
 import { CampaignIndex, type Random } from './domain/selection';
@@ -51,7 +51,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
 
     const index = new CampaignIndex(options.random);
-    const cache = subscribeCampaignCache({
+    const { campaigns: cache } = subscribe({
       bus,
       index,
       logger,

@@ -1,5 +1,5 @@
 /**
- * The campaign service: config -> MongoDB -> bus -> repository -> use cases -> routes -> outbox relay ->
+ * The campaign service: config -> MongoDB -> bus -> repository -> use cases -> subscriptions (none) -> routes -> outbox relay ->
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
 import { systemClock, type Clock } from '@pilot/config';
@@ -11,6 +11,7 @@ import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { VersionedStore } from '@pilot/versioned-store';
+import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
 import { mountRoutes } from './http/routes';
@@ -61,6 +62,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       resources.add(repairTimer, (timer) => clearInterval(timer));
     }
 
+    subscribe({ bus, logger });
     const { app, finish } = createServiceApp({
       service: 'campaign',
       registry: metrics,

@@ -1,5 +1,5 @@
 /**
- * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> routes -> subscriptions
+ * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> subscriptions (none) -> routes
  * -> outbox relay -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
@@ -70,13 +70,14 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const relay = OutboxRelay.forSource(bus, placements, config, logger);
     registerOutboxBacklog(metrics, () => placements.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
-    const service = new PlacementService(placements, impressions, clock, () => relay.kick());
     const limiter = new RedisLimiter(redis, {
       keyPrefix: `${config.REDIS_KEY_PREFIX}placement:impressions`,
       points: config.IMPRESSION_LIMIT_POINTS,
       windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
     });
+    const service = new PlacementService(placements, impressions, clock, limiter, () => relay.kick());
 
+    subscribe({ bus, logger });
     const { app, finish } = createServiceApp({
       service: 'placement',
       registry: metrics,
@@ -88,10 +89,9 @@ export async function start(config: Config, logger: Logger, options: StartOption
         redis: () => pingRedis(redis),
       },
     });
-    mountRoutes(app, { service, limiter });
+    mountRoutes(app, { service });
     finish();
 
-    await subscribe(bus);
     relay.start();
 
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());

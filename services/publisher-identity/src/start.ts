@@ -12,6 +12,7 @@ import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';
 import { PublisherKeyWriter } from './data/key-read-model';
@@ -74,6 +75,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
       clock,
       { botUsername: config.TELEGRAM_BOT_USERNAME, adminAccountIds: parseIdList(config.ADMIN_ACCOUNT_IDS), sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000 },
       logger,
+      new RedisLimiter(redis, {
+        keyPrefix: `${config.REDIS_KEY_PREFIX}identity:login`,
+        points: config.LOGIN_LIMIT_POINTS,
+        windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
+      }),
     );
     const audit = new Audit(publisherRecords, accounts);
 
@@ -81,6 +87,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const rebuilt = await publishers.rebuildReadModel();
     logger.info({ publishers: rebuilt }, 'key read model rebuilt');
 
+    subscribe({ bus, logger });
     const { app, finish } = createServiceApp({
       service: 'publisher-identity',
       registry: metrics,
@@ -94,11 +101,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
     });
     mountAuthRoutes(app, {
       signIn,
-      limiter: new RedisLimiter(redis, {
-        keyPrefix: `${config.REDIS_KEY_PREFIX}identity:login`,
-        points: config.LOGIN_LIMIT_POINTS,
-        windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
-      }),
       webhookSecret: config.TELEGRAM_WEBHOOK_SECRET,
       sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,

@@ -1,9 +1,9 @@
 /**
- * Tracking's composition root: config -> MongoDB -> Redis -> bus -> counting and totals, caches ->
- * routes -> subscriptions -> count folder -> listen. stop() undoes it in reverse.
+ * Tracking's composition root: config -> MongoDB -> Redis -> bus -> counting and totals, subscriptions
+ * (the campaign cache) -> routes -> count folder -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
-import { ActiveCampaignCache, registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
+import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
 import { internalGet } from '@pilot/http-client';
@@ -60,10 +60,9 @@ export async function start(config: Config, logger: Logger, options: StartOption
       logger.info({ documents: migrated }, 'per-event records of the earlier version moved into totals');
     }
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
-    const campaigns = new ActiveCampaignCache({
+    const { campaigns } = subscribe({
       bus,
       logger,
-      owner: 'tracking',
       loadSnapshot: async () =>
         (await internalGet<{ items: CachedCampaign[] }>(config.INTERNAL_SECRET, config.CAMPAIGN_URL, '/internal/campaigns/active')).items,
     });
@@ -87,7 +86,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
     mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
-    subscribe({ campaigns, logger });
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'tracking listening');

@@ -1,6 +1,12 @@
 /**
- * Every subscription of the campaign service: none. The service only publishes, through its outbox:
- * campaign.submitted, campaign.approved, campaign.rejected, campaign.activated, campaign.paused
- * (see src/domain/campaign.ts TRANSITIONS and src/use-cases/campaigns.ts transition()).
+ * Every bus subscription of the campaign service, in one place (every service has this file and this
+ * `subscribe`, called by start.ts once the bus is open, before the routes are mounted): none. The service only publishes, through
+ * its outbox: campaign.submitted, campaign.approved, campaign.rejected, campaign.activated and
+ * campaign.paused (src/domain/campaign.ts TRANSITIONS, src/use-cases/campaigns.ts).
  */
-export {};
+import type { Bus } from '@pilot/bus';
+import type { Logger } from '@pilot/logging';
+
+export function subscribe(_deps: { bus: Bus; logger: Logger }): void {
+  // none
+}

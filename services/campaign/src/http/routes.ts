@@ -3,9 +3,9 @@ import { positiveIntOf, queryString } from '@pilot/http-kit';
 import { principalOf, requirePrincipal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import { jsonBody } from '@pilot/service-app';
-import type { Express, Request } from 'express';
-import { isCampaignStatus, TRANSITION_NAMES, type Actor } from '../domain/campaign';
-import type { CampaignUseCases } from '../use-cases/campaigns';
+import type { Express, Request, Response } from 'express';
+import { isCampaignStatus, type Actor } from '../domain/campaign';
+import type { CampaignUseCases, TransitionAnswer } from '../use-cases/campaigns';
 
 function actorOf(req: Request): Actor {
   const principal = requirePrincipal(req);
@@ -35,12 +35,28 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
     res.json(await campaigns.getCampaign(actorOf(req), positiveIntOf(req.params.id)));
   });
 
-  for (const name of TRANSITION_NAMES) {
-    app.post(`/api/workspace/campaigns/:id/${name}`, body, async (req, res) => {
-      const answer = await campaigns.transition(name, actorOf(req), positiveIntOf(req.params.id), req.body);
-      res.status(answer.propagation === 'pending' ? 202 : 200).json(answer);
-    });
-  }
+  // A move answers 202 while its event is not yet on the bus (the change is stored, not yet in effect).
+  const answerMove = (res: Response, answer: TransitionAnswer) => res.status(answer.propagation === 'pending' ? 202 : 200).json(answer);
+
+  app.post('/api/workspace/campaigns/:id/submit', body, async (req, res) => {
+    answerMove(res, await campaigns.submitCampaign(actorOf(req), positiveIntOf(req.params.id)));
+  });
+
+  app.post('/api/workspace/campaigns/:id/approve', body, async (req, res) => {
+    answerMove(res, await campaigns.approveCampaign(actorOf(req), positiveIntOf(req.params.id)));
+  });
+
+  app.post('/api/workspace/campaigns/:id/reject', body, async (req, res) => {
+    answerMove(res, await campaigns.rejectCampaign(actorOf(req), positiveIntOf(req.params.id), req.body));
+  });
+
+  app.post('/api/workspace/campaigns/:id/activate', body, async (req, res) => {
+    answerMove(res, await campaigns.activateCampaign(actorOf(req), positiveIntOf(req.params.id)));
+  });
+
+  app.post('/api/workspace/campaigns/:id/pause', body, async (req, res) => {
+    answerMove(res, await campaigns.pauseCampaign(actorOf(req), positiveIntOf(req.params.id), req.body));
+  });
 
   // Service-to-service: the snapshot the campaign caches of allocation and tracking rebuild from.
   app.get('/internal/campaigns/active', async (_req, res) => {

@@ -174,14 +174,40 @@ export class CampaignUseCases {
     return { items: campaigns.map(viewOf) };
   }
 
+  /** POST /api/workspace/campaigns/:id/submit: the owner sends a draft or rejected campaign for review. */
+  submitCampaign(actor: Actor, campaignId: number | null): Promise<TransitionAnswer> {
+    return this.transition('submit', actor, campaignId, undefined);
+  }
+
+  /** POST /api/workspace/campaigns/:id/approve: an administrator approves a submitted campaign. */
+  approveCampaign(actor: Actor, campaignId: number | null): Promise<TransitionAnswer> {
+    return this.transition('approve', actor, campaignId, undefined);
+  }
+
+  /** POST /api/workspace/campaigns/:id/reject: an administrator sends a submitted campaign back, with `{reason}`. */
+  rejectCampaign(actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+    return this.transition('reject', actor, campaignId, body);
+  }
+
+  /** POST /api/workspace/campaigns/:id/activate: an administrator puts an approved or paused campaign on air. */
+  activateCampaign(actor: Actor, campaignId: number | null): Promise<TransitionAnswer> {
+    return this.transition('activate', actor, campaignId, undefined);
+  }
+
+  /** POST /api/workspace/campaigns/:id/pause: the owner or an administrator takes an active campaign off air, with an optional `{reason}`. */
+  pauseCampaign(actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+    return this.transition('pause', actor, campaignId, body);
+  }
+
   /**
-   * submit, approve, reject, activate, pause: one history entry holding the audit facts and the event.
+   * What submit, approve, reject, activate and pause share: one history entry holding the audit facts and
+   * the event.
    *
    * The first attempt decides on the projection alone (one read fewer on a call people wait on). A change
    * from a projection that missed a newer entry collides with that entry, which rolls the projection forward
    * and tries again; a refusal decided on it is decided again on the state rolled forward from history.
    */
-  async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+  private async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
     let fromProjection = true;
     for (let attempt = 1; ; attempt += 1) {
       let planned: PlannedTransition;

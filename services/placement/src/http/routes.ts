@@ -17,12 +17,10 @@ import { jsonBody } from '@pilot/service-app';
 import type { Express, Request, RequestHandler } from 'express';
 import { isSlot, type Slot } from '../domain/slots';
 import { validateImpressionInput, validatePlacementInput } from '../domain/validation';
-import type { RedisLimiter } from '@pilot/redis';
 import type { PlacementService } from '../use-cases/placements';
 
 export interface RouteDependencies {
   service: PlacementService;
-  limiter: RedisLimiter;
 }
 
 function slotOf(req: Request): Slot {
@@ -31,7 +29,7 @@ function slotOf(req: Request): Slot {
   return slot;
 }
 
-export function mountRoutes(app: Express, { service, limiter }: RouteDependencies): void {
+export function mountRoutes(app: Express, { service }: RouteDependencies): void {
   app.get('/api/workspace/placements', async (req, res) => {
     requireAdmin(req);
     res.json({ items: await service.listSlots() });
@@ -65,8 +63,7 @@ export function mountRoutes(app: Express, { service, limiter }: RouteDependencie
   // The abuse limit comes first, before the body is read or the database is asked.
   const limitImpressions: RequestHandler = async (req, _res, next) => {
     slotOf(req);
-    const decision = await limiter.consume(clientIpOf(req));
-    if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many impression reports from this client');
+    await service.admitImpressionReport(clientIpOf(req));
     next();
   };
 

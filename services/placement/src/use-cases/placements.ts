@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
+import { problems } from '@pilot/problems';
+import type { RedisLimiter } from '@pilot/redis';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
 import { auditItemOf, type AuditItem } from '@pilot/contracts';
 import { adminViewOf, isShowable, publicViewOf, sameContent, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
@@ -35,6 +37,8 @@ export class PlacementService {
     private readonly placements: PlacementRepository,
     private readonly impressions: ImpressionRepository,
     private readonly clock: Clock,
+    /** Impression reports per client address (IMPRESSION_LIMIT_*), shared by every replica. */
+    private readonly impressionLimit: RedisLimiter,
     /** Called after a write so the outbox relay publishes without waiting for its next tick. */
     private readonly afterWrite: () => void = () => undefined,
   ) {}
@@ -79,6 +83,12 @@ export class PlacementService {
   }
 
   /** Counts an impression only for the slot's current placement while it is showable. */
+  /** The abuse limit on impression reports from `clientIp`: 429 over it. Asked before the report is read. */
+  async admitImpressionReport(clientIp: string): Promise<void> {
+    const decision = await this.impressionLimit.consume(clientIp);
+    if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many impression reports from this client');
+  }
+
   async recordImpression(slot: Slot, placementId: string): Promise<ImpressionOutcome> {
     const placement = (await this.placements.currentOf(slot))?.placement;
     const now = this.clock.now();

@@ -1,5 +1,11 @@
 /**
- * Every subscription of publisher-identity, in one place. It consumes no events: it owns accounts,
- * sessions and publisher platforms, and publishes publisher.* events through its outbox relay.
+ * Every bus subscription of publisher-identity, in one place (every service has this file and this
+ * `subscribe`, called by start.ts once the bus is open, before the routes are mounted): none. It owns accounts, sessions and
+ * publisher platforms, and publishes publisher.* events through its outbox.
  */
-export const SUBSCRIPTIONS: readonly string[] = [];
+import type { Bus } from '@pilot/bus';
+import type { Logger } from '@pilot/logging';
+
+export function subscribe(_deps: { bus: Bus; logger: Logger }): void {
+  // none
+}

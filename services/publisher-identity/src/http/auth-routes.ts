@@ -19,13 +19,11 @@ import { jsonBody } from '@pilot/service-app';
 import type { Express, Request, RequestHandler } from 'express';
 import { BINDING_PATTERN, REQUEST_ID_PATTERN, SESSION_ID_PATTERN, constantTimeEqual } from '../domain/secrets';
 import { LOGIN_REQUEST_TTL_MS } from '../domain/sign-in';
-import type { RedisLimiter } from '@pilot/redis';
 import type { SignIn } from '../use-cases/sign-in';
 import { clearCookie, readCookie, setCookie } from './cookies';
 
 export interface AuthRouteOptions {
   signIn: SignIn;
-  limiter: RedisLimiter;
   webhookSecret: string;
   sessionCookie: string;
   sessionTtlSeconds: number;
@@ -40,7 +38,7 @@ export const SESSION_HEADER = 'x-pilot-session';
 const WEBHOOK_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
 export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
-  const { signIn, limiter, sessionCookie, secureCookies } = options;
+  const { signIn, sessionCookie, secureCookies } = options;
   const noStore: RequestHandler = (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
@@ -48,9 +46,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   const sessionOf = (req: Request) => readCookie(req, sessionCookie, SESSION_ID_PATTERN);
 
   app.post('/api/auth/login', noStore, async (req, res) => {
-    const decision = await limiter.consume(clientIpOf(req));
-    if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; wait a moment');
-    const login = await signIn.createLogin();
+    const login = await signIn.createLogin(clientIpOf(req));
     setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: BINDING_COOKIE_MAX_AGE_SECONDS, secure: secureCookies });
     res.status(201).json({ requestId: login.requestId, code: login.code, botUrl: login.botUrl, expiresAt: login.expiresAt });
   });

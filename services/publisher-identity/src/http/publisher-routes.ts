@@ -18,7 +18,7 @@ import { problems } from '@pilot/problems';
 import { jsonBody } from '@pilot/service-app';
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
-import { isPublisherStatus, validateNewPublisher, validateReason, type PublisherAction } from '../domain/publisher';
+import { isPublisherStatus, validateNewPublisher, validateReason } from '../domain/publisher';
 import type { Audit } from '../use-cases/audit';
 import type { Publishers } from '../use-cases/publishers';
 
@@ -65,16 +65,13 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     res.json(await publishers.get(caller, idOf(req)));
   });
 
-  const simple: Array<[PublisherAction, RequestHandler[]]> = [
-    ['submit', [signedIn]],
-    ['approve', [adminOnly]],
-  ];
-  for (const [action, guards] of simple) {
-    app.post(`${BASE}/:id/${action}`, ...guards, async (req, res) => {
-      const caller = requirePrincipal(req);
-      res.json(await publishers.transition(caller, idOf(req), action));
-    });
-  }
+  app.post(`${BASE}/:id/submit`, signedIn, async (req, res) => {
+    res.json(await publishers.submitPublisher(requirePrincipal(req), idOf(req)));
+  });
+
+  app.post(`${BASE}/:id/approve`, adminOnly, async (req, res) => {
+    res.json(await publishers.approvePublisher(requirePrincipal(req), idOf(req)));
+  });
 
   // API.md: an optional {reason}, recorded in the audit entry of the pause.
   app.post(`${BASE}/:id/pause`, adminOnly, jsonBody('4kb'), async (req, res) => {
@@ -82,7 +79,7 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const id = idOf(req);
     const reason = validateOptionalReason(req.body);
     if (!reason.ok) throw problems.validation(reason.errors);
-    res.json(await publishers.transition(caller, id, 'pause', reason.value));
+    res.json(await publishers.pausePublisher(caller, id, reason.value));
   });
 
   app.post(`${BASE}/:id/reject`, adminOnly, jsonBody('4kb'), async (req, res) => {
@@ -90,7 +87,7 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const id = idOf(req);
     const reason = validateReason(req.body);
     if (!reason.ok) throw problems.validation(reason.errors);
-    res.json(await publishers.transition(caller, id, 'reject', reason.value));
+    res.json(await publishers.rejectPublisher(caller, id, reason.value));
   });
 
   app.post(`${BASE}/:id/keys`, signedIn, async (req, res) => {

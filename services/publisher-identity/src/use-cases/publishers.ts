@@ -122,8 +122,31 @@ export class Publishers {
     return uses ? withKeyUses(view, uses) : view;
   }
 
-  /** submit, approve, reject or pause; 404 for records the caller may not see, 403 for a role it lacks, 409 from a wrong state. */
-  async transition(caller: Principal, id: number, action: PublisherAction, reason: string | null = null): Promise<PublisherView> {
+  /** POST /api/workspace/publishers/:id/submit: the owner sends a draft or rejected platform for review. */
+  submitPublisher(caller: Principal, id: number): Promise<PublisherView> {
+    return this.transition(caller, id, 'submit');
+  }
+
+  /** POST /api/workspace/publishers/:id/approve: an administrator approves a submitted platform or resumes a paused one. */
+  approvePublisher(caller: Principal, id: number): Promise<PublisherView> {
+    return this.transition(caller, id, 'approve');
+  }
+
+  /** POST /api/workspace/publishers/:id/reject: an administrator refuses a submitted, approved or paused platform, with a reason; its key is revoked. */
+  rejectPublisher(caller: Principal, id: number, reason: string): Promise<PublisherView> {
+    return this.transition(caller, id, 'reject', reason);
+  }
+
+  /** POST /api/workspace/publishers/:id/pause: an administrator stops an approved platform, with an optional reason. */
+  pausePublisher(caller: Principal, id: number, reason: string | null): Promise<PublisherView> {
+    return this.transition(caller, id, 'pause', reason);
+  }
+
+  /**
+   * What submit, approve, reject and pause share: 404 for records the caller may not see, 403 for a role it
+   * lacks, 409 from a wrong state.
+   */
+  private async transition(caller: Principal, id: number, action: PublisherAction, reason: string | null = null): Promise<PublisherView> {
     const rule = TRANSITIONS[action];
     for (let attempt = 1; ; attempt += 1) {
       const record = await this.visible(caller, id);

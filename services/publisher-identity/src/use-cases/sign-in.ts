@@ -4,6 +4,8 @@
  */
 import type { Clock } from '@pilot/config';
 import type { Logger } from '@pilot/logging';
+import { problems } from '@pilot/problems';
+import type { RedisLimiter } from '@pilot/redis';
 import { newBindingValue, newLoginCode, newRequestId, newSessionId, constantTimeEqual, sha256Hex } from '../domain/secrets';
 import { LOGIN_REQUEST_TTL_MS, botUrlOf, parseUpdate, replyFor, visibleStatus, type ConfirmOutcome, type LoginStatus } from '../domain/sign-in';
 import type { AccountRepository } from '../data/account-repository';
@@ -43,13 +45,18 @@ export class SignIn {
     private readonly clock: Clock,
     private readonly settings: SignInSettings,
     private readonly logger: Logger,
+    /** Sign-in attempts per client address (LOGIN_LIMIT_*), shared by every replica. */
+    private readonly loginLimit: RedisLimiter,
   ) {}
 
   isAdmin(accountId: string): boolean {
     return this.settings.adminAccountIds.has(accountId);
   }
 
-  async createLogin(): Promise<CreatedLogin> {
+  /** A sign-in request for `clientIp`; 429 over the address's limit, before anything is stored. */
+  async createLogin(clientIp: string): Promise<CreatedLogin> {
+    const decision = await this.loginLimit.consume(clientIp);
+    if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; wait a moment');
     const now = this.clock.now();
     const requestId = newRequestId();
     const code = newLoginCode();

@@ -1,5 +1,6 @@
 /**
- * Every subscription of tracking, in one place.
+ * Every bus subscription of tracking, in one place (every service has this file and this `subscribe`,
+ * called by start.ts once the bus is open, before the routes are mounted):
  * - campaign.* -> the replica's own broadcast queue, through ActiveCampaignCache (click destinations and
  *   whether a campaign is still active).
  * Ad requests reach the totals through the counting pipeline in Redis (docs/decisions/0013), not the bus.
@@ -7,11 +8,18 @@
  * entry is written by publisher-identity before it answers a pause or rejection, so a paused publisher's
  * links stop at once, with no propagation window and no second copy of publisher state to keep.
  */
-import type { ActiveCampaignCache } from '@pilot/campaign-cache';
+import type { Bus } from '@pilot/bus';
+import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import type { Logger } from '@pilot/logging';
 
-export function subscribe(deps: { campaigns: ActiveCampaignCache; logger: Logger }): void {
+export function subscribe(deps: {
+  bus: Bus;
+  logger: Logger;
+  loadSnapshot: () => Promise<CachedCampaign[]>;
+}): { campaigns: ActiveCampaignCache } {
+  const campaigns = new ActiveCampaignCache({ bus: deps.bus, logger: deps.logger, owner: 'tracking', loadSnapshot: deps.loadSnapshot });
   // The snapshot may not be reachable yet (campaign starting): the cache keeps retrying in the background
   // and readiness reports it; click links answer 503 until it is loaded.
-  deps.campaigns.start().catch((error: unknown) => deps.logger.warn({ err: (error as Error).message }, 'campaign cache not started yet; retrying'));
+  campaigns.start().catch((error: unknown) => deps.logger.warn({ err: (error as Error).message }, 'campaign cache not started yet; retrying'));
+  return { campaigns };
 }
