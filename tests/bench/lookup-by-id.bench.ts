@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { connectMongo, KeyedShards } from '../../packages/mongo/src';
-import { PROJECTION_SHARDS, VersionedStore } from '../../packages/outbox/src';
+import { PROJECTION_SHARDS, VersionedStore } from '../../packages/versioned-store/src';
 
 interface Record {
   ownerAccountId: string;

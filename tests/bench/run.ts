@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectMongo, KeyedShards } from '../../packages/mongo/src';
-import { PROJECTION_SHARDS } from '../../packages/outbox/src';
+import { PROJECTION_SHARDS } from '../../packages/versioned-store/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
