@@ -13,7 +13,6 @@
  * Reads are `lean()`: plain objects, no documents built.
  */
 import { Schema, type Connection, type IndexDefinition, type IndexOptions, type Model, type SchemaDefinition } from 'mongoose';
-import { shardIndexOf, shardName } from './shards';
 
 /** A field stored as given: any value, nested documents and arrays included (event payloads, states). */
 export const Mixed = Schema.Types.Mixed;
@@ -55,25 +54,4 @@ export function modelOf<T>(connection: Connection, collection: string, schema: S
 /** Creates the indexes declared on the schema of each model (idempotent). */
 export async function createDeclaredIndexes(...models: Array<Pick<Model<never>, 'createIndexes'>>): Promise<void> {
   for (const model of models) await model.createIndexes();
-}
-
-/**
- * The N models `<base>_00` .. `<base>_<N-1>` of one schema, and which one holds a key (FNV-1a of the key,
- * shards.ts): collections written by key are split so a write on FerretDB over SQLite scans one of them.
- */
-export class ModelShards<T> {
-  readonly all: readonly Model<T>[];
-
-  constructor(connection: Connection, base: string, count: number, schema: Schema<T>) {
-    this.all = Array.from({ length: count }, (_, index) => modelOf(connection, shardName(base, index), schema));
-  }
-
-  of(key: string): Model<T> {
-    return this.all[shardIndexOf(key, this.all.length)]!;
-  }
-
-  /** The schema's indexes on every shard. */
-  async createIndexes(): Promise<void> {
-    await Promise.all(this.all.map((model) => model.createIndexes()));
-  }
 }
