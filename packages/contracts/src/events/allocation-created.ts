@@ -1,32 +1,23 @@
-import type { DataSchema, EventEnvelope } from '../envelope';
+import { Type, type Static } from '@sinclair/typebox';
+import type { EventEnvelope } from '../envelope';
+import { CAMPAIGN_FORMATS } from '../schemas/campaign';
+import { AccountId, literals } from '../schemas/fields';
 
 export const ALLOCATION_CREATED = 'allocation.created' as const;
 
-export interface AllocationCreatedData {
-  allocationId: string;
-  campaignId: number;
-  campaignOwnerAccountId: string;
-  publisherId: number;
-  publisherOwnerAccountId: string;
-  format: 'bot' | 'channel';
-  language: string;
-  allocatedAt: string;
-}
+export const allocationCreatedDataSchema = Type.Object(
+  {
+    allocationId: Type.String({ minLength: 1, maxLength: 64 }),
+    campaignId: Type.Integer({ minimum: 1 }),
+    campaignOwnerAccountId: AccountId,
+    publisherId: Type.Integer({ minimum: 1 }),
+    publisherOwnerAccountId: AccountId,
+    format: literals(CAMPAIGN_FORMATS),
+    language: Type.String({ pattern: '^[a-z]{2}$' }),
+    allocatedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+export type AllocationCreatedData = Static<typeof allocationCreatedDataSchema>;
 
 export type AllocationCreated = EventEnvelope<typeof ALLOCATION_CREATED, AllocationCreatedData>;
-
-export const allocationCreatedDataSchema: DataSchema<AllocationCreatedData> = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['allocationId', 'campaignId', 'campaignOwnerAccountId', 'publisherId', 'publisherOwnerAccountId', 'format', 'language', 'allocatedAt'],
-  properties: {
-    allocationId: { type: 'string', minLength: 1, maxLength: 64 },
-    campaignId: { type: 'integer', minimum: 1 },
-    campaignOwnerAccountId: { type: 'string', pattern: '^[0-9]{1,20}$' },
-    publisherId: { type: 'integer', minimum: 1 },
-    publisherOwnerAccountId: { type: 'string', pattern: '^[0-9]{1,20}$' },
-    format: { type: 'string', enum: ['bot', 'channel'] },
-    language: { type: 'string', pattern: '^[a-z]{2}$' },
-    allocatedAt: { type: 'string', format: 'date-time' },
-  },
-};

@@ -1,26 +1,20 @@
-import type { DataSchema, EventEnvelope } from '../envelope';
+import { Type, type Static } from '@sinclair/typebox';
+import type { EventEnvelope } from '../envelope';
+import { PLACEMENT_STATUSES, SLOTS } from '../schemas/placement';
+import { literals } from '../schemas/fields';
 
 export const PLACEMENT_CHANGED = 'placement.changed' as const;
 
-export interface PlacementChangedData {
-  slot: 'home-feature' | 'workspace-top' | 'tr-footer';
-  placementId: string;
-  status: 'draft' | 'active' | 'paused';
-  startsAt: string | null;
-  endsAt: string | null;
-}
+export const placementChangedDataSchema = Type.Object(
+  {
+    slot: literals(SLOTS),
+    placementId: Type.String({ minLength: 1, maxLength: 64 }),
+    status: literals(PLACEMENT_STATUSES),
+    startsAt: Type.Union([Type.String(), Type.Null()]),
+    endsAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type PlacementChangedData = Static<typeof placementChangedDataSchema>;
 
 export type PlacementChanged = EventEnvelope<typeof PLACEMENT_CHANGED, PlacementChangedData>;
-
-export const placementChangedDataSchema: DataSchema<PlacementChangedData> = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['slot', 'placementId', 'status', 'startsAt', 'endsAt'],
-  properties: {
-    slot: { type: 'string', enum: ['home-feature', 'workspace-top', 'tr-footer'] },
-    placementId: { type: 'string', minLength: 1, maxLength: 64 },
-    status: { type: 'string', enum: ['draft', 'active', 'paused'] },
-    startsAt: { type: 'string', nullable: true },
-    endsAt: { type: 'string', nullable: true },
-  },
-};

@@ -1,25 +1,17 @@
-import type { DataSchema } from '../envelope';
+import { Type, type Static } from '@sinclair/typebox';
+import { PLATFORM_TYPES, PUBLISHER_STATUSES } from '../schemas/publisher';
+import { AccountId, literals } from '../schemas/fields';
 
 /** All publisher events carry the platform's state after the change (never a key or its hash). */
-export interface PublisherState {
-  publisherId: number;
-  ownerAccountId: string;
-  status: 'draft' | 'submitted' | 'approved' | 'paused' | 'rejected';
-  type: 'bot' | 'channel';
-  link: string;
-  keyCreatedAt: string | null;
-}
-
-export const publisherStateSchema: DataSchema<PublisherState> = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['publisherId', 'ownerAccountId', 'status', 'type', 'link', 'keyCreatedAt'],
-  properties: {
-    publisherId: { type: 'integer', minimum: 1 },
-    ownerAccountId: { type: 'string', pattern: '^[0-9]{1,20}$' },
-    status: { type: 'string', enum: ['draft', 'submitted', 'approved', 'paused', 'rejected'] },
-    type: { type: 'string', enum: ['bot', 'channel'] },
-    link: { type: 'string', minLength: 1 },
-    keyCreatedAt: { type: 'string', nullable: true },
+export const publisherStateSchema = Type.Object(
+  {
+    publisherId: Type.Integer({ minimum: 1 }),
+    ownerAccountId: AccountId,
+    status: literals(PUBLISHER_STATUSES),
+    type: literals(PLATFORM_TYPES),
+    link: Type.String({ minLength: 1 }),
+    keyCreatedAt: Type.Union([Type.String(), Type.Null()]),
   },
-};
+  { additionalProperties: false },
+);
+export type PublisherState = Static<typeof publisherStateSchema>;

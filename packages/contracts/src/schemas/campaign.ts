@@ -1,6 +1,6 @@
 /** The campaign contracts of the workspace API (API.md "Workspace: campaigns"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, HttpsUrl, Id, PlainText, StringEnum, Timestamp } from './fields';
+import { AccountId, HttpsUrl, Id, literals, PlainText, StringEnum, Timestamp } from './fields';
 import { CAMPAIGN_LANGUAGES } from './languages';
 
 export const CAMPAIGN_FORMATS = ['bot', 'channel'] as const;
@@ -42,14 +42,14 @@ export const Campaign = Type.Object(
   {
     id: Id,
     name: Type.String(),
-    format: Type.Union(CAMPAIGN_FORMATS.map((format) => Type.Literal(format))),
+    format: literals(CAMPAIGN_FORMATS),
     title: Type.String(),
     text: Type.String(),
     destinationUrl: Type.String(),
     buttonText: Type.String(),
     imageUrl: Type.Union([Type.String(), Type.Null()]),
     language: Type.String(),
-    status: Type.Union(CAMPAIGN_STATUSES.map((status) => Type.Literal(status))),
+    status: literals(CAMPAIGN_STATUSES),
     replaces: Type.Union([Id, Type.Null()]),
     rejectionReason: Type.Union([Type.String(), Type.Null()]),
     ownerAccountId: AccountId,

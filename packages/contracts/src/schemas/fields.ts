@@ -1,5 +1,5 @@
 /** Field schemas shared by several contracts, so one rule has one definition and one code everywhere. */
-import { Type, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TLiteral, type TUnion, type TUnsafe } from '@sinclair/typebox';
 
 /** A free text of 1 to `max` user-perceived characters (custom keyword `x-text`). */
 export function PlainText(max: number, description: string, multiLine = false) {
@@ -14,6 +14,11 @@ export function HttpsUrl(description: string, emptyIsNone = false) {
 /** One of a fixed set of strings; any other value, of any type, is refused with `code` (so no `type`). */
 export function StringEnum<const T extends readonly string[]>(values: T, code: string, description?: string): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ enum: [...values], 'x-error-code': code, ...(description ? { description } : {}) });
+}
+
+/** One of a fixed list of strings in an answer or an event, as a union of literals (typed as that union). */
+export function literals<const T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> {
+  return Type.Union(values.map((value) => Type.Literal(value as T[number])));
 }
 
 /** A positive integer id (campaigns, publishers). */

@@ -1,6 +1,6 @@
 /** The website placement contracts (API.md "Website placements"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, HttpsUrl, PlainText, StringEnum, Timestamp } from './fields';
+import { AccountId, HttpsUrl, literals, PlainText, StringEnum, Timestamp } from './fields';
 
 export const SLOTS = ['home-feature', 'workspace-top', 'tr-footer'] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -32,7 +32,7 @@ export type PlacementBody = Static<typeof PlacementBody>;
 export const ImpressionBody = Type.Object({ placementId: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }) }, { additionalProperties: false });
 export type ImpressionBody = Static<typeof ImpressionBody>;
 
-const SlotSchema = Type.Union(SLOTS.map((slot) => Type.Literal(slot)));
+const SlotSchema = literals(SLOTS);
 
 /** GET /api/site/placements/{slot}: what the site's pages show. */
 export const SitePlacement = Type.Object(
@@ -52,7 +52,7 @@ export type SitePlacement = Static<typeof SitePlacement>;
 export const AdminPlacement = Type.Composite([
   SitePlacement,
   Type.Object({
-    status: Type.Union(PLACEMENT_STATUSES.map((status) => Type.Literal(status))),
+    status: literals(PLACEMENT_STATUSES),
     startsAt: Type.Union([Timestamp, Type.Null()]),
     endsAt: Type.Union([Timestamp, Type.Null()]),
     createdAt: Timestamp,

@@ -1,6 +1,6 @@
 /** The publisher platform contracts of the workspace API (API.md "Workspace: publisher platforms"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, Id, StringEnum, Timestamp } from './fields';
+import { AccountId, Id, literals, StringEnum, Timestamp } from './fields';
 
 export const PLATFORM_TYPES = ['bot', 'channel'] as const;
 export type PlatformType = (typeof PLATFORM_TYPES)[number];
@@ -32,9 +32,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const Publisher = Type.Object(
   {
     id: Id,
-    type: Type.Union(PLATFORM_TYPES.map((type) => Type.Literal(type))),
+    type: literals(PLATFORM_TYPES),
     link: Type.String(),
-    status: Type.Union(PUBLISHER_STATUSES.map((status) => Type.Literal(status))),
+    status: literals(PUBLISHER_STATUSES),
     ownerAccountId: AccountId,
     keyCreatedAt: Nullable(Timestamp),
     testKeyCreatedAt: Nullable(Timestamp),
