@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { scrapeMetrics, type ScrapedMetrics } from '@pilot/testkit';
+import { scrapeMetrics, waitFor, type ScrapedMetrics } from '@pilot/testkit';
 import { expect } from 'chai';
 import yaml from 'js-yaml';
 import { openLink, signedIn } from '../e2e/support/clients';
@@ -86,11 +86,11 @@ describe('deploy/observability: alert rules and the dashboard', function () {
       const publisherOwner = await signedIn(system, '7102');
       await activeCampaign(advertiser, admin);
       const { server } = await approvedPublisher(system, publisherOwner, admin);
-      let ad = await server.ad('en');
-      for (let attempt = 0; ad.status !== 200 && attempt < 50; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 100)); // the activation reaching allocation's cache
-        ad = await server.ad('en');
-      }
+      // The activation reaching allocation's cache.
+      const ad = await waitFor(async () => {
+        const answer = await server.ad('en');
+        return answer.status === 200 ? answer : null;
+      }, { timeoutMs: 5000, intervalMs: 100, message: 'an ad in en' });
       expect(ad.status, ad.text).to.equal(200);
       const body = ad.body as { delivery_token: string; click_url: string };
       expect((await server.confirm(body.delivery_token)).status).to.equal(200);

@@ -6,6 +6,7 @@
  */
 // First: the instrumentations patch http, express, amqplib, ioredis and mongodb as they are loaded.
 import { tracing } from './start-tracing';
+import { waitFor } from '@pilot/testkit';
 import { openLink, signedIn } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem } from '../e2e/support/system';
@@ -19,11 +20,10 @@ async function main(): Promise<void> {
     const publisherOwner = await signedIn(system, '7302');
     const campaign = await activeCampaign(advertiser, admin);
     const { server } = await approvedPublisher(system, publisherOwner, admin);
-    let ad = await server.ad('en');
-    for (let attempt = 0; ad.status !== 200 && attempt < 50; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      ad = await server.ad('en');
-    }
+    const ad = await waitFor(async () => {
+      const answer = await server.ad('en');
+      return answer.status === 200 ? answer : null;
+    }, { timeoutMs: 5000, intervalMs: 100, message: 'an ad in en' });
     const body = ad.body as { delivery_token: string; click_url: string };
     const confirmation = await server.confirm(body.delivery_token);
     const click = await openLink(body.click_url);
