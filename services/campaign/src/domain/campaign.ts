@@ -7,14 +7,15 @@ import {
   CAMPAIGN_APPROVED,
   CAMPAIGN_PAUSED,
   CAMPAIGN_REJECTED,
+  CAMPAIGN_STATUSES,
   CAMPAIGN_SUBMITTED,
   type CampaignEvent,
   type CampaignState,
+  type CampaignStatus,
 } from '@pilot/contracts';
 import type { CreativeInput } from './validation';
 
-export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export { CAMPAIGN_STATUSES, type CampaignStatus };
 
 export function isCampaignStatus(value: unknown): value is CampaignStatus {
   return typeof value === 'string' && (CAMPAIGN_STATUSES as readonly string[]).includes(value);

@@ -2,11 +2,19 @@
  * Publisher platforms: input validation and link normalization, the state machine of API.md, and the
  * public view of a record. Pure; the use cases apply it.
  */
-import { NewPublisherBody, ReasonBody, usernameOf, validatorOf, type FieldProblem, type Validated } from '@pilot/contracts';
+import {
+  NewPublisherBody,
+  PUBLISHER_STATUSES,
+  ReasonBody,
+  usernameOf,
+  validatorOf,
+  type FieldProblem,
+  type PlatformType,
+  type PublisherStatus,
+  type Validated,
+} from '@pilot/contracts';
 
-export const PUBLISHER_STATUSES = ['draft', 'submitted', 'approved', 'paused', 'rejected'] as const;
-export type PublisherStatus = (typeof PUBLISHER_STATUSES)[number];
-export type PlatformType = 'bot' | 'channel';
+export { PUBLISHER_STATUSES, type PlatformType, type PublisherStatus };
 
 export function isPublisherStatus(value: unknown): value is PublisherStatus {
   return typeof value === 'string' && (PUBLISHER_STATUSES as readonly string[]).includes(value);
