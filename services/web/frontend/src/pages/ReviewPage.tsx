@@ -46,7 +46,13 @@ export function ReviewPage() {
   const busy = decide.isPending;
   const buttons = (kind: Kind, id: number) => (
     <div className="actions">
-      <button type="button" className="button" disabled={busy} onClick={() => decide.mutate({ kind, id, decision: 'approve' })}>
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        aria-label={`Approve ${kind === 'campaigns' ? 'campaign' : 'platform'} #${id}`}
+        onClick={() => decide.mutate({ kind, id, decision: 'approve' })}
+      >
         Approve #{id}
       </button>
       <RejectForm pending={busy} onReject={(reason) => decide.mutate({ kind, id, decision: 'reject', reason })} />
@@ -111,7 +117,7 @@ export function ReviewPage() {
                 <p className="help">
                   owner {campaign.ownerAccountId} · approved {since(campaign.updatedAt)}
                 </p>
-                <button type="button" className="button" disabled={busy} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
+                <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
                   Activate #{campaign.id}
                 </button>
               </li>
