@@ -8,6 +8,7 @@ import { actionWords, recordPath, statusWord } from '../frontend/src/status-word
 import { normalizedLink, otherClaims, sharedLinks } from '../frontend/src/publisher-link';
 import { publicLanguageOf, publicWords } from '../frontend/src/public-words';
 import { oldestFirst } from '../frontend/src/hooks/review-queue';
+import { isKnownPage } from '../src/http/site-routes';
 import type { Publisher } from '../frontend/src/types';
 
 function platform(id: number, link: string, ownerAccountId: string): Publisher {
@@ -64,6 +65,12 @@ describe('the /tr journey stays Turkish (issue 20, UX)', () => {
 });
 
 describe('the review queue (issue 20, UX)', () => {
+  it('is a page of the site (200 with the app, not the not-found page)', () => {
+    expect(isKnownPage('/workspace/review')).to.equal(true);
+    expect(isKnownPage('/workspace/review/')).to.equal(true);
+    expect(isKnownPage('/workspace/reviews')).to.equal(false);
+  });
+
   it('puts what has waited longest first', () => {
     const items = [
       { id: 3, updatedAt: '2026-01-03T00:00:00Z' },
