@@ -3,7 +3,7 @@
  * UTC schedule. Every PUT that changes anything makes a new placement (new placementId); a PUT of the same
  * content keeps the current one. Impressions belong to one placement.
  */
-import type { PlacementStatus } from '@pilot/contracts';
+import type { AdminPlacement, PlacementStatus, SitePlacement } from '@pilot/contracts';
 import type { Slot } from './slots';
 
 export { PLACEMENT_STATUSES, type PlacementStatus } from '@pilot/contracts';
@@ -52,15 +52,8 @@ export function sameContent(placement: PlacementContent, input: PlacementContent
   );
 }
 
-/** The public answer of GET /api/site/placements/{slot}. */
-export interface PublicPlacement {
-  slot: Slot;
-  placementId: string;
-  title: string;
-  buttonText: string;
-  destinationUrl: string;
-  imageUrl: string | null;
-}
+/** The public answer of GET /api/site/placements/{slot} (the contract SitePlacement). */
+export type PublicPlacement = SitePlacement;
 
 export function publicViewOf(placement: Placement): PublicPlacement {
   return {
@@ -73,14 +66,8 @@ export function publicViewOf(placement: Placement): PublicPlacement {
   };
 }
 
-/** The administrator's view in GET/PUT /api/workspace/placements. */
-export interface AdminPlacementView extends PublicPlacement {
-  status: PlacementStatus;
-  startsAt: string | null;
-  endsAt: string | null;
-  createdAt: string;
-  createdBy: string;
-}
+/** The administrator's view in GET/PUT /api/workspace/placements (the contract AdminPlacement). */
+export type AdminPlacementView = AdminPlacement;
 
 export function adminViewOf(placement: Placement): AdminPlacementView {
   return {
