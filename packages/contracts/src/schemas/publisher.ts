@@ -26,7 +26,8 @@ export const NewPublisherBody = Type.Object(
 );
 export type NewPublisherBody = Static<typeof NewPublisherBody>;
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
 
 /** The publisher object of every answer. */
 export const Publisher = Type.Object(
@@ -37,11 +38,13 @@ export const Publisher = Type.Object(
     status: literals(PUBLISHER_STATUSES),
     ownerAccountId: AccountId,
     keyCreatedAt: Nullable(Timestamp),
-    testKeyCreatedAt: Nullable(Timestamp),
-    rejectionReason: Nullable(Type.String()),
-    apiBaseUrl: Type.String({ description: 'PUBLIC_BASE_URL: where the platform server sends its network calls' }),
-    keyLastUsedAt: Type.Optional(Nullable(Timestamp)),
-    testKeyLastUsedAt: Type.Optional(Nullable(Timestamp)),
+    testKeyCreatedAt: Nullable(Timestamp, 'when the sandbox test key was made, null when the platform has none'),
+    rejectionReason: Nullable(Type.String(), "the administrator's reason of the last rejection while it stands (a later transition clears it)"),
+    apiBaseUrl: Type.String({ description: "PUBLIC_BASE_URL without a trailing slash: where the platform's server sends its network calls" }),
+    keyLastUsedAt: Type.Optional(
+      Nullable(Timestamp, 'when the current live key was last used for an ad request, to the minute (decision 0027); null when not since it was made, absent when unknown (lists, or Redis not answering)'),
+    ),
+    testKeyLastUsedAt: Type.Optional(Nullable(Timestamp, 'the same for the test key')),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

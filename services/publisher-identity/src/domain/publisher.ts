@@ -10,6 +10,7 @@ import {
   validatorOf,
   type FieldProblem,
   type PlatformType,
+  type Publisher,
   type PublisherStatus,
   type Validated,
 } from '@pilot/contracts';
@@ -99,28 +100,8 @@ export const ACTION_NAMES: Record<PublisherAction, 'submitted' | 'approved' | 'r
 
 // ---- view ----
 
-export interface PublisherView {
-  id: number;
-  type: PlatformType;
-  link: string;
-  status: PublisherStatus;
-  ownerAccountId: string;
-  keyCreatedAt: string | null;
-  /** When the sandbox test key was made, null when the platform has none. */
-  testKeyCreatedAt: string | null;
-  /** The administrator's reason of the last rejection while it stands (a later transition clears it), else null. */
-  rejectionReason: string | null;
-  /** Where the platform's server sends its network calls: PUBLIC_BASE_URL, without a trailing slash. */
-  apiBaseUrl: string;
-  /**
-   * When the current live / test key was last used for an ad request, to the minute (decision 0027); null
-   * when not since it was made, undefined when unknown (lists, or Redis not answering).
-   */
-  keyLastUsedAt?: string | null;
-  testKeyLastUsedAt?: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The platform object of every answer (the contract Publisher). */
+export type PublisherView = Publisher;
 
 /**
  * The view with its keys' last uses. A use older than the key's creation belonged to the key it replaced,
