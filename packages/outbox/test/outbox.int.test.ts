@@ -47,6 +47,20 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
     await deliveredSoFar(received, campaignEvent(campaign(nextId++), 1), (marker) => bus.publish(marker));
   };
 
+  /** A history entry as another writer, or a process that died, left it: no projection written after it. */
+  const entryWithoutProjection = (store: VersionedStore<Campaign>, state: Campaign, version: number, changeFacts: ReturnType<typeof facts>) =>
+    store.history.insertOne({
+      _id: VersionedStore.entryId(state.campaignId, version),
+      entity: 'campaign',
+      entityId: state.campaignId,
+      version,
+      ownerAccountId: '501',
+      ...changeFacts,
+      reason: null,
+      state,
+      outbox: [],
+    } as never);
+
   before(async () => {
     client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
     db = client.db(dbName);
@@ -155,17 +169,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
       await store.settled();
       // Another writer's entry for version 3, whose projection has not landed: the check after version 2's write finds it.
-      await store.history.insertOne({
-        _id: `${state.campaignId}:3`,
-        entity: 'campaign',
-        entityId: state.campaignId,
-        version: 3,
-        ownerAccountId: '501',
-        ...facts('edit', null, null),
-        reason: null,
-        state: { ...state, title: 'newest' },
-        outbox: [],
-      } as never);
+      await entryWithoutProjection(store, { ...state, title: 'newest' }, 3, facts('edit', null, null));
       const changed = await store.change(created, { ...state, title: 'second' }, facts('edit', null, null));
       expect(changed.version).to.equal(2);
       await store.settled();
@@ -176,17 +180,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const store = newStore();
       const state = campaign(nextId++);
       await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
-      await store.history.insertOne({
-        _id: `${state.campaignId}:2`,
-        entity: 'campaign',
-        entityId: state.campaignId,
-        version: 2,
-        ownerAccountId: '501',
-        ...facts('edit', null, null),
-        reason: null,
-        state: { ...state, title: 'from history' },
-        outbox: [],
-      } as never);
+      await entryWithoutProjection(store, { ...state, title: 'from history' }, 2, facts('edit', null, null));
       const stale = await store.loadProjection(state.campaignId);
       expect(stale?.version).to.equal(1);
       let failure: unknown;
@@ -202,17 +196,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
       // The dead process got as far as its history entry for version 2, never to the projection.
       const next = { ...state, status: 'active' as const };
-      await store.history.insertOne({
-        _id: `${state.campaignId}:2`,
-        entity: 'campaign',
-        entityId: state.campaignId,
-        version: 2,
-        ownerAccountId: '501',
-        ...facts('activate', 'submitted', 'active', new Date('2026-02-03T00:00:00Z')),
-        reason: null,
-        state: next,
-        outbox: [],
-      } as never);
+      await entryWithoutProjection(store, next, 2, facts('activate', 'submitted', 'active', new Date('2026-02-03T00:00:00Z')));
       expect((await projectionOf(db, 'campaigns', state.campaignId))?.version).to.equal(1);
 
       const loaded = await store.load(state.campaignId);
@@ -228,17 +212,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
     it('rolls forward a record whose very first projection was never written, and loads nothing for an unknown id', async () => {
       const store = newStore();
       const state = campaign(nextId++);
-      await store.history.insertOne({
-        _id: `${state.campaignId}:1`,
-        entity: 'campaign',
-        entityId: state.campaignId,
-        version: 1,
-        ownerAccountId: '501',
-        ...facts('submit', null, 'submitted'),
-        reason: null,
-        state,
-        outbox: [],
-      } as never);
+      await entryWithoutProjection(store, state, 1, facts('submit', null, 'submitted'));
       expect(await store.load(state.campaignId)).to.deep.include({ version: 1, status: 'submitted' });
       expect(await store.load(999_999)).to.equal(null);
     });
@@ -247,17 +221,7 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
       const store = newStore();
       const state = campaign(nextId++);
       const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
-      await store.history.insertOne({
-        _id: `${state.campaignId}:2`,
-        entity: 'campaign',
-        entityId: state.campaignId,
-        version: 2,
-        ownerAccountId: '501',
-        ...facts('edit', null, null),
-        reason: null,
-        state: { ...state, title: 'from history' },
-        outbox: [],
-      } as never);
+      await entryWithoutProjection(store, { ...state, title: 'from history' }, 2, facts('edit', null, null));
       await store.change(created, { ...state, title: 'late' }, facts('edit', null, null)).catch(() => undefined);
       expect(await projectionOf(db, 'campaigns', state.campaignId)).to.deep.include({ version: 2, title: 'from history' });
     });

@@ -4,6 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { apiBody, query } from '../api';
 import { CsvExportButton } from '../components/CsvExportButton';
 import { DatePresets } from '../components/DatePresets';
+import { DayTable } from '../components/DayTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { RateTotals } from '../components/RateTotals';
 import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
@@ -111,29 +112,7 @@ export function DashboardPage() {
                   </BarChart>
                 </ResponsiveContainer>
               </div>
-              <div className="table-wrap">
-                <table className="stacked">
-                  <caption>Per day (UTC)</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Date</th>
-                      <th scope="col">Ad requests</th>
-                      <th scope="col">Confirmed deliveries</th>
-                      <th scope="col">Clicked links</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {stats.data.days.map((day) => (
-                      <tr key={day.date}>
-                        <th scope="row">{day.date}</th>
-                        <td data-label="Ad requests">{day.adRequests}</td>
-                        <td data-label="Confirmed deliveries">{day.confirmedDeliveries}</td>
-                        <td data-label="Clicked links">{day.clickedLinks}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DayTable days={stats.data.days} caption="Per day (UTC)" />
               <p>
                 {/* Disabled while the rows on screen are still those of the previous filters. */}
                 <CsvExportButton days={stats.isPlaceholderData ? [] : days} fileName={csvFileName(csvSubject(filters), filters, days)} />{' '}
