@@ -301,7 +301,7 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
     await editor.getByRole('button', { name: 'Save tr-footer' }).click();
     const title = editor.locator('.field', { has: page.getByLabel('Title') });
     await title.getByRole('alert').waitFor();
-    expect(await title.getByRole('alert').textContent()).to.equal('Enter at least one visible character.');
+    expect(await title.getByRole('alert').textContent()).to.equal('Enter some text, not only spaces.');
     const destination = editor.locator('.field', { has: page.getByLabel('Destination (https)') });
     expect(await destination.locator('.error, .hint:not(:empty)').count(), 'one message for one problem').to.equal(1);
     const words = (await editor.textContent()) ?? '';

@@ -196,7 +196,8 @@ describe('the product in a browser, against the whole system', function () {
     expect(await numberIn(adPage, 'total-adRequests')).to.equal(1);
     await stack.screenshot(adPage, 'journey-04-dashboard-totals');
 
-    // The owner of the platform sees the same totals for it.
+    // The owner of the platform sees the same totals for it, once the key is stored (leaving with it shown asks first).
+    await ownerPage.getByRole('button', { name: 'I have stored the key; hide it' }).click();
     await ownerPage.goto('/workspace');
     await reloadUntil(ownerPage, async () => ((await ownerPage.getByTestId('totals').isVisible()) && (await numberIn(ownerPage, 'total-clickedLinks')) === 1 ? true : null), 'the publisher owner’s totals');
     expect(await numberIn(ownerPage, 'total-confirmedDeliveries')).to.equal(1);

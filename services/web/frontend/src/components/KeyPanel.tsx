@@ -19,9 +19,13 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  // The key in the component's own state: hiding it drops the leave guard within the click itself, where the
+  // mutation's reset reaches the component through the query client's batched notifications, after it.
+  const [key, setKey] = useState<string | undefined>();
   const generate = useMutation({
     mutationFn: () => apiBody<NewKey>(`/api/workspace/publishers/${publisher.id}/keys`, { method: 'POST', body: {} }),
     onSuccess: (result) => {
+      setKey(result.key);
       setConfirming(false);
       setCopied('no');
       client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, keyCreatedAt: result.keyCreatedAt } : old));
@@ -30,7 +34,6 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
     gcTime: 0,
   });
   const rotating = Boolean(publisher.keyCreatedAt);
-  const key = generate.data?.key;
   // Focus follows the step (issue 20, bug 11): the confirmation when it opens, the button again when it
   // is cancelled, the new key when it is shown; never left on a button that just disappeared.
   const rotateButton = useRef<HTMLButtonElement>(null);
@@ -79,7 +82,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
           </button>
           <span aria-live="polite">{copied === 'yes' ? ' Copied.' : copied === 'failed' ? ' Copy failed: select the key and copy it by hand.' : ''}</span>
           <p>
-            <button type="button" className="link-button" onClick={() => generate.reset()}>
+            <button type="button" className="link-button" onClick={() => setKey(undefined)}>
               I have stored the key; hide it
             </button>
           </p>

@@ -3,14 +3,15 @@
  * A move inside the site is held and this asks on the page, with focus on "Stay"; a reload or closing the
  * tab gets the browser's own question. Only one guard may be active at a time (the router's rule).
  */
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useBlocker } from 'react-router-dom';
 
 export function LeaveGuard({ when, message, leaveLabel }: { when: boolean; message: string; leaveLabel: string }) {
   const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
   const stay = useRef<HTMLButtonElement>(null);
   const id = useId();
-  useEffect(() => {
+  // A layout effect: its cleanup runs in the commit that drops `when`, before the browser can start a reload.
+  useLayoutEffect(() => {
     if (!when) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', warn);

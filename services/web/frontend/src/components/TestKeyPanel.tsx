@@ -60,7 +60,14 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
             <input className="key" readOnly value={key} data-testid="new-test-key" onFocus={(event) => event.target.select()} />
           </label>
           <p>
-            <button type="button" className="link-button" onClick={() => create.reset()}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                create.reset();
+                onKey?.(null); // shown once: the test request form lets go of it too
+              }}
+            >
               I have stored the test key; hide it
             </button>
           </p>
