@@ -13,6 +13,7 @@ import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
 import { openLink, PublisherServer, signedIn, type Ad, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { activeCampaign, draftCampaign } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
 import { reloadUntil, startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
 
@@ -45,28 +46,11 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
   let publisherId = 0;
   let liveKey = '';
 
-  async function createCampaign(name: string): Promise<number> {
-    const created = await advertiserApi.post<{ id: number }>('/api/workspace/campaigns', {
-      name,
-      format: 'bot',
-      title: `${name} title`,
-      text: 'A short message.',
-      destinationUrl: 'https://advertiser.example/dashboards',
-      buttonText: 'Open',
-      language: 'en',
-    });
-    expect(created.status, created.text).to.equal(201);
-    return created.body.id;
-  }
-
   before(async function () {
     this.timeout(300_000);
     stack = await startBrowserSystem();
     [advertiserApi, adminApi, ownerApi] = await Promise.all([signedIn(stack.system, ADVERTISER_ID), signedIn(stack.system, ADMIN_ID), signedIn(stack.system, OWNER_ID)]);
-    campaignId = await createCampaign('Dashboards campaign');
-    expect((await advertiserApi.post(`/api/workspace/campaigns/${campaignId}/submit`)).status).to.equal(200);
-    expect((await adminApi.post(`/api/workspace/campaigns/${campaignId}/approve`)).status).to.equal(200);
-    expect((await adminApi.post(`/api/workspace/campaigns/${campaignId}/activate`)).status).to.equal(200);
+    campaignId = (await activeCampaign(advertiserApi, adminApi, { name: 'Dashboards campaign' })).id;
     const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@dashboards_journey_bot' });
     expect(registered.status, registered.text).to.equal(201);
     publisherId = registered.body.id;
@@ -225,7 +209,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
   });
 
   it('4: lets an administrator search, sort, page and count the whole network\'s campaigns and platforms', async () => {
-    for (let n = 1; n <= DRAFTS; n += 1) await createCampaign(`Batch ${String(n).padStart(2, '0')}`);
+    for (let n = 1; n <= DRAFTS; n += 1) await draftCampaign(advertiserApi, { name: `Batch ${String(n).padStart(2, '0')}` });
     const { page } = admin;
     await page.goto('/workspace/campaigns');
     const counts = page.getByTestId('status-counts');

@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
 import { rawGet } from '../../services/web/test/support/raw-get';
 import { botConfirms, openLink, PublisherServer, signedIn, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { activeCampaign } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
 import { reloadUntil, startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
 import { ShiftedClock } from './support/shifted-clock';
@@ -60,25 +61,6 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
   let publisherId = 0;
   let server: PublisherServer;
 
-  /** A campaign of the advertiser, submitted, approved and activated through the API. */
-  async function activeCampaign(name: string): Promise<number> {
-    const created = await advertiserApi.post<{ id: number }>('/api/workspace/campaigns', {
-      name,
-      format: 'bot',
-      title: `${name} title`,
-      text: 'A short message.',
-      destinationUrl: 'https://advertiser.example/fixes',
-      buttonText: 'Open',
-      language: 'en',
-    });
-    expect(created.status, created.text).to.equal(201);
-    const id = created.body.id;
-    expect((await advertiserApi.post(`/api/workspace/campaigns/${id}/submit`)).status).to.equal(200);
-    expect((await adminApi.post(`/api/workspace/campaigns/${id}/approve`)).status).to.equal(200);
-    expect((await adminApi.post(`/api/workspace/campaigns/${id}/activate`)).status).to.equal(200);
-    return id;
-  }
-
   /** The sign-in page's code confirmed by the bot for `accountId`. */
   async function confirmShownCode(page: Page, accountId: string): Promise<string> {
     const code = ((await page.getByTestId('signin-code').textContent()) ?? '').trim();
@@ -92,7 +74,7 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
     this.timeout(300_000);
     stack = await startBrowserSystem({ clock });
     [advertiserApi, adminApi, ownerApi] = await Promise.all([signedIn(stack.system, ADVERTISER_ID), signedIn(stack.system, ADMIN_ID), signedIn(stack.system, OWNER_ID)]);
-    campaignId = await activeCampaign('Fixes campaign');
+    campaignId = (await activeCampaign(advertiserApi, adminApi, { name: 'Fixes campaign' })).id;
     const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@fixes_walkthrough_bot' });
     expect(registered.status, registered.text).to.equal(201);
     publisherId = registered.body.id;

@@ -85,6 +85,15 @@ describe('the Python and Go snippets of the publishers guide', function () {
     let chatId = 9100;
 
     const totals = async (): Promise<Totals> => (await owner.get<Totals>('/api/workspace/stats')).body;
+    /** What a snippet is started with: the system's address and key, and the fake Bot API as Telegram. */
+    const snippetEnv = (apiKey: string): NodeJS.ProcessEnv => ({
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      PILOT_BASE_URL: system.baseUrl,
+      PILOT_API_KEY: apiKey,
+      BOT_TOKEN: '123456:TEST-token',
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+    });
 
     before(async () => {
       system = await startSystem();
@@ -119,15 +128,7 @@ describe('the Python and Go snippets of the publishers guide', function () {
           {
             cwd: tmpdir(),
             timeout: 180_000,
-            env: {
-              PATH: process.env.PATH ?? '',
-              HOME: process.env.HOME ?? tmpdir(),
-              PILOT_BASE_URL: system.baseUrl,
-              PILOT_API_KEY: key,
-              BOT_TOKEN: '123456:TEST-token',
-              TELEGRAM_API_ROOT: telegram.apiRoot,
-              ...snippet.env,
-            },
+            env: { ...snippetEnv(key), ...snippet.env },
           },
           (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
@@ -204,14 +205,7 @@ describe('the Python and Go snippets of the publishers guide', function () {
         expect(probe.status, `python-telegram-bot is missing: bash scripts/lib/ensure-python-telegram-bot.sh installs it\n${probe.stderr}`).to.equal(0);
         bot = spawn(DEBIAN_PYTHON, [join(REPO_ROOT, PTB_BOT.file)], {
           cwd: tmpdir(),
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: process.env.HOME ?? tmpdir(),
-            PILOT_BASE_URL: system.baseUrl,
-            PILOT_API_KEY: key,
-            BOT_TOKEN: '123456:TEST-token',
-            TELEGRAM_API_ROOT: telegram.apiRoot,
-          },
+          env: snippetEnv(key),
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         bot.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

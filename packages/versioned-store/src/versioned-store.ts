@@ -281,7 +281,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     void check.finally(() => this.checks.delete(check));
   }
 
-  /** Resolves when the roll-forward checks started so far have run (tests; a process about to close its connection). */
+  /** Resolves when the roll-forward checks started so far have run (tests wait for it; a process that stops leaves them to the repair). */
   async settled(): Promise<void> {
     while (this.checks.size > 0) await Promise.all([...this.checks]);
   }

@@ -32,10 +32,15 @@ export function campaignInput(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-export async function activeCampaign(owner: Browser, admin: Browser, overrides: Record<string, unknown> = {}): Promise<Campaign> {
+/** A campaign of `owner`, left as a draft. */
+export async function draftCampaign(owner: Browser, overrides: Record<string, unknown> = {}): Promise<Campaign> {
   const created = await owner.post<Campaign>('/api/workspace/campaigns', campaignInput(overrides));
   expect(created.status, created.text).to.equal(201);
-  const id = created.body.id;
+  return created.body;
+}
+
+export async function activeCampaign(owner: Browser, admin: Browser, overrides: Record<string, unknown> = {}): Promise<Campaign> {
+  const { id } = await draftCampaign(owner, overrides);
   for (const [who, action] of [
     [owner, 'submit'],
     [admin, 'approve'],
