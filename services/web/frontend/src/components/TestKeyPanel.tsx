@@ -18,6 +18,13 @@ interface NewKey {
 export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey?: (key: string | null) => void }) {
   const client = useQueryClient();
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
+  // In the component's own state, like the live key's (KeyPanel): hiding it takes it off the page, the test
+  // request form's copy included, within the click.
+  const [key, setKey] = useState<string | undefined>();
+  const showKey = (shown: string | undefined) => {
+    setKey(shown);
+    onKey?.(shown ?? null);
+  };
   const path = `/api/workspace/publishers/${publisher.id}/test-key`;
   const setTestKeyCreatedAt = (testKeyCreatedAt: string | null) => {
     client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, testKeyCreatedAt } : old));
@@ -27,7 +34,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
     mutationFn: () => apiBody<NewKey>(path, { method: 'POST', body: {} }),
     onSuccess: (result) => {
       setTestKeyCreatedAt(result.keyCreatedAt);
-      onKey?.(result.key);
+      showKey(result.key);
     },
     gcTime: 0,
   });
@@ -35,12 +42,10 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
     mutationFn: () => api<null>(path, { method: 'DELETE' }),
     onSuccess: () => {
       setConfirmingRevoke(false);
-      create.reset();
       setTestKeyCreatedAt(null);
-      onKey?.(null);
+      showKey(undefined);
     },
   });
-  const key = create.data?.key;
   const exists = Boolean(publisher.testKeyCreatedAt);
 
   return (
@@ -60,14 +65,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
             <input className="key" readOnly value={key} data-testid="new-test-key" onFocus={(event) => event.target.select()} />
           </label>
           <p>
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                create.reset();
-                onKey?.(null); // shown once: the test request form lets go of it too
-              }}
-            >
+            <button type="button" className="link-button" onClick={() => showKey(undefined)}>
               I have stored the test key; hide it
             </button>
           </p>

@@ -2,7 +2,7 @@
  * Next to the keys (issue 20): when each key was last used, an example ad request and its answer, and a
  * "Send a test request" form that sends the platform's test key from the browser and shows the answer.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { exampleAnswer, exampleCommand, sendTestRequest, testKeyProblem, type TryAnswer } from '../try-request';
 import type { Publisher } from '../types';
 
@@ -24,15 +24,13 @@ const STATUS_WORDS: Record<number, string> = {
 
 export function TryItPanel({ publisher, freshTestKey }: { publisher: Publisher; freshTestKey: string | null }) {
   const base = publisher.apiBaseUrl ?? window.location.origin;
-  const [key, setKey] = useState('');
+  // The page remounts this panel when a test key is made or hidden (its React key), so no effect copies it.
+  const [key, setKey] = useState(freshTestKey ?? '');
   const [language, setLanguage] = useState('en');
   const [forced, setForced] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [answer, setAnswer] = useState<TryAnswer | null>(null);
   const [sending, setSending] = useState(false);
-  useEffect(() => {
-    setKey(freshTestKey ?? '');
-  }, [freshTestKey]);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();

@@ -99,7 +99,7 @@ export function PublisherDetailPage() {
       {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
       {owner && p.status !== 'approved' ? <KeyStatusNote publisher={p} /> : null}
       {owner ? <TestKeyPanel publisher={p} onKey={setFreshTestKey} /> : null}
-      {owner ? <TryItPanel publisher={p} freshTestKey={freshTestKey} /> : null}
+      {owner ? <TryItPanel key={freshTestKey ?? ''} publisher={p} freshTestKey={freshTestKey} /> : null}
       <RecordStats record="publisher" id={p.id} />
       <StatusHistory record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} />
     </section>
