@@ -10,13 +10,19 @@ export function LeaveGuard({ when, message, leaveLabel }: { when: boolean; messa
   const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
   const stay = useRef<HTMLButtonElement>(null);
   const id = useId();
-  // A layout effect: its cleanup runs in the commit that drops `when`, before the browser can start a reload.
+  // Read by the browser's own question (reload, closing the tab): set in a layout effect, so dropping `when`
+  // disarms it in that commit, and cleared at once by "leave", before the page has drawn the next one.
+  const armed = useRef(when);
   useLayoutEffect(() => {
-    if (!when) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    armed.current = when;
+  }, [when]);
+  useLayoutEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (armed.current) event.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [when]);
+  }, []);
   useEffect(() => {
     if (blocker.state === 'blocked') stay.current?.focus();
   }, [blocker.state]);
@@ -35,7 +41,14 @@ export function LeaveGuard({ when, message, leaveLabel }: { when: boolean; messa
         <button ref={stay} type="button" className="button" onClick={() => blocker.reset()}>
           Stay on this page
         </button>
-        <button type="button" className="button button-danger" onClick={() => blocker.proceed()}>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={() => {
+            armed.current = false;
+            blocker.proceed();
+          }}
+        >
           {leaveLabel}
         </button>
       </div>
