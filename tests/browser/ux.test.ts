@@ -392,6 +392,8 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     await page.getByRole('button', { name: 'Generate key' }).click();
     const key = page.getByTestId('new-key');
     await key.waitFor();
+    // Marked secret, so the screenshot below masks it: keys are never in screenshots.
+    expect(await key.getAttribute('data-secret')).to.not.equal(null);
     await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Audit' }).click();
     const question = page.getByRole('alertdialog');
     await question.waitFor();

@@ -41,16 +41,22 @@ describe('platform links as people paste them (issue 20, UX)', () => {
   });
 
   it('leaves what is not a platform link alone', () => {
-    for (const typed of ['https://example.com/news_bot', 't.me/', 'news_bot', 'https://t.me/ab', 'https://t.me/news_bot?start=1']) {
+    for (const typed of ['https://example.com/news_bot', 't.me/', 'news_bot', 'https://t.me/ab', 'https://t.me/news_bot?start=1', '@abcd']) {
       expect(normalizedLink(typed), typed).to.equal(null);
     }
+  });
+
+  it('follows the server\'s rule for usernames: 5 to 32 letters, digits or underscores, a digit first included', () => {
+    expect(normalizedLink('@1weather_bot')).to.equal('https://t.me/1weather_bot');
+    expect(normalizedLink(`@${'a'.repeat(32)}`)).to.equal(`https://t.me/${'a'.repeat(32)}`);
+    expect(normalizedLink(`@${'a'.repeat(33)}`)).to.equal(null);
   });
 
   it('finds a link registered by several accounts, ignoring case, but not an account registering its own link twice', () => {
     const list = [platform(1, 'https://t.me/Shared_bot', '10'), platform(2, 'https://t.me/shared_bot', '11'), platform(3, 'https://t.me/own_bot', '12'), platform(4, 'https://t.me/own_bot', '12')];
     expect([...sharedLinks(list).keys()]).to.deep.equal(['shared_bot']);
-    expect(otherClaims(list[0]!, list).map((claim) => claim.id)).to.deep.equal([2]);
-    expect(otherClaims(list[2]!, list)).to.deep.equal([]);
+    expect(otherClaims(list[0]!, sharedLinks(list)).map((claim) => claim.id)).to.deep.equal([2]);
+    expect(otherClaims(list[2]!, sharedLinks(list))).to.deep.equal([]);
   });
 });
 

@@ -23,6 +23,9 @@ export interface Person {
   page: Page;
 }
 
+/** The page marks every field that shows a key (the live key once generated, a test key, the test request's). */
+const KEY_FIELDS = '[data-secret]';
+
 export interface BrowserSystem {
   system: System;
   browser: Browser;
@@ -32,6 +35,7 @@ export interface BrowserSystem {
   open(options?: { width?: number; height?: number }): Promise<Person>;
   /** a fresh profile signed in as `accountId` through the sign-in page and the bot's confirmation */
   signIn(accountId: string, options?: { width?: number; height?: number; screenshot?: string }): Promise<Person>;
+  /** A full-page PNG in test-artifacts/browser; every field that shows a key is masked (SPEC.md, Authentication 4). */
   screenshot(page: Page, name: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -71,7 +75,7 @@ export async function startBrowserSystem(options: SystemOptions = {}): Promise<B
 
   const screenshot = async (page: Page, name: string): Promise<string> => {
     const file = path.join(ARTIFACTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file, fullPage: true, mask: [page.locator(KEY_FIELDS)] });
     return file;
   };
 

@@ -2,20 +2,21 @@
  * A platform's public link as people paste it (issue 20, UX): `t.me/x_bot`, `http://t.me/x_bot`,
  * `https://telegram.me/x_bot/`, `@x_bot` all mean https://t.me/x_bot, the one form API.md stores. The form
  * sends that form, so a pasted variant is not refused; anything else is left as typed for the hint to name.
+ * The rule is the server's own (the contracts' telegram-link.ts), so the page and the server never disagree.
  */
+import { telegramLinkProblem, usernameOf as usernameInLink } from '../../../../packages/contracts/src/validation/telegram-link';
 import type { Publisher } from './types';
 
-const LINK = /^(?:(?:https?:\/\/)?(?:www\.)?(?:t|telegram)\.me\/|@)([A-Za-z][A-Za-z0-9_]{3,31})\/?$/i;
+/** The username inside a link of any accepted form, or null when the server would refuse the link. */
+export function usernameOf(value: string): string | null {
+  const trimmed = value.trim();
+  return telegramLinkProblem(trimmed) === null ? usernameInLink(trimmed) : null;
+}
 
 /** The https://t.me/<username> form of `value`, or null when it is not a platform link. */
 export function normalizedLink(value: string): string | null {
-  const match = LINK.exec(value.trim());
-  return match ? `https://t.me/${match[1]}` : null;
-}
-
-/** The username inside a link of any accepted form. */
-export function usernameOf(value: string): string | null {
-  return LINK.exec(value.trim())?.[1] ?? null;
+  const username = usernameOf(value);
+  return username === null ? null : `https://t.me/${username}`;
 }
 
 /**
@@ -33,8 +34,8 @@ export function sharedLinks(publishers: readonly Publisher[]): Map<string, Publi
   return shared;
 }
 
-/** The other accounts' platforms that claim the same link as `publisher` (empty when none). */
-export function otherClaims(publisher: Publisher, publishers: readonly Publisher[]): Publisher[] {
+/** The other accounts' platforms that claim the same link as `publisher` (empty when none), from sharedLinks' answer. */
+export function otherClaims(publisher: Publisher, shared: ReadonlyMap<string, Publisher[]>): Publisher[] {
   const name = (usernameOf(publisher.link) ?? publisher.link).toLowerCase();
-  return (sharedLinks(publishers).get(name) ?? []).filter((claim) => claim.ownerAccountId !== publisher.ownerAccountId);
+  return (shared.get(name) ?? []).filter((claim) => claim.ownerAccountId !== publisher.ownerAccountId);
 }

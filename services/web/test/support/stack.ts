@@ -69,7 +69,8 @@ export async function startStack(): Promise<Stack> {
       return { context, page };
     },
     async screenshot(page, name) {
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+      // Fields that show a key are masked: keys are never in screenshots (SPEC.md, Authentication 4).
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true, mask: [page.locator('[data-secret]')] });
     },
     async stop() {
       for (const context of contexts) await context.close().catch(() => undefined);

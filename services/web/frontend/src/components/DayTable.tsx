@@ -1,4 +1,4 @@
-/** The per-day rows (UTC) of a stats answer, every day of the range including the days without events. */
+/** The per-day rows (UTC) of a stats answer: the days it is given (a record's page pads the range, the dashboard lists the days with events). */
 import type { Stats } from '../types';
 
 export function DayTable({ days, caption }: { days: Stats['days']; caption: string }) {

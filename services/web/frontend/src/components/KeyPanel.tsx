@@ -75,7 +75,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
           </p>
           <label>
             Your new key
-            <input ref={keyField} className="key" readOnly value={key} data-testid="new-key" onFocus={(event) => event.target.select()} />
+            <input ref={keyField} className="key" readOnly value={key} data-testid="new-key" data-secret onFocus={(event) => event.target.select()} />
           </label>
           <button type="button" className="button" onClick={() => void copy()}>
             Copy key

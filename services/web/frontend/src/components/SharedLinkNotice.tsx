@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody } from '../api';
-import { otherClaims } from '../publisher-link';
+import { otherClaims, sharedLinks } from '../publisher-link';
 import type { Publisher } from '../types';
 
 /** For an administrator: other accounts that registered the same link, which only one of them can own. */
 export function SharedLinkNotice({ publisher }: { publisher: Publisher }) {
   const publishers = useQuery({ queryKey: ['publishers'], queryFn: ({ signal }) => apiBody<{ items: Publisher[] }>('/api/workspace/publishers', { signal }) });
-  const others = otherClaims(publisher, publishers.data?.items ?? []);
+  const others = otherClaims(publisher, sharedLinks(publishers.data?.items ?? []));
   if (others.length === 0) return null;
   return (
     <div className="warning" data-testid="shared-link">

@@ -62,7 +62,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
           <p className="warning">Copy this test key now: it is shown only once. Keep it on your server, as you would a live key.</p>
           <label>
             Your new test key
-            <input className="key" readOnly value={key} data-testid="new-test-key" onFocus={(event) => event.target.select()} />
+            <input className="key" readOnly value={key} data-testid="new-test-key" data-secret onFocus={(event) => event.target.select()} />
           </label>
           <p>
             <button type="button" className="link-button" onClick={() => showKey(undefined)}>

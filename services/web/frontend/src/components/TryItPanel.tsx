@@ -80,6 +80,7 @@ export function TryItPanel({ publisher, freshTestKey }: { publisher: Publisher; 
             aria-invalid={Boolean(problem)}
             aria-describedby="try-problem"
             data-testid="try-key"
+            data-secret
           />
         </label>
         <label>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
@@ -12,7 +12,7 @@ import { usePageTitle } from '../hooks/page-title';
 import { LIST_PAGE_SIZE, listView, sortOptions } from '../list-view';
 import { useAccount } from '../session';
 import { PUBLISHER_STATUSES } from '../status-words';
-import { normalizedLink, otherClaims, usernameOf } from '../publisher-link';
+import { normalizedLink, otherClaims, sharedLinks, usernameOf } from '../publisher-link';
 import type { Format, Publisher } from '../types';
 
 const SORTS = sortOptions<Publisher>('Link A–Z', (publisher) => publisher.link, PUBLISHER_STATUSES);
@@ -47,7 +47,9 @@ export function PublishersPage() {
   const serverErrors = create.error instanceof ApiError ? create.error.errors : [];
   const hint = touched ? linkHint(link, type) : null;
   const normalized = normalizedLink(link);
-  const all = publishers.data?.items ?? [];
+  const all = useMemo(() => publishers.data?.items ?? [], [publishers.data]);
+  // Once per answer, not per row and keystroke: an administrator's list is the whole network's.
+  const shared = useMemo(() => (account.admin ? sharedLinks(all) : new Map<string, Publisher[]>()), [account.admin, all]);
   const view = listView(all, list, searchText, SORTS);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,10 +81,10 @@ export function PublishersPage() {
                     {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
                     {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
                   </p>
-                  {account.admin && otherClaims(publisher, all).length > 0 ? (
+                  {otherClaims(publisher, shared).length > 0 ? (
                     <p className="warning" data-testid="shared-link">
                       The same link is also registered by{' '}
-                      {otherClaims(publisher, all)
+                      {otherClaims(publisher, shared)
                         .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
                         .join(', ')}
                       : only one of them can own it.
