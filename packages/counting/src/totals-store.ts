@@ -23,7 +23,7 @@
  * (tests/bench/mongoose-overhead.bench.ts), thousands of times per fold.
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { isDuplicateKeyError, KeyedShards, type Connection } from '@pilot/mongo';
+import { eachLimited, isDuplicateKeyError, KeyedShards, type Connection } from '@pilot/mongo';
 import type { FoldCounts } from './journal';
 import { parseField, subjectsOf } from './layout';
 import type { Collection } from 'mongodb';
@@ -82,19 +82,6 @@ function addFields(days: DayCounts, fields: Map<string, number>): void {
     const day = (days[parsed.day] ??= {});
     day[parsed.kind] = (day[parsed.kind] ?? 0) + count;
   }
-}
-
-/** Runs `work` on every item, at most `limit` at a time; stops at the first failure. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      await work(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 export class TotalsStore {

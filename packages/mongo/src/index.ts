@@ -97,3 +97,4 @@ export async function insertWithNextId<T extends { _id: number }>(model: Model<T
 export * from './retention';
 export * from './shards';
 export * from './models';
+export * from './each-limited';
