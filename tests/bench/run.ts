@@ -21,8 +21,8 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connectMongo, KeyedShards } from '../../packages/mongo/src';
-import { PROJECTION_SHARDS } from '../../packages/versioned-store/src';
+import { connectMongo } from '../../packages/mongo/src';
+import { projectionCollectionName } from '../../packages/versioned-store/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
@@ -175,9 +175,9 @@ async function withLimitResets<T>(system: BenchSystem, keys: PublisherKey[], wor
 async function addActiveCampaigns(system: BenchSystem, count: number): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    // Projections are spread over PROJECTION_SHARDS collections by key (decision 0014).
-    const campaigns = new KeyedShards(connection.db!, 'campaigns', PROJECTION_SHARDS);
-    const models = await Promise.all(campaigns.all.map((shard) => shard.findOne({ status: 'active', language: 'en' })));
+    // Projections live in the collection of their id range (decision 0031).
+    const db = connection.db!;
+    const models = await Promise.all((await campaignProjectionCollections(db)).map((collection) => collection.findOne({ status: 'active', language: 'en' })));
     const model = models.find((found) => found !== null);
     if (!model) throw new Error('no active campaign to model the others on');
     const firstId = BACKGROUND_FIRST_ID;
@@ -197,25 +197,31 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
           destinationUrl: `https://advertiser.example/landing?b=${i}`,
         };
       });
-      const byShard = new Map<(typeof campaigns.all)[number], typeof batch>();
+      const byCollection = new Map<string, typeof batch>();
       for (const copy of batch) {
-        const shard = campaigns.of(copy._id);
-        byShard.set(shard, [...(byShard.get(shard) ?? []), copy]);
+        const name = projectionCollectionName('campaigns', copy._id);
+        byCollection.set(name, [...(byCollection.get(name) ?? []), copy]);
       }
-      for (const [shard, copies] of byShard) await shard.insertMany(copies as never[], { ordered: false });
+      for (const [name, copies] of byCollection) await db.collection(name).insertMany(copies as never[], { ordered: false });
     }
   } finally {
     await connection.close();
   }
 }
 
+/** The campaign service's projection collections (`campaigns_r<k>`). */
+type Db = NonNullable<Awaited<ReturnType<typeof connectMongo>>['db']>;
+async function campaignProjectionCollections(db: Db): Promise<Array<ReturnType<Db['collection']>>> {
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((found) => found.name);
+  return names.filter((name) => /^campaigns_r[0-9]+$/.test(name)).map((name) => db.collection(name));
+}
+
 /** Removes what addActiveCampaigns copied (ids from 10,000,000 up). */
 async function removeBackgroundCampaigns(system: BenchSystem): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    const campaigns = new KeyedShards(connection.db!, 'campaigns', PROJECTION_SHARDS);
-    // One shard at a time: each delete scans its shard on FerretDB, and every operation has a deadline.
-    for (const shard of campaigns.all) await shard.deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } });
+    // One collection at a time: each delete scans its collection on FerretDB, and every operation has a deadline.
+    for (const collection of await campaignProjectionCollections(connection.db!)) await collection.deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } });
   } finally {
     await connection.close();
   }

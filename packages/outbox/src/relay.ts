@@ -338,12 +338,17 @@ export class OutboxRelay {
 
   /** Publishes the events of a marked entry and deletes the marker. */
   private async publishMarked(queue: OutboxQueue, marker: PendingMarker): Promise<Outcome> {
-    const entry = (await queue.entries.findOne({ _id: marker._id as never }, { projection: { outbox: 1 } })) as { outbox?: KnownEvent[] } | null;
+    const byId = [{ _id: marker._id as never }, { projection: { outbox: 1 } }] as const;
+    const markedAt = marker.at instanceof Date ? marker.at.getTime() : 0;
+    const graceMs = this.options.pendingGraceMs ?? 2 * (this.options.leaseMs ?? 30_000);
+    const young = this.now().getTime() - markedAt < graceMs;
+    // A young marker's entry, once written, has its copy; the history is read (a scan up to the entry on
+    // FerretDB, all of it for a miss) only once the grace has passed: the copy may have expired or failed.
+    let entry = (await queue.recentEntries.findOne(...byId)) as { outbox?: KnownEvent[] } | null;
+    if (!entry && young) return 'left';
+    entry ??= (await queue.entries.findOne(...byId)) as { outbox?: KnownEvent[] } | null;
     if (!entry) {
-      // Its writer has not inserted the entry yet, or never will (it died, or lost the race for the version).
-      const markedAt = marker.at instanceof Date ? marker.at.getTime() : 0;
-      const graceMs = this.options.pendingGraceMs ?? 2 * (this.options.leaseMs ?? 30_000);
-      if (this.now().getTime() - markedAt < graceMs) return 'left';
+      // Its writer never inserted the entry (it died, or lost the race for the version).
       await queue.pending.deleteOne({ _id: marker._id });
       return 'swept';
     }

@@ -47,19 +47,26 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
     await deliveredSoFar(received, campaignEvent(campaign(nextId++), 1), (marker) => bus.publish(marker));
   };
 
-  /** A history entry as another writer, or a process that died, left it: no projection written after it. */
-  const entryWithoutProjection = (store: VersionedStore<Campaign>, state: Campaign, version: number, changeFacts: ReturnType<typeof facts>) =>
-    store.history.insertOne({
-      _id: VersionedStore.entryId(state.campaignId, version),
-      entity: 'campaign',
-      entityId: state.campaignId,
-      version,
-      ownerAccountId: '501',
-      ...changeFacts,
-      reason: null,
-      state,
-      outbox: [],
-    } as never);
+  const entryOf = (state: Campaign, version: number, changeFacts: ReturnType<typeof facts>) => ({
+    _id: VersionedStore.entryId(state.campaignId, version),
+    entity: 'campaign',
+    entityId: state.campaignId,
+    version,
+    ownerAccountId: '501',
+    ...changeFacts,
+    reason: null,
+    state,
+    outbox: [],
+  });
+  /** A history entry and its recent copy as another writer, or a process that died, left them: no projection written after them. */
+  const entryWithoutProjection = async (store: VersionedStore<Campaign>, state: Campaign, version: number, changeFacts: ReturnType<typeof facts>) => {
+    const entry = entryOf(state, version, changeFacts);
+    await store.history.insertOne(entry as never);
+    await db.collection(`${store.history.collectionName}_recent`).insertOne({ ...entry, copiedAt: new Date() } as never);
+  };
+  /** A history entry as a process that died right after inserting it left it: no recent copy, no projection. */
+  const entryWithoutCopy = (store: VersionedStore<Campaign>, state: Campaign, version: number, changeFacts: ReturnType<typeof facts>) =>
+    store.history.insertOne(entryOf(state, version, changeFacts) as never);
 
   before(async () => {
     client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
@@ -207,6 +214,80 @@ describe('outbox (real FerretDB and RabbitMQ)', () => {
 
       const changed = await store.change(loaded as Current<Campaign>, { ...next, status: 'paused' }, facts('pause', 'active', 'paused'));
       expect(changed.version).to.equal(3);
+    });
+
+    it('leaves a change that died before its recent copy to the next change of the record, which reads it from the history', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+      await entryWithoutCopy(store, { ...state, title: 'died before its copy' }, 2, facts('edit', null, null));
+      // load() looks in the recent copies only: the repairs and a collision read the history.
+      expect(await store.load(state.campaignId)).to.deep.include({ version: 1, title: state.title });
+      let failure: unknown;
+      await store.change(created, { ...state, title: 'late' }, facts('edit', null, null)).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(ConcurrentChangeError);
+      expect(await store.loadProjection(state.campaignId)).to.deep.include({ version: 2, title: 'died before its copy' });
+
+      const repaired = campaign(nextId++);
+      await store.create(repaired.campaignId, repaired, facts('submit', null, 'submitted'));
+      await entryWithoutCopy(store, { ...repaired, title: 'found by the repair' }, 2, facts('edit', null, null));
+      expect(await store.loadThrough(repaired.campaignId, 2)).to.deep.include({ version: 2, title: 'found by the repair' });
+      expect(await projectionOf(db, 'campaigns', repaired.campaignId)).to.deep.include({ version: 2 });
+    });
+
+    it('rolls the projection forward when a create collides with a first version that has no copy', async () => {
+      const store = newStore();
+      const state = campaign(nextId++);
+      await entryWithoutCopy(store, { ...state, title: 'created by a process that died' }, 1, facts('submit', null, 'submitted'));
+      let failure: unknown;
+      await store.create(state.campaignId, { ...state, title: 'second create' }, facts('submit', null, 'submitted')).catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(ConcurrentChangeError);
+      expect(await store.loadProjection(state.campaignId)).to.deep.include({ version: 1, title: 'created by a process that died' });
+    });
+
+    it('rolls forward every record whose projection is behind its history or missing, reading the history once', async () => {
+      const store = newStore('_stale');
+      const behind = campaign(nextId++);
+      const created = await store.create(behind.campaignId, behind, facts('submit', null, 'submitted'));
+      await entryWithoutCopy(store, { ...behind, title: 'missed' }, 2, facts('edit', null, null));
+      const missing = campaign(nextId++);
+      await entryWithoutCopy(store, missing, 1, facts('submit', null, 'submitted'));
+      const current = campaign(nextId++);
+      await store.create(current.campaignId, current, facts('submit', null, 'submitted'));
+
+      expect(await store.rollForwardStale()).to.have.members([behind.campaignId, missing.campaignId]);
+      expect(await store.loadProjection(behind.campaignId)).to.deep.include({ version: 2, title: 'missed', createdAt: created.createdAt });
+      expect(await store.loadProjection(missing.campaignId)).to.deep.include({ version: 1, status: 'submitted' });
+      expect(await store.rollForwardStale(), 'nothing left behind').to.deep.equal([]);
+      const batches: number[][] = [];
+      for await (const batch of store.currentInBatches()) batches.push(batch.map((record) => Number(record._id)));
+      expect(batches.flat()).to.have.members([behind.campaignId, missing.campaignId, current.campaignId]);
+    });
+
+    it('keeps the recent copies an hour by the injected clock, sweeping at most once a minute as changes are made', async () => {
+      let now = new Date('2026-03-01T10:00:00Z');
+      const clock = { now: () => now };
+      const store = new VersionedStore<Campaign>(db, 'campaign', 'campaigns_recent_test', 'campaign_history_recent_test', { clock });
+      const recent = db.collection('campaign_history_recent_test_recent');
+      const first = campaign(nextId++);
+      const record = await store.create(first.campaignId, first, facts('submit', null, 'submitted'));
+      await store.change(record, { ...first, title: 'second' }, facts('edit', null, null));
+      expect(await recent.countDocuments({})).to.equal(2);
+
+      now = new Date('2026-03-01T10:59:00Z');
+      const later = campaign(nextId++);
+      await store.create(later.campaignId, later, facts('submit', null, 'submitted'));
+      await store.settled();
+      expect(await recent.countDocuments({}), 'nothing is an hour old yet').to.equal(3);
+
+      now = new Date('2026-03-01T11:00:30Z');
+      const last = campaign(nextId++);
+      await store.create(last.campaignId, last, facts('submit', null, 'submitted'));
+      await store.settled();
+      expect((await recent.find({}).toArray()).map((copy) => copy._id)).to.have.members([`${later.campaignId}:1`, `${last.campaignId}:1`]);
+      // The history keeps every entry (the audit); the state is the same with the copies gone.
+      expect(await store.history.countDocuments({})).to.equal(4);
+      expect(await store.load(first.campaignId)).to.deep.include({ version: 2, title: 'second' });
     });
 
     it('rolls forward a record whose very first projection was never written, and loads nothing for an unknown id', async () => {

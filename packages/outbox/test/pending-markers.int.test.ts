@@ -100,6 +100,37 @@ describe('outbox pending markers (real FerretDB and RabbitMQ)', () => {
     expect(await store.history.countDocuments({})).to.equal(0);
   });
 
+  it('waits out the grace for an entry without its recent copy, then publishes it from the history', async () => {
+    const clock = new ManualClock();
+    const store = storeOf('_uncopied');
+    const received = await consumer('markers-uncopied');
+    const relay = await newRelay(store, { clock });
+    const state = campaign(nextId++);
+    const event = campaignEvent(state, 1);
+    const entryId = VersionedStore.entryId(state.campaignId, 1);
+    // A writer that died after its marker and entry, before the entry's copy.
+    await store.outbox().pending.insertOne({ _id: entryId as never, at: clock.now() });
+    await store.history.insertOne({
+      _id: entryId,
+      entity: 'campaign',
+      entityId: state.campaignId,
+      version: 1,
+      ownerAccountId: state.ownerAccountId,
+      ...facts('submit', null, 'submitted', clock.now()),
+      reason: null,
+      state,
+      outbox: [event],
+    });
+    await relay.flush(); // young: only the copies are read, and there is none
+    expect(await isMarkedPending(store, entryId)).to.equal(true);
+
+    clock.advance(2 * LEASE_MS);
+    await relay.flush();
+    await waitFor(() => received.length === 1, { message: 'published from the history after the grace' });
+    expect(received[0]?.id).to.equal(event.id);
+    expect(await isMarkedPending(store, entryId)).to.equal(false);
+  });
+
   it('publishes an entry written after a pass found only its marker', async () => {
     const clock = new ManualClock();
     const store = storeOf('_late');
@@ -143,6 +174,8 @@ describe('outbox pending markers (real FerretDB and RabbitMQ)', () => {
     expect(await store.history.countDocuments({ outboxPending: true })).to.equal(0);
     const markers = await store.outbox().pending.find({}).toArray();
     expect(markers.map((marker) => marker._id)).to.have.members(flagged.map((state) => VersionedStore.entryId(state.campaignId, 1)));
+    // Recorded as done, so a later start does not search the history again.
+    expect(await store.history.db.collection('outbox_migrations').countDocuments({ _id: `${store.history.collectionName}:flagged-entries-marked` as never })).to.equal(1);
     await storeOf('_flags').ensureIndexes(); // a restart: nothing flagged is left to move
     expect(await store.outbox().pending.countDocuments({})).to.equal(2);
 

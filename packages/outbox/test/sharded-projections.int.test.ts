@@ -1,19 +1,21 @@
-import { KeyedShards, shardIndexOf, shardName } from '@pilot/mongo';
+import { shardIndexOf, shardName } from '@pilot/mongo';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Collection, type Db } from 'mongodb';
-import { ConcurrentChangeError, PROJECTION_SHARDS, VersionedStore, type Current } from '@pilot/versioned-store';
+import { ConcurrentChangeError, projectionCollectionName, RECORDS_PER_COLLECTION, VersionedStore, type Current } from '@pilot/versioned-store';
 import { campaign, facts, projectionOf, type Campaign } from './support';
 
-describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
+describe('VersionedStore projections in collections by id range (real FerretDB)', () => {
   const infra = testInfra();
   const dbName = `outbox_shards_${infra.runId}`;
   let client: MongoClient;
   let db: Db;
 
   const storeOf = (base: string, on: Db = db) => new VersionedStore<Campaign>(on, 'campaign', base, `${base}_history`);
+  const projectionCollections = async (base: string) =>
+    (await db.listCollections({}, { nameOnly: true }).toArray()).map((found) => found.name).filter((name) => name !== base && name.startsWith(`${base}_`) && !name.startsWith(`${base}_history`));
   const stored = async (base: string) =>
-    (await Promise.all(new KeyedShards(db, base, PROJECTION_SHARDS).all.map((shard) => shard.find({}).toArray()))).flat();
+    (await Promise.all((await projectionCollections(base)).map((name) => db.collection(name).find({}).toArray()))).flat();
 
   before(async () => {
     client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
@@ -24,16 +26,38 @@ describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
     await client.close();
   });
 
-  it('keeps each projection in the shard its key hashes to, and only there', async () => {
+  it('keeps each numbered record in the collection of its id range, and only there; named records in their hashed shard', async () => {
     const store = storeOf('routing');
-    const ids = [1, 2, 3, 17, 64, 65, 1000, 123_456];
+    const ids = [1, 2, 256, 257, 1000, 123_456];
     for (const id of ids) await store.create(id, campaign(id), facts('submit', null, 'submitted'));
+    const collectionOf = (id: number) => `routing_r${Math.floor((id - 1) / RECORDS_PER_COLLECTION)}`;
+    expect(RECORDS_PER_COLLECTION).to.equal(256);
     for (const id of ids) {
-      const holders = (await db.collection(shardName('routing', shardIndexOf(String(id), PROJECTION_SHARDS))).countDocuments({ _id: String(id) as never })) === 1;
-      expect(holders, `campaign ${id} in its shard`).to.equal(true);
+      expect(projectionCollectionName('routing', String(id))).to.equal(collectionOf(id));
+      expect(await db.collection(collectionOf(id)).countDocuments({ _id: String(id) as never }), `campaign ${id} in its range`).to.equal(1);
     }
+    expect(await projectionCollections('routing')).to.have.members(['routing_r0', 'routing_r1', 'routing_r3', 'routing_r482']);
     expect((await stored('routing')).map((document) => document.id)).to.have.members(ids);
-    expect(new Set(ids.map((id) => shardIndexOf(String(id), PROJECTION_SHARDS))).size).to.be.greaterThan(4);
+
+    const named = storeOf('named');
+    for (const key of ['home-top', 'home-bottom', '0', '007', '-3']) await named.create(key, campaign(1), facts('submit', null, 'submitted'));
+    for (const key of ['home-top', 'home-bottom', '0', '007', '-3']) {
+      expect(projectionCollectionName('named', key)).to.equal(shardName('named', shardIndexOf(key, 64)));
+      expect(await named.loadProjection(key)).to.deep.include({ _id: key, version: 1 });
+    }
+  });
+
+  it('reads a record by id from its own range collection whatever the others hold', async () => {
+    const store = storeOf('bounded');
+    // Many records in other ranges, one in range 0: a read of it touches only its own collection.
+    const at = new Date('2026-02-01T00:00:00Z');
+    await db.collection('bounded_r9').insertMany(
+      Array.from({ length: 2000 }, (_, index) => ({ ...campaign(2305 + index), _id: String(2305 + index), id: 2305 + index, version: 1, createdAt: at, updatedAt: at })) as never[],
+    );
+    await store.create(5, campaign(5), facts('submit', null, 'submitted'));
+    expect(await store.loadProjection(5)).to.deep.include({ _id: 5, version: 1 });
+    expect(await store.loadProjection(2400)).to.deep.include({ _id: 2400, version: 1 });
+    expect(await db.collection('bounded_r0').countDocuments({})).to.equal(1);
   });
 
   it('lists across every shard in the order, limit and projection asked for', async () => {
@@ -76,17 +100,25 @@ describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
     ]);
   });
 
-  it('creates an index on every shard', async () => {
+  it('creates an index on every projection collection, those that exist and those a later write creates', async () => {
     const store = storeOf('indexed');
+    await store.create(1, campaign(1), facts('submit', null, 'submitted'));
     await store.ensureIndexes();
     await store.createCurrentIndex({ status: 1 });
-    for (const shard of new KeyedShards(db, 'indexed', PROJECTION_SHARDS).all) {
-      const keys = (await shard.listIndexes().toArray()).map((index) => Object.keys(index.key as object).join(','));
-      expect(keys, shard.collectionName).to.include.members(['id', 'status']);
+    await store.create(300, campaign(300), facts('submit', null, 'submitted'));
+    // Another process, started after the collections of 1 and 300 existed, creating the one of 600.
+    const later = storeOf('indexed');
+    await later.ensureIndexes();
+    await later.createCurrentIndex({ status: 1 });
+    await later.create(600, campaign(600), facts('submit', null, 'submitted'));
+    expect(await projectionCollections('indexed')).to.have.members(['indexed_r0', 'indexed_r1', 'indexed_r2']);
+    for (const name of await projectionCollections('indexed')) {
+      const keys = (await db.collection(name).listIndexes().toArray()).map((index) => Object.keys(index.key as object).join(','));
+      expect(keys, name).to.include.members(['id', 'status']);
     }
   });
 
-  it('moves projections of the single-collection layouts into their shards at start, never back a version, then drops the old collection', async () => {
+  it('moves projections of the earlier layouts into their range collections at start, never back a version, then drops what they emptied', async () => {
     const base = 'migrating';
     const store = storeOf(base);
     const single = db.collection(base);
@@ -102,19 +134,30 @@ describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
     // A shard copy older than the single collection's: the history has the newer version.
     const behind = await store.create(4, campaign(4), facts('submit', null, 'submitted', at));
     await store.change(behind, { ...campaign(4), title: 'version 2' }, facts('edit', null, null));
-    const shardOf4 = new KeyedShards(db, base, PROJECTION_SHARDS).of('4');
-    await shardOf4.replaceOne({ _id: '4' as never }, { ...campaign(4), _id: '4', id: 4, version: 1, createdAt: at, updatedAt: at });
+    await db.collection(projectionCollectionName(base, '4')).replaceOne({ _id: '4' as never }, { ...campaign(4), _id: '4', id: 4, version: 1, createdAt: at, updatedAt: at });
     await single.insertOne({ ...campaign(4), title: 'version 2', _id: '4' as never, id: 4, version: 2, createdAt: at, updatedAt: at });
+    // The layout of 0014: numbered records in 64 collections by a hash of the key.
+    const hashedOf = (id: number) => db.collection(shardName(base, shardIndexOf(String(id), 64)));
+    await hashedOf(5).insertOne({ ...campaign(5), _id: '5' as never, id: 5, version: 1, createdAt: at, updatedAt: at });
+    await hashedOf(300).insertOne({ ...campaign(300), _id: '300' as never, id: 300, version: 1, createdAt: at, updatedAt: at });
+    // Copied by a start that crashed before deleting it, and changed since.
+    const copied = await store.create(6, campaign(6), facts('submit', null, 'submitted', at));
+    await store.change(copied, { ...campaign(6), title: 'changed after the copy' }, facts('edit', null, null));
+    await hashedOf(6).insertOne({ ...campaign(6), _id: '6' as never, id: 6, version: 1, createdAt: at, updatedAt: at });
 
     await store.ensureIndexes();
     await storeOf(base).ensureIndexes(); // again, as a second replica starting would
 
     expect(await db.listCollections({ name: base }).toArray()).to.deep.equal([]);
+    expect(await projectionCollections(base)).to.have.members([`${base}_r0`, `${base}_r1`]);
     expect(await projectionOf(db, base, 1)).to.deep.include({ _id: '1', id: 1, version: 1 });
     expect(await projectionOf(db, base, 2)).to.deep.include({ _id: '2', id: 2, version: 1 });
     expect(await projectionOf(db, base, 3)).to.deep.include({ version: 2, title: 'changed since' });
     expect(await projectionOf(db, base, 4)).to.deep.include({ version: 2, title: 'version 2' });
-    expect((await stored(base)).map((document) => document._id)).to.have.members(['1', '2', '3', '4']);
+    expect(await projectionOf(db, base, 5)).to.deep.include({ _id: '5', id: 5, version: 1 });
+    expect(await projectionOf(db, base, 6)).to.deep.include({ version: 2, title: 'changed after the copy' });
+    expect(await projectionOf(db, base, 300)).to.deep.include({ _id: '300', id: 300, version: 1 });
+    expect((await stored(base)).map((document) => document._id)).to.have.members(['1', '2', '3', '4', '5', '6', '300']);
     expect(await store.load(1)).to.deep.include({ _id: 1, version: 1, status: 'submitted' });
     const listed = await store.findCurrent({}, { sort: { id: 1 } });
     expect(listed.map((record) => [record._id, record.version])).to.deep.equal([
@@ -122,6 +165,9 @@ describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
       [2, 1],
       [3, 2],
       [4, 2],
+      [5, 1],
+      [6, 2],
+      [300, 1],
     ]);
   });
 
@@ -168,6 +214,8 @@ describe('VersionedStore projections in 64 shards (real FerretDB)', () => {
       }
     };
     await Promise.all(ids.flatMap((id) => stores.map((store, index) => writer(store, id, `writer ${index}`))));
+    // The roll-forward check after an overtaken write runs after its answer: wait for both stores' checks.
+    await Promise.all(stores.map((store) => store.settled()));
     for (const id of ids) {
       const newest = await db.collection(`${base}_history`).findOne({ _id: `${id}:11` as never });
       expect(newest, `campaign ${id} has 11 versions`).to.not.equal(null);

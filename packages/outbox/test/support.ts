@@ -1,7 +1,6 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
-import { KeyedShards } from '@pilot/mongo';
 import type { Db, Document } from 'mongodb';
-import { PROJECTION_SHARDS, type ChangeFacts, type VersionedStore } from '@pilot/versioned-store';
+import { projectionCollectionName, type ChangeFacts, type VersionedStore } from '@pilot/versioned-store';
 
 export type Campaign = CampaignState;
 
@@ -34,7 +33,7 @@ export async function isMarkedPending(store: VersionedStore<Campaign>, entryId: 
   return (await store.outbox().pending.countDocuments({ _id: entryId as never })) > 0;
 }
 
-/** The stored projection of record `id` in the shard that holds it (`base` is the store's current collection). */
+/** The stored projection of record `id` in the collection that holds it (`base` is the store's current collection). */
 export function projectionOf(db: Db, base: string, id: number): Promise<Document | null> {
-  return new KeyedShards(db, base, PROJECTION_SHARDS).of(String(id)).findOne({ _id: String(id) as never });
+  return db.collection(projectionCollectionName(base, String(id))).findOne({ _id: String(id) as never });
 }

@@ -1,10 +1,27 @@
 /**
- * The projections of a VersionedStore, spread over N collections by their string key (docs/decisions/0014):
- * a write scans one shard on FerretDB over SQLite instead of every record. A query goes to every shard in
- * parallel and the answers are merged in memory (sort, limit), so callers see one collection.
+ * The projections of a VersionedStore, spread over collections so that a lookup or a write by key reads a
+ * bounded number of documents on FerretDB over SQLite, which scans a collection for every find, replace and
+ * delete by `_id` (docs/decisions/0014, 0030, 0031):
+ *
+ * - a numbered record (key a positive integer, as campaigns and publishers are) lives in `<base>_r<k>`, the
+ *   collection of its id range: ids `k * RECORDS_PER_COLLECTION + 1` .. `(k + 1) * RECORDS_PER_COLLECTION`.
+ *   A collection never holds more than RECORDS_PER_COLLECTION records, however many there are in all;
+ * - a named record (any other key, as placement slots are) lives in one of HASHED_SHARDS collections
+ *   `<base>_<nn>` chosen by a hash of its key.
+ *
+ * A query goes to every collection the store has (listed by name) in parallel and the answers are merged in
+ * memory (sort, limit), so callers see one collection. Indexes asked for with createIndex are created on the
+ * collections that exist and on each new one before its first write.
  */
-import { KeyedShards } from '@pilot/mongo';
+import { eachLimited, shardIndexOf, shardName } from '@pilot/mongo';
 import type { Collection, Db, Document, Filter, IndexSpecification } from 'mongodb';
+
+/** Records per id-range collection: a find by id reads at most this many projections on FerretDB. */
+export const RECORDS_PER_COLLECTION = 256;
+/** Collections the named (non-numeric) keys are hashed over. */
+export const HASHED_SHARDS = 64;
+
+const INDEX_BUILDS_AT_ONCE = 4;
 
 /** How a fan-out query orders its answer: field to 1 (ascending) or -1 (descending), in priority order. */
 export type SortSpec = Record<string, 1 | -1>;
@@ -21,27 +38,94 @@ export interface KeyedDocument extends Document {
   _id: string | number;
 }
 
+/** The id a key stands for when it is a record number (a positive safe integer written plainly), else null. */
+export function recordNumberOf(key: string): number | null {
+  if (!/^[1-9][0-9]*$/.test(key)) return null;
+  const number = Number(key);
+  return Number.isSafeInteger(number) ? number : null;
+}
+
+/** `<base>_r<k>` for a numbered key, `<base>_<nn>` (hash) for a named one. */
+export function projectionCollectionName(base: string, key: string): string {
+  const number = recordNumberOf(key);
+  if (number === null) return shardName(base, shardIndexOf(key, HASHED_SHARDS));
+  return `${base}_r${Math.floor((number - 1) / RECORDS_PER_COLLECTION)}`;
+}
+
+const RANGE_SUFFIX = /^r(0|[1-9][0-9]*)$/;
+const HASHED_SUFFIX = /^[0-9]{2}$/;
+
+/** What follows `<base>_` in `name`, or null when `name` is not of `base`. */
+function suffixOf(base: string, name: string): string | null {
+  return name.startsWith(`${base}_`) ? name.slice(base.length + 1) : null;
+}
+
+/** Whether `name` is one of the projection collections of `base` (either layout). */
+export function isProjectionCollection(base: string, name: string): boolean {
+  const suffix = suffixOf(base, name);
+  return suffix !== null && (RANGE_SUFFIX.test(suffix) || HASHED_SUFFIX.test(suffix));
+}
+
 export class ProjectionShards {
-  private readonly shards: KeyedShards<KeyedDocument>;
+  private readonly indexSpecs: IndexSpecification[] = [];
+  /** Collections this process has created the indexes of (or is creating them). */
+  private readonly indexed = new Map<string, Promise<void>>();
 
-  constructor(db: Db, base: string, count: number) {
-    this.shards = new KeyedShards<KeyedDocument>(db, base, count);
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly base: string,
+  ) {}
 
-  /** The shard that holds the projection of `key`. */
+  /** The collection that holds the projection of `key` (indexes may still be missing: see `forWriting`). */
   of(key: string): Collection<KeyedDocument> {
-    return this.shards.of(key);
+    return this.db.collection<KeyedDocument>(projectionCollectionName(this.base, key));
   }
 
+  /** The collection of `key`, with the store's indexes created on it first (once per process). */
+  async forWriting(key: string): Promise<Collection<KeyedDocument>> {
+    const collection = this.of(key);
+    await this.indexesOn(collection);
+    return collection;
+  }
+
+  /** Every projection collection of the store that exists now: the id ranges in id order, then the hashed ones. */
+  async all(): Promise<Collection<KeyedDocument>[]> {
+    const names = (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((found) => found.name).filter((name) => isProjectionCollection(this.base, name));
+    const rangeOf = (name: string) => (RANGE_SUFFIX.test(suffixOf(this.base, name) ?? '') ? Number(name.slice(name.lastIndexOf('_r') + 2)) : Number.POSITIVE_INFINITY);
+    return names.sort((a, b) => rangeOf(a) - rangeOf(b) || (a < b ? -1 : a > b ? 1 : 0)).map((name) => this.db.collection<KeyedDocument>(name));
+  }
+
+  /** The hashed collections that exist now (numbered records lived there before decision 0031). */
+  async hashed(): Promise<Collection<KeyedDocument>[]> {
+    return (await this.all()).filter((collection) => HASHED_SUFFIX.test(suffixOf(this.base, collection.collectionName) ?? ''));
+  }
+
+  /** An index on every projection collection, those that exist and those created later. */
   async createIndex(spec: IndexSpecification): Promise<void> {
-    await Promise.all(this.shards.all.map((shard) => shard.createIndex(spec)));
+    this.indexSpecs.push(spec);
+    // Every collection that exists gets it (and so has all the indexes asked for so far).
+    // A few at a time: FerretDB over SQLite builds an index under a lock of the whole database file.
+    const existing = await this.all();
+    await eachLimited(existing, INDEX_BUILDS_AT_ONCE, async (collection) => void (await collection.createIndex(spec)));
+    for (const collection of existing) this.indexed.set(collection.collectionName, Promise.resolve());
+  }
+
+  private indexesOn(collection: Collection<KeyedDocument>): Promise<void> {
+    if (this.indexSpecs.length === 0) return Promise.resolve();
+    let creating = this.indexed.get(collection.collectionName);
+    if (!creating) {
+      creating = Promise.all(this.indexSpecs.map((spec) => collection.createIndex(spec))).then(() => undefined);
+      this.indexed.set(collection.collectionName, creating);
+      creating.catch(() => this.indexed.delete(collection.collectionName));
+    }
+    return creating;
   }
 
   async find(filter: Filter<KeyedDocument>, { sort, limit, projection }: FindCurrentOptions = {}): Promise<KeyedDocument[]> {
     const fields = withSortFields(projection, sort);
     const answers = await Promise.all(
-      this.shards.all.map((shard) => {
-        let cursor = shard.find(filter, fields ? { projection: fields } : {});
+      (await this.all()).map((collection) => {
+        let cursor = collection.find(filter, fields ? { projection: fields } : {});
         if (sort) cursor = cursor.sort(sort);
         if (limit !== undefined) cursor = cursor.limit(limit);
         return cursor.toArray();

@@ -1,17 +1,17 @@
 /**
  * Everything the campaign service stores, and the only code that touches the driver.
  *
- * - `campaigns_00` .. `campaigns_63` (current projections, by a hash of the id), `campaign_history` (one
- *   immutable entry per change, holding the audit facts and the events: the outbox) and
- *   `campaign_history_pending` (the entries whose events may not be on the bus yet) through @pilot/outbox's
- *   VersionedStore.
+ * - `campaigns_r0`, `campaigns_r1`, ... (current projections, 256 ids per collection), `campaign_history`
+ *   (one immutable entry per change, holding the audit facts and the events: the outbox),
+ *   `campaign_history_recent` (copies of the last hour's entries) and `campaign_history_pending` (the
+ *   entries whose events may not be on the bus yet) through @pilot/versioned-store's VersionedStore.
  * - `campaign_ids`: one document per id ever handed out (insertWithNextId), so ids are unique across
  *   replicas and never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { claimOnce, createDeclaredIndexes, insertWithNextId, modelOf, storedSchema, wholeCollectionScan, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
+import { claimOnce, createDeclaredIndexes, insertWithNextId, modelOf, storedSchema, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
@@ -176,19 +176,10 @@ export class CampaignRepository {
   /**
    * Rolls forward every projection that missed its newest history entry (a process that died between the
    * history insert and the projection write, or two projection writes that crossed on FerretDB, which has
-   * no atomic conditional update). Reads only ids and versions; returns the ids it repaired.
+   * no atomic conditional update): VersionedStore.rollForwardStale. Returns the ids it repaired.
    */
   async repairProjections(): Promise<number[]> {
-    const latest = new Map<number, number>();
-    for await (const entry of this.store.history.find({}, { projection: { entityId: 1, version: 1 }, ...wholeCollectionScan(this.store.history) })) {
-      const id = Number(entry.entityId);
-      latest.set(id, Math.max(latest.get(id) ?? 0, Number(entry.version)));
-    }
-    const projected = new Map<number, number>();
-    for (const current of await this.store.findCurrent({}, { projection: { id: 1, version: 1 } })) projected.set(Number(current._id), current.version);
-    const stale = [...latest].filter(([id, version]) => (projected.get(id) ?? 0) < version).map(([id]) => id);
-    for (const id of stale) await this.store.load(id);
-    return stale;
+    return (await this.store.rollForwardStale()).map(Number);
   }
 
   async listActive(): Promise<StoredCampaign[]> {

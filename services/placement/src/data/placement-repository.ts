@@ -45,9 +45,11 @@ export class PlacementRepository {
     return [this.store.outbox()];
   }
 
+  /** Indexes, then the slots whose projection missed a change (a process that died in between) rolled forward. */
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
     await this.store.history.createIndex({ 'state.placement.placementId': 1 });
+    await this.store.rollForwardStale();
   }
 
   async currentOf(slot: Slot): Promise<SlotRecord | null> {

@@ -107,26 +107,14 @@ export class PublisherRepository {
     return this.store.findCurrent(query, { sort: { id: -1 }, limit });
   }
 
-  /** Every current record in id order, in batches (for rebuilding the key read model). */
-  async *batches(batchSize = 200): AsyncGenerator<PublisherRecord[]> {
-    let after = 0;
-    for (;;) {
-      const batch = await this.store.findCurrent({ id: { $gt: after } }, { sort: { id: 1 }, limit: batchSize });
-      if (batch.length > 0) yield batch;
-      if (batch.length < batchSize) return;
-      after = Number(batch[batch.length - 1]!._id);
-    }
+  /** Every current record, in batches of one projection collection each (for rebuilding the key read model). */
+  batches(): AsyncGenerator<PublisherRecord[]> {
+    return this.store.currentInBatches();
   }
 
-  /**
-   * The newest history version of every record (a change interrupted before its projection shows here).
-   * Versions are 1..n without gaps, so the number of entries is the newest version (FerretDB lacks $max).
-   */
-  async latestVersions(): Promise<Map<number, number>> {
-    const rows = await this.store.history
-      .aggregate<{ _id: number; version: number }>([{ $match: { entity: PUBLISHER_ENTITY } }, { $group: { _id: '$entityId', version: { $sum: 1 } } }])
-      .toArray();
-    return new Map(rows.map((row) => [Number(row._id), row.version]));
+  /** Rolls forward every record whose projection is behind its history, or missing (VersionedStore.rollForwardStale). */
+  async rollForwardStale(): Promise<void> {
+    await this.store.rollForwardStale();
   }
 
   /** Audit entries (history without events), newest first. */

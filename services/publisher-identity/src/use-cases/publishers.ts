@@ -309,14 +309,10 @@ export class Publishers {
    * interrupted before its projection was written is rolled forward first.
    */
   async rebuildReadModel(): Promise<number> {
-    const latest = await this.repository.latestVersions();
+    await this.repository.rollForwardStale();
     let count = 0;
     for await (const batch of this.repository.batches()) {
-      for (const current of batch) {
-        const id = Number(current._id);
-        const record = (latest.get(id) ?? 0) > current.version ? await this.repository.load(id) : current;
-        if (record) await this.readModel.write(record);
-      }
+      for (const record of batch) await this.readModel.write(record);
       count += batch.length;
     }
     await this.readModel.sweep();
