@@ -208,6 +208,24 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  it('4: asks for each list once on an administrator\'s dashboard, shared by its filters and the review counts', async () => {
+    const { page } = admin;
+    const listCalls: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }) => {
+      const { pathname } = new URL(request.url());
+      if (request.method() === 'GET' && /^\/api\/workspace\/(campaigns|publishers)$/.test(pathname)) listCalls.push(pathname);
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto('/workspace');
+      await page.getByTestId('totals').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(listCalls.sort()).to.deep.equal(['/api/workspace/campaigns', '/api/workspace/publishers']);
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it('4: lets an administrator search, sort, page and count the whole network\'s campaigns and platforms', async () => {
     for (let n = 1; n <= DRAFTS; n += 1) await draftCampaign(advertiserApi, { name: `Batch ${String(n).padStart(2, '0')}` });
     const { page } = admin;

@@ -1,12 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiBody } from '../api';
+import { usePublisherList } from '../hooks/workspace-lists';
 import { otherClaims, sharedLinks } from '../publisher-link';
 import type { Publisher } from '../types';
 
 /** For an administrator: other accounts that registered the same link, which only one of them can own. */
 export function SharedLinkNotice({ publisher }: { publisher: Publisher }) {
-  const publishers = useQuery({ queryKey: ['publishers'], queryFn: ({ signal }) => apiBody<{ items: Publisher[] }>('/api/workspace/publishers', { signal }) });
+  const publishers = usePublisherList();
   const others = otherClaims(publisher, sharedLinks(publishers.data?.items ?? []));
   if (others.length === 0) return null;
   return (

@@ -3,9 +3,7 @@
  * one that has waited longest is at the top), and approved campaigns not yet activated. The lists are
  * the workspace's own list calls; the navigation shows their counts.
  */
-import { useQuery } from '@tanstack/react-query';
-import { apiBody } from '../api';
-import type { Campaign, Publisher } from '../types';
+import { useCampaignList, usePublisherList } from './workspace-lists';
 
 /** Oldest change of state first: `updatedAt` is when the record entered its current status. */
 export function oldestFirst<T extends { updatedAt: string; id: number }>(items: T[]): T[] {
@@ -13,16 +11,8 @@ export function oldestFirst<T extends { updatedAt: string; id: number }>(items: 
 }
 
 export function useReviewQueue(enabled: boolean) {
-  const campaigns = useQuery({
-    queryKey: ['campaigns', 'review-queue'],
-    enabled,
-    queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }),
-  });
-  const publishers = useQuery({
-    queryKey: ['publishers', 'review-queue'],
-    enabled,
-    queryFn: ({ signal }) => apiBody<{ items: Publisher[] }>('/api/workspace/publishers', { signal }),
-  });
+  const campaigns = useCampaignList(enabled);
+  const publishers = usePublisherList(enabled);
   const campaignItems = campaigns.data?.items ?? [];
   return {
     campaigns: oldestFirst(campaignItems.filter((campaign) => campaign.status === 'submitted')),

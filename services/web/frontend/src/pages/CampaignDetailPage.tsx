@@ -11,6 +11,7 @@ import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
 import { StatusHistory } from '../components/StatusHistory';
 import { usePageTitle } from '../hooks/page-title';
+import { useCampaignList } from '../hooks/workspace-lists';
 import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
 import { statusWord } from '../status-words';
@@ -28,7 +29,7 @@ export function CampaignDetailPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   usePageTitle(campaign.data ? `Campaign #${campaign.data.id}: ${campaign.data.name}` : 'Campaign');
   // The campaigns that replace this one (their `replaces` is this id): the list the account can see.
-  const list = useQuery({ queryKey: ['campaigns', ''], queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }) });
+  const list = useCampaignList();
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),

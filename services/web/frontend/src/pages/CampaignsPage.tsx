@@ -1,12 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { ListControls } from '../components/ListControls';
 import { Pager } from '../components/Pager';
 import { StatusBadge } from '../components/StatusBadge';
 import { useListParams } from '../hooks/list-params';
 import { usePageTitle } from '../hooks/page-title';
+import { useCampaignList } from '../hooks/workspace-lists';
 import { LIST_PAGE_SIZE, listView, sortOptions } from '../list-view';
 import { useAccount } from '../session';
 import { CAMPAIGN_STATUSES } from '../status-words';
@@ -19,11 +18,7 @@ export function CampaignsPage() {
   const account = useAccount();
   usePageTitle(account.admin ? 'Campaigns of the network' : 'Your campaigns');
   const [list, setList] = useListParams();
-  // The whole list (the API's status filter is not used): the per-status counts need every record.
-  const campaigns = useQuery({
-    queryKey: ['campaigns', ''],
-    queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }),
-  });
+  const campaigns = useCampaignList();
   const view = listView(campaigns.data?.items ?? [], list, searchText, SORTS);
   return (
     <section>

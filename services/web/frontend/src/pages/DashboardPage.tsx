@@ -9,8 +9,9 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { RateTotals } from '../components/RateTotals';
 import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
 import { usePageTitle } from '../hooks/page-title';
+import { useCampaignList, usePublisherList } from '../hooks/workspace-lists';
 import { csvFileName, presetOf, presetRange } from '../stats-view';
-import type { Campaign, Publisher, Stats } from '../types';
+import type { Stats } from '../types';
 
 /** The CSV file's subject: what the totals are of. */
 function csvSubject(filters: { campaignId: string; publisherId: string }): string {
@@ -33,8 +34,8 @@ export function DashboardPage() {
     queryFn: ({ signal }) => apiBody<Stats>(`/api/workspace/stats${query(filters)}`, { signal }),
   });
   const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
-  const campaigns = useQuery({ queryKey: ['campaigns', ''], queryFn: () => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns') });
-  const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
+  const campaigns = useCampaignList();
+  const publishers = usePublisherList();
   // A filter is offered only when the account has something to choose (an advertiser has no platforms).
   const campaignChoices = campaigns.data?.items ?? [];
   const publisherChoices = publishers.data?.items ?? [];

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -9,6 +9,7 @@ import { Pager } from '../components/Pager';
 import { StatusBadge } from '../components/StatusBadge';
 import { useListParams } from '../hooks/list-params';
 import { usePageTitle } from '../hooks/page-title';
+import { usePublisherList } from '../hooks/workspace-lists';
 import { LIST_PAGE_SIZE, listView, sortOptions } from '../list-view';
 import { useAccount } from '../session';
 import { PUBLISHER_STATUSES } from '../status-words';
@@ -36,7 +37,7 @@ export function PublishersPage() {
   const [link, setLink] = useState('');
   const [touched, setTouched] = useState(false);
   const [list, setList] = useListParams();
-  const publishers = useQuery({ queryKey: ['publishers'], queryFn: () => apiBody<{ items: Publisher[] }>('/api/workspace/publishers') });
+  const publishers = usePublisherList();
   const create = useMutation({
     mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
     onSuccess: (publisher) => {

@@ -1,0 +1,28 @@
+/**
+ * The workspace's two list calls, each under one query key: every page, the navigation's review counts
+ * and the shared-link notice read the same cached answer instead of fetching the list again.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { apiBody } from '../api';
+import type { Campaign, Publisher } from '../types';
+
+export const CAMPAIGN_LIST_KEY = ['campaigns', 'list'] as const;
+export const PUBLISHER_LIST_KEY = ['publishers', 'list'] as const;
+
+/** Every campaign the account can see (the API's status filter is not used: per-status counts need all). */
+export function useCampaignList(enabled = true) {
+  return useQuery({
+    queryKey: CAMPAIGN_LIST_KEY,
+    enabled,
+    queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }),
+  });
+}
+
+/** Every platform the account can see. */
+export function usePublisherList(enabled = true) {
+  return useQuery({
+    queryKey: PUBLISHER_LIST_KEY,
+    enabled,
+    queryFn: ({ signal }) => apiBody<{ items: Publisher[] }>('/api/workspace/publishers', { signal }),
+  });
+}
