@@ -6,6 +6,7 @@
  * ad requests.
  */
 import { expect } from 'chai';
+import { waitFor } from '@pilot/testkit';
 import { openLink, signedIn, type Ad, type Answer, type Browser, PublisherServer } from './support/clients';
 import { activeCampaign, approvedPublisher } from './support/scenario';
 import { ADMIN_ID, startSystem, type System } from './support/system';
@@ -171,6 +172,37 @@ describe('sandbox: test keys and fill figures end to end', function () {
     expect(refused.status).to.equal(401);
     expect(refused.body).to.include({ code: 'invalid_key' });
     expect((await adWith(rotated.body.key)).status, 'the live key after the test key is revoked').to.equal(200);
+  });
+
+  it('shows on the platform when an ad request last used its live key and its test key, each apart', async () => {
+    const { publisher, server: live } = await approvedPublisher(system, owner, admin);
+    const test = await testKeyOf(publisher.id);
+    type Uses = { keyLastUsedAt: string | null; testKeyLastUsedAt: string | null };
+    const uses = async () => {
+      const answer = await owner.get<Uses>(`/api/workspace/publishers/${publisher.id}`);
+      expect(answer.status, answer.text).to.equal(200);
+      return answer.body;
+    };
+    // Allocation notes a use without making the ad request wait for it.
+    const shown = (field: keyof Uses) =>
+      waitFor(
+        async () => {
+          const seen = await uses();
+          return seen[field] ? seen : null;
+        },
+        { message: `${field} shown` },
+      );
+    expect(await uses()).to.include({ keyLastUsedAt: null, testKeyLastUsedAt: null });
+
+    const beforeLive = Date.now();
+    expect((await live.ad()).status).to.equal(200);
+    const afterLive = await shown('keyLastUsedAt');
+    expect(Date.parse(afterLive.keyLastUsedAt ?? '')).to.be.within(beforeLive - 1_000, Date.now());
+    expect(afterLive.testKeyLastUsedAt, 'the test key was not used').to.equal(null);
+
+    expect((await adWith(test.key)).status).to.equal(200);
+    const afterTest = await shown('testKeyLastUsedAt');
+    expect(afterTest.keyLastUsedAt, 'the live key\'s use is kept').to.equal(afterLive.keyLastUsedAt);
   });
 
   it('keeps a test key working while the platform is paused, when its live key is refused', async () => {
