@@ -4,8 +4,8 @@ import { createLogger } from '@pilot/logging';
 import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
-import { OutboxRelay, type OutboxRelayOptions } from '../src';
-import { VersionedStore } from '@pilot/versioned-store';
+import { OutboxRelay, type OutboxRelayOptions } from '@pilot/outbox';
+import { VersionedStore } from '../src';
 import { campaign, campaignEvent, facts, isMarkedPending, type Campaign } from './support';
 
 const logger = createLogger({ service: 'outbox-lease-retention-test', level: 'silent' });

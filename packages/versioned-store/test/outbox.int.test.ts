@@ -6,8 +6,8 @@ import { createLogger } from '@pilot/logging';
 import { deliveredSoFar, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
-import { OutboxRelay } from '../src';
-import { ConcurrentChangeError, VersionedStore, type Current, type HistoryEntry } from '@pilot/versioned-store';
+import { OutboxRelay } from '@pilot/outbox';
+import { ConcurrentChangeError, VersionedStore, type Current, type HistoryEntry } from '../src';
 import { campaign, campaignEvent, facts, isMarkedPending, projectionOf, type Campaign } from './support';
 
 const logger = createLogger({ service: 'outbox-test', level: 'silent' });

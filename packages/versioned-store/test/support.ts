@@ -1,6 +1,6 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
 import type { Db, Document } from 'mongodb';
-import { projectionCollectionName, type ChangeFacts, type VersionedStore } from '@pilot/versioned-store';
+import { projectionCollectionName, type ChangeFacts, type VersionedStore } from '../src';
 
 export type Campaign = CampaignState;
 

@@ -2,7 +2,7 @@ import { shardIndexOf, shardName } from '@pilot/mongo';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Collection, type Db } from 'mongodb';
-import { ConcurrentChangeError, projectionCollectionName, RECORDS_PER_COLLECTION, VersionedStore, type Current } from '@pilot/versioned-store';
+import { ConcurrentChangeError, projectionCollectionName, RECORDS_PER_COLLECTION, VersionedStore, type Current } from '../src';
 import { campaign, facts, projectionOf, type Campaign } from './support';
 
 describe('VersionedStore projections in collections by id range (real FerretDB)', () => {
