@@ -12,22 +12,14 @@ import fs from 'node:fs';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
-import { openLink, PublisherServer, signedIn, type Ad, type Browser as ApiBrowser } from '../e2e/support/clients';
-import { activeCampaign, draftCampaign } from '../e2e/support/scenario';
+import { openLink, signedIn, type Ad, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { activeCampaign, approvedPublisher, draftCampaign } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
-import { reloadUntil, startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
+import { atPhoneWidth, expectFitsPhone, isoDay, reloadUntil, scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
 
 const ADVERTISER_ID = '7101';
 const OWNER_ID = '7102';
 const DRAFTS = 21;
-
-function isoDay(offsetDays: number): string {
-  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function scrollWidth(page: Page): Promise<number> {
-  return page.evaluate<number>('document.scrollingElement.scrollWidth');
-}
 
 async function text(locator: ReturnType<Page['locator']>): Promise<string> {
   return ((await locator.textContent()) ?? '').trim();
@@ -51,17 +43,12 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     stack = await startBrowserSystem();
     [advertiserApi, adminApi, ownerApi] = await Promise.all([signedIn(stack.system, ADVERTISER_ID), signedIn(stack.system, ADMIN_ID), signedIn(stack.system, OWNER_ID)]);
     campaignId = (await activeCampaign(advertiserApi, adminApi, { name: 'Dashboards campaign' })).id;
-    const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@dashboards_journey_bot' });
-    expect(registered.status, registered.text).to.equal(201);
-    publisherId = registered.body.id;
-    expect((await ownerApi.post(`/api/workspace/publishers/${publisherId}/submit`)).status).to.equal(200);
-    expect((await adminApi.post(`/api/workspace/publishers/${publisherId}/approve`)).status).to.equal(200);
-    const key = await ownerApi.post<{ key: string }>(`/api/workspace/publishers/${publisherId}/keys`);
-    expect(key.status, key.text).to.equal(201);
-    liveKey = key.body.key;
+    const approved = await approvedPublisher(stack.system, ownerApi, adminApi);
+    publisherId = approved.publisher.id;
+    liveKey = approved.server.key;
 
     // Today: 4 ads served, 2 deliveries confirmed, 1 link opened (click-through 50.0 %, confirmation 50.0 %).
-    const server = new PublisherServer(stack.system, liveKey);
+    const server = approved.server;
     const ads: Ad[] = [];
     await waitFor(async () => (await server.ad('en')).status === 200, { message: 'the campaign is served' });
     for (let i = 0; i < 3; i += 1) {
@@ -80,14 +67,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     admin = await stack.signIn(ADMIN_ID);
   });
 
-  after(async () => {
-    await stack?.stop();
-  });
-
-  afterEach(() => {
-    const seen = stack?.problems.splice(0) ?? [];
-    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
-  });
+  stopAndWatchForProblems(() => stack);
 
   it('1-2: shows a campaign\'s own totals with both rates, presets by keyboard, every day of the range and its CSV, at 375 px too', async () => {
     const { page } = advertiser;
@@ -128,10 +108,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await stats.getByRole('button', { name: 'Today' }).click();
     await waitFor(async () => (await stats.getByText('Per day (1 day)').count()) === 1, { message: 'one day shown' });
     expect(await text(stats.getByTestId('total-adRequests'))).to.equal('4');
-    await page.setViewportSize({ width: 375, height: 740 });
-    expect(await scrollWidth(page)).to.be.at.most(375);
-    await stack.screenshot(page, 'dashboards-03-campaign-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectFitsPhone(stack, page, 'dashboards-03-campaign-375');
   });
 
   it('1-2: gives the dashboard the rates, the presets (kept in the address) and the CSV of every day of the period', async () => {
@@ -151,11 +128,11 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     expect(csv).to.have.length(31);
     expect(csv[30]).to.equal(`${isoDay(0)},4,2,1`);
     expect(csv.slice(1, 30).every((line) => line.endsWith(',0,0,0'))).to.equal(true);
-    await page.setViewportSize({ width: 375, height: 740 });
-    // The chart follows the new width on its ResizeObserver's next call, after the resize itself.
-    await waitFor(async () => (await scrollWidth(page)) <= 375, { message: 'the dashboard fits 375 px once the chart has followed the resize' });
-    await stack.screenshot(page, 'dashboards-09-dashboard-30-days-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await atPhoneWidth(page, async () => {
+      // The chart follows the new width on its ResizeObserver's next call, after the resize itself.
+      await waitFor(async () => (await scrollWidth(page)) <= 375, { message: 'the dashboard fits 375 px once the chart has followed the resize' });
+      await stack.screenshot(page, 'dashboards-09-dashboard-30-days-375');
+    });
     await page.getByRole('button', { name: 'All time' }).click();
     await page.waitForURL(/\/workspace$/);
   });
@@ -202,10 +179,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await page.getByRole('button', { name: 'I have stored the test key; hide it' }).click();
     await reloadUntil(page, async () => ((await text(tryIt.getByTestId('test-key-last-used'))).match(/\d/) ? true : null), 'the test key\'s last use');
     expect(await text(stats.getByTestId('total-adRequests'))).to.equal('4');
-    await page.setViewportSize({ width: 375, height: 740 });
-    expect(await scrollWidth(page)).to.be.at.most(375);
-    await stack.screenshot(page, 'dashboards-05-platform-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectFitsPhone(stack, page, 'dashboards-05-platform-375');
   });
 
   it('4: asks for each list once on an administrator\'s dashboard, shared by its filters and the review counts', async () => {
@@ -219,6 +193,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     try {
       await page.goto('/workspace');
       await page.getByTestId('totals').waitFor();
+      await waitFor(() => listCalls.length >= 2, { message: 'both lists asked for' });
       await page.waitForLoadState('networkidle');
       expect(listCalls.sort()).to.deep.equal(['/api/workspace/campaigns', '/api/workspace/publishers']);
     } finally {
@@ -265,10 +240,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Sort by').selectOption('name');
     await waitFor(async () => (await text(cards.first().getByRole('link'))).includes('Batch 01'), { message: 'sorted by name' });
-    await page.setViewportSize({ width: 375, height: 740 });
-    expect(await scrollWidth(page)).to.be.at.most(375);
-    await stack.screenshot(page, 'dashboards-06-campaign-list-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectFitsPhone(stack, page, 'dashboards-06-campaign-list-375');
 
     // The platforms of the network: counted the same way.
     await page.goto('/workspace/publishers');
@@ -291,10 +263,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     expect(newest).to.contain('by an administrator');
     expect(newest).to.contain('Budget review this week.');
     expect(await text(history.locator('li').last())).to.contain('by you');
-    await page.setViewportSize({ width: 375, height: 740 });
-    expect(await scrollWidth(page)).to.be.at.most(375);
-    await stack.screenshot(page, 'dashboards-07-campaign-history-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectFitsPhone(stack, page, 'dashboards-07-campaign-history-375');
 
     await admin.page.goto(`/workspace/publishers/${publisherId}`);
     const platformHistory = admin.page.getByTestId('status-history');

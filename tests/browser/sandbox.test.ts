@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
 import { openLink, PublisherServer } from '../e2e/support/clients';
 import { ADMIN_ID } from '../e2e/support/system';
-import { startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
+import { startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
 
 const OWNER_ID = '5202';
 
@@ -32,14 +32,7 @@ describe('the sandbox on the platform page, in a browser against the whole syste
     owner = await stack.signIn(OWNER_ID);
   });
 
-  after(async () => {
-    await stack?.stop();
-  });
-
-  afterEach(() => {
-    const seen = stack?.problems.splice(0) ?? [];
-    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
-  });
+  stopAndWatchForProblems(() => stack);
 
   it('lets the owner of a draft platform make a test key shown once, next to the base URL and the guide', async () => {
     const { page } = owner;

@@ -8,8 +8,9 @@
 import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
 import { botConfirms, signedIn, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { draftCampaign } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
-import { startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
+import { scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
 
 const ADVERTISER_ID = '6201';
 const OWNER_ID = '6202';
@@ -21,10 +22,6 @@ interface Campaign {
   status: string;
   replaces: number | null;
   updatedAt: string;
-}
-
-async function scrollWidth(page: Page): Promise<number> {
-  return page.evaluate<number>('document.scrollingElement.scrollWidth');
 }
 
 async function focusedText(page: Page): Promise<string> {
@@ -42,18 +39,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
   let advertiser: Person;
 
   async function campaign(name: string, extra: Record<string, unknown> = {}): Promise<number> {
-    const created = await advertiserApi.post<{ id: number }>('/api/workspace/campaigns', {
-      name,
-      format: 'bot',
-      title: `${name} title`,
-      text: 'A short message.',
-      destinationUrl: 'https://advertiser.example/ux',
-      buttonText: 'Open',
-      language: 'en',
-      ...extra,
-    });
-    expect(created.status, created.text).to.equal(201);
-    return created.body.id;
+    return (await draftCampaign(advertiserApi, { name, ...extra })).id;
   }
 
   async function submitted(name: string): Promise<number> {
@@ -85,14 +71,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     advertiser = await stack.signIn(ADVERTISER_ID);
   });
 
-  after(async () => {
-    await stack?.stop();
-  });
-
-  afterEach(() => {
-    const seen = stack?.problems.splice(0) ?? [];
-    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
-  });
+  stopAndWatchForProblems(() => stack);
 
   it('says one word for a status in filters, badges and the audit; audit actions in words, rows link to records, pages of 25', async () => {
     const ids: number[] = [];

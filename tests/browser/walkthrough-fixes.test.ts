@@ -11,10 +11,10 @@ import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
 import { rawGet } from '../../services/web/test/support/raw-get';
-import { botConfirms, openLink, PublisherServer, signedIn, type Browser as ApiBrowser } from '../e2e/support/clients';
-import { activeCampaign } from '../e2e/support/scenario';
+import { botConfirms, openLink, signedIn, type PublisherServer, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
-import { reloadUntil, startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
+import { atPhoneWidth, isoDay, reloadUntil, scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
 import { ShiftedClock } from './support/shifted-clock';
 
 const ADVERTISER_ID = '6101';
@@ -30,10 +30,6 @@ interface Ad {
   delivery_token: string;
 }
 
-async function scrollWidth(page: Page): Promise<number> {
-  return page.evaluate<number>('document.scrollingElement.scrollWidth');
-}
-
 /** What the focused element is, as a person with a screen reader would hear it named. */
 async function focused(page: Page): Promise<string> {
   return page.evaluate<string>(
@@ -41,10 +37,6 @@ async function focused(page: Page): Promise<string> {
       const label = el.id ? document.querySelector('label[for="' + el.id + '"]')?.textContent : null;
       return el.tagName.toLowerCase() + ':' + (el.getAttribute('aria-label') || label || el.textContent || '').trim(); })()`,
   );
-}
-
-function isoDay(offsetDays: number): string {
-  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
 describe('the walk-through bugs of issue 20, in a browser against the whole system', function () {
@@ -75,27 +67,15 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
     stack = await startBrowserSystem({ clock });
     [advertiserApi, adminApi, ownerApi] = await Promise.all([signedIn(stack.system, ADVERTISER_ID), signedIn(stack.system, ADMIN_ID), signedIn(stack.system, OWNER_ID)]);
     campaignId = (await activeCampaign(advertiserApi, adminApi, { name: 'Fixes campaign' })).id;
-    const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@fixes_walkthrough_bot' });
-    expect(registered.status, registered.text).to.equal(201);
-    publisherId = registered.body.id;
-    expect((await ownerApi.post(`/api/workspace/publishers/${publisherId}/submit`)).status).to.equal(200);
-    expect((await adminApi.post(`/api/workspace/publishers/${publisherId}/approve`)).status).to.equal(200);
-    const key = await ownerApi.post<{ key: string }>(`/api/workspace/publishers/${publisherId}/keys`);
-    expect(key.status, key.text).to.equal(201);
-    server = new PublisherServer(stack.system, key.body.key);
+    const approved = await approvedPublisher(stack.system, ownerApi, adminApi);
+    publisherId = approved.publisher.id;
+    server = approved.server;
     advertiser = await stack.signIn(ADVERTISER_ID);
     admin = await stack.signIn(ADMIN_ID);
     owner = await stack.signIn(OWNER_ID, { width: 375, height: 740 });
   });
 
-  after(async () => {
-    await stack?.stop();
-  });
-
-  afterEach(() => {
-    const seen = stack?.problems.splice(0) ?? [];
-    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
-  });
+  stopAndWatchForProblems(() => stack);
 
   it('9: keeps the deep link through sign-in: a signed-out /workspace/campaigns/<id> opens that campaign after sign-in', async () => {
     const { page } = await stack.open({ width: 375, height: 740 });
@@ -146,31 +126,31 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
 
   it('3: asks before a pause, says what it does, records the reason and shows it; only an administrator resumes', async () => {
     const { page } = advertiser;
-    await page.setViewportSize({ width: 375, height: 740 });
-    await page.goto(`/workspace/campaigns/${campaignId}`);
-    await page.getByRole('button', { name: 'Pause…' }).click();
-    const form = page.getByRole('form', { name: 'Pause' });
-    expect(await form.locator('.warning').textContent()).to.contain('only an administrator can activate it again');
-    expect(await focused(page)).to.equal('textarea:Reason (optional, kept in the audit record)');
-    await page.keyboard.type('The offer ended early.');
-    expect(await scrollWidth(page), 'the open pause step fits 375 px').to.be.at.most(375);
-    await stack.screenshot(page, 'fixes-03-pause-confirm-375');
-    await form.getByRole('button', { name: 'Pause the campaign' }).click();
-    await page.locator('h1 .badge', { hasText: 'Paused' }).waitFor();
-    const notice = page.getByTestId('paused-notice');
-    await notice.getByText('Reason: The offer ended early.').waitFor();
-    expect(await notice.textContent()).to.contain('paused by you').and.to.contain('Only an administrator can activate it again');
-    expect(await page.getByRole('button', { name: /Pause|Activate|Resume/ }).count(), 'the owner has no resume button').to.equal(0);
-    await stack.screenshot(page, 'fixes-03-campaign-paused-375');
-    await page.goto('/workspace/audit');
-    await page.getByTestId('audit-table').getByRole('cell', { name: 'The offer ended early.' }).waitFor();
+    await atPhoneWidth(page, async () => {
+      await page.goto(`/workspace/campaigns/${campaignId}`);
+      await page.getByRole('button', { name: 'Pause…' }).click();
+      const form = page.getByRole('form', { name: 'Pause' });
+      expect(await form.locator('.warning').textContent()).to.contain('only an administrator can activate it again');
+      expect(await focused(page)).to.equal('textarea:Reason (optional, kept in the audit record)');
+      await page.keyboard.type('The offer ended early.');
+      expect(await scrollWidth(page), 'the open pause step fits 375 px').to.be.at.most(375);
+      await stack.screenshot(page, 'fixes-03-pause-confirm-375');
+      await form.getByRole('button', { name: 'Pause the campaign' }).click();
+      await page.locator('h1 .badge', { hasText: 'Paused' }).waitFor();
+      const notice = page.getByTestId('paused-notice');
+      await notice.getByText('Reason: The offer ended early.').waitFor();
+      expect(await notice.textContent()).to.contain('paused by you').and.to.contain('Only an administrator can activate it again');
+      expect(await page.getByRole('button', { name: /Pause|Activate|Resume/ }).count(), 'the owner has no resume button').to.equal(0);
+      await stack.screenshot(page, 'fixes-03-campaign-paused-375');
+      await page.goto('/workspace/audit');
+      await page.getByTestId('audit-table').getByRole('cell', { name: 'The offer ended early.' }).waitFor();
 
-    // The administrator sees the same reason and can activate it again.
-    await admin.page.goto(`/workspace/campaigns/${campaignId}`);
-    await admin.page.getByTestId('paused-notice').getByText('Reason: The offer ended early.').waitFor();
-    await admin.page.getByRole('button', { name: 'Activate' }).click();
-    await admin.page.locator('h1 .badge', { hasText: 'Active' }).waitFor();
-    await page.setViewportSize({ width: 1280, height: 800 });
+      // The administrator sees the same reason and can activate it again.
+      await admin.page.goto(`/workspace/campaigns/${campaignId}`);
+      await admin.page.getByTestId('paused-notice').getByText('Reason: The offer ended early.').waitFor();
+      await admin.page.getByRole('button', { name: 'Activate' }).click();
+      await admin.page.locator('h1 .badge', { hasText: 'Active' }).waitFor();
+    });
   });
 
   it('3 and 4: pauses a platform with a reason the owner reads, and tells the owner the key is refused, kept, and works again on approval', async () => {
@@ -274,41 +254,47 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
 
   it('10 and 11: says refusals in the words of the form, once per field, focuses the first invalid field; a reversed date range keeps the totals', async () => {
     const { page } = admin;
-    await page.setViewportSize({ width: 375, height: 740 });
-    await page.goto('/workspace/placements');
-    const editor = page.locator('form[data-slot="tr-footer"]');
-    await editor.getByLabel('Title').fill('   ');
-    await editor.getByLabel('Button label').fill('Aç');
-    await editor.getByLabel('Destination (https)').fill('http://pilot.example/tr');
-    await editor.getByRole('button', { name: 'Save tr-footer' }).click();
-    const title = editor.locator('.field', { has: page.getByLabel('Title') });
-    await title.getByRole('alert').waitFor();
-    expect(await title.getByRole('alert').textContent()).to.equal('Enter some text, not only spaces.');
-    const destination = editor.locator('.field', { has: page.getByLabel('Destination (https)') });
-    expect(await destination.locator('.error, .hint:not(:empty)').count(), 'one message for one problem').to.equal(1);
-    const words = (await editor.textContent()) ?? '';
-    expect(words).to.not.match(/destinationUrl|buttonText|title must|character\(s\)/);
-    expect(await focused(page), 'the first invalid field has focus').to.equal('input:Title');
-    const inView = await page.evaluate<boolean>(
-      `(() => { const box = document.activeElement.getBoundingClientRect(); return box.top >= 0 && box.bottom <= window.innerHeight; })()`,
-    );
-    expect(inView, 'and is scrolled into view on a phone').to.equal(true);
-    await stack.screenshot(page, 'fixes-10-placement-refused-375');
+    await atPhoneWidth(page, async () => {
+      await page.goto('/workspace/placements');
+      const editor = page.locator('form[data-slot="tr-footer"]');
+      await editor.getByLabel('Title').fill('   ');
+      await editor.getByLabel('Button label').fill('Aç');
+      await editor.getByLabel('Destination (https)').fill('http://pilot.example/tr');
+      await editor.getByRole('button', { name: 'Save tr-footer' }).click();
+      const title = editor.locator('.field', { has: page.getByLabel('Title') });
+      await title.getByRole('alert').waitFor();
+      expect(await title.getByRole('alert').textContent()).to.equal('Enter some text, not only spaces.');
+      const destination = editor.locator('.field', { has: page.getByLabel('Destination (https)') });
+      expect(await destination.locator('.error, .hint:not(:empty)').count(), 'one message for one problem').to.equal(1);
+      const words = (await editor.textContent()) ?? '';
+      expect(words).to.not.match(/destinationUrl|buttonText|title must|character\(s\)/);
+      expect(await focused(page), 'the first invalid field has focus').to.equal('input:Title');
+      const inView = await page.evaluate<boolean>(
+        `(() => { const box = document.activeElement.getBoundingClientRect(); return box.top >= 0 && box.bottom <= window.innerHeight; })()`,
+      );
+      expect(inView, 'and is scrolled into view on a phone').to.equal(true);
+      await stack.screenshot(page, 'fixes-10-placement-refused-375');
 
-    await page.goto('/workspace');
-    await page.getByLabel('To (UTC date)').fill('2026-02-01');
-    await page.getByTestId('totals').waitFor();
-    await page.waitForLoadState('networkidle');
-    const before = await page.getByTestId('total-adRequests').textContent();
-    await page.getByLabel('From (UTC date)').fill('2026-02-10');
-    const problem = page.getByTestId('range-problem');
-    await problem.waitFor();
-    expect(await problem.textContent()).to.contain('The "From" date is after the "To" date');
-    expect(await problem.textContent()).to.not.contain('from must not be after to');
-    expect(await page.getByTestId('totals').isVisible(), 'the totals stay').to.equal(true);
-    expect(await page.getByTestId('total-adRequests').textContent()).to.equal(before);
-    await stack.screenshot(page, 'fixes-10-reversed-range-375');
-    await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto('/workspace');
+      await page.getByTestId('totals').waitFor();
+      // The totals "before" are those of the range up to 2026-02-01, once they replaced the earlier ones on
+      // screen (networkidle, reached once per navigation, does not wait for a request made after it).
+      const rangeAnswered = page.waitForResponse((response) => {
+        const url = new URL(response.url());
+        return url.pathname === '/api/workspace/stats' && url.searchParams.get('to') === '2026-02-01' && !url.searchParams.has('from');
+      });
+      await page.getByLabel('To (UTC date)').fill('2026-02-01');
+      const before = String(((await (await rangeAnswered).json()) as { adRequests: number }).adRequests);
+      await waitFor(async () => (await page.getByTestId('total-adRequests').textContent()) === before, { message: 'the totals up to 2026-02-01 shown' });
+      await page.getByLabel('From (UTC date)').fill('2026-02-10');
+      const problem = page.getByTestId('range-problem');
+      await problem.waitFor();
+      expect(await problem.textContent()).to.contain('The "From" date is after the "To" date');
+      expect(await problem.textContent()).to.not.contain('from must not be after to');
+      expect(await page.getByTestId('totals').isVisible(), 'the totals stay').to.equal(true);
+      expect(await page.getByTestId('total-adRequests').textContent()).to.equal(before);
+      await stack.screenshot(page, 'fixes-10-reversed-range-375');
+    });
   });
 
   it('12: draws the chart as a timeline (zero days included), legend in bar order, small values visible', async () => {

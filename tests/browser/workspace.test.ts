@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { BrowserContext, Page } from '../../services/web/test/support/chromium';
 import { PublisherServer } from '../e2e/support/clients';
 import { ADMIN_ID } from '../e2e/support/system';
-import { reloadUntil, startBrowserSystem, type BrowserSystem, type Person } from './support/browser-system';
+import { reloadUntil, scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
 
 interface Ad {
   campaign_id: number;
@@ -34,11 +34,6 @@ const DESTINATION = 'https://advertiser.example/landing?from=browser-journey';
 /** Reads a number shown on the page (the dashboard's totals). */
 async function numberIn(page: Page, testId: string): Promise<number> {
   return Number((await page.getByTestId(testId).textContent())?.trim());
-}
-
-/** The page lays out within its viewport width: no sideways scrolling. */
-async function scrollWidth(page: Page): Promise<number> {
-  return page.evaluate<number>('document.scrollingElement.scrollWidth');
 }
 
 /** How far the widest scrolling table box on the page is wider than the box itself (0: every table fits). */
@@ -75,14 +70,7 @@ describe('the product in a browser, against the whole system', function () {
     stack = await startBrowserSystem();
   });
 
-  after(async () => {
-    await stack?.stop();
-  });
-
-  afterEach(() => {
-    const seen = stack?.problems.splice(0) ?? [];
-    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
-  });
+  stopAndWatchForProblems(() => stack);
 
   it('runs the whole journey: campaign, review, platform, key, an ad served, confirmed and clicked, and the new totals', async () => {
     // The advertiser signs in (the page shows the code; the bot confirms it) and creates a campaign.

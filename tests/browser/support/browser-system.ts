@@ -122,3 +122,48 @@ export async function reloadUntil<T>(page: Page, read: () => Promise<T | null>, 
     { timeoutMs: 30_000, intervalMs: 500, message },
   );
 }
+
+/**
+ * In the calling describe: the system stopped after its tests, and each test failed by the page errors,
+ * console errors or dialogs it caused. `stackOf` is read when the hooks run (the system starts in before()).
+ */
+export function stopAndWatchForProblems(stackOf: () => BrowserSystem | undefined): void {
+  after(async () => {
+    await stackOf()?.stop();
+  });
+  afterEach(() => {
+    const seen = stackOf()?.problems.splice(0) ?? [];
+    expect(seen, 'page errors, console errors or dialogs').to.deep.equal([]);
+  });
+}
+
+export const PHONE_VIEWPORT = { width: 375, height: 740 };
+const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
+
+/** Runs `work` with `page` 375 px wide, then puts it back to 1280 px, also when `work` fails (later tests share the page). */
+export async function atPhoneWidth<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  await page.setViewportSize(PHONE_VIEWPORT);
+  try {
+    return await work();
+  } finally {
+    await page.setViewportSize(DESKTOP_VIEWPORT);
+  }
+}
+
+/** At 375 px the page has no sideways scrolling; a screenshot of it there as `name`. */
+export async function expectFitsPhone(stack: BrowserSystem, page: Page, name: string): Promise<void> {
+  await atPhoneWidth(page, async () => {
+    expect(await scrollWidth(page), `${name} fits 375 px`).to.be.at.most(PHONE_VIEWPORT.width);
+    await stack.screenshot(page, name);
+  });
+}
+
+/** How wide the page lays out: more than the viewport means sideways scrolling. */
+export async function scrollWidth(page: Page): Promise<number> {
+  return page.evaluate<number>('document.scrollingElement.scrollWidth');
+}
+
+/** The UTC date `offsetDays` from today, as the date fields and the address show it (YYYY-MM-DD). */
+export function isoDay(offsetDays: number): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
