@@ -2,6 +2,7 @@
  * One vocabulary for every place a record's state is shown (issue 20, UX): the filters, the badges and
  * the audit record say the same words for the same status, and the audit's actions read as sentences.
  */
+import type { CampaignStatus, PublisherStatus } from './types';
 
 const STATUS_WORDS: Record<string, string> = {
   draft: 'Draft',
@@ -20,8 +21,16 @@ export function statusWord(status: string): string {
   return STATUS_WORDS[status] ?? status;
 }
 
-export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] as const;
-export const PUBLISHER_STATUSES = ['draft', 'submitted', 'approved', 'paused', 'rejected'] as const;
+/**
+ * Every status of the contract's union, in the order the lists show them. The list is written out (the
+ * browser bundle takes no code of the contracts package), and the compiler refuses one that misses a status.
+ */
+function everyStatusOf<U extends string>() {
+  return <T extends readonly U[]>(list: T & ([U] extends [T[number]] ? unknown : never)): T => list;
+}
+
+export const CAMPAIGN_STATUSES = everyStatusOf<CampaignStatus>()(['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] as const);
+export const PUBLISHER_STATUSES = everyStatusOf<PublisherStatus>()(['draft', 'submitted', 'approved', 'paused', 'rejected'] as const);
 
 const ACTION_WORDS: Record<string, string> = {
   created: 'Created',

@@ -3,9 +3,9 @@
  * the latest `paused` entry of the audit record, where the pause's optional reason is kept), what the
  * pause does, and how it ends.
  */
-import { useQuery } from '@tanstack/react-query';
-import { apiBody, query } from '../api';
+import { useRecordAudit } from '../hooks/record-audit';
 import type { AuditEntry } from '../types';
+import { actorWords } from './StatusHistory';
 
 export function latestPause(items: AuditEntry[]): AuditEntry | null {
   return items.find((item) => item.action === 'paused') ?? null;
@@ -22,13 +22,21 @@ const WHAT_IT_MEANS = {
   },
 } as const;
 
-export function PausedNotice({ record, id, viewerAccountId, asOwner }: { record: 'campaign' | 'publisher'; id: number; viewerAccountId: string; asOwner: boolean }) {
-  const audit = useQuery({
-    queryKey: ['audit', record, String(id)],
-    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity: record, entityId: String(id) })}`, { signal }),
-  });
+export function PausedNotice({
+  record,
+  id,
+  ownerAccountId,
+  viewer,
+}: {
+  record: 'campaign' | 'publisher';
+  id: number;
+  ownerAccountId: string;
+  viewer: { accountId: string; admin: boolean };
+}) {
+  const audit = useRecordAudit(record, id);
   const pause = audit.data ? latestPause(audit.data.items) : null;
-  const who = pause ? (pause.actorAccountId === viewerAccountId ? 'you' : asOwner ? 'an administrator' : `account ${pause.actorAccountId}`) : null;
+  const who = pause ? actorWords(pause.actorAccountId, viewer.accountId, ownerAccountId, viewer.admin) : null;
+  const asOwner = viewer.accountId === ownerAccountId;
   return (
     <div className="notice paused-notice" data-testid="paused-notice">
       <p>

@@ -2,10 +2,8 @@
  * A campaign's or a platform's history from the audit record (issue 20): every change of status and key,
  * newest first, with who made it and the reason given. Owners read "you" and "an administrator".
  */
-import { useQuery } from '@tanstack/react-query';
-import { apiBody, query } from '../api';
+import { useRecordAudit } from '../hooks/record-audit';
 import { actionWords, statusWord } from '../status-words';
-import type { AuditEntry } from '../types';
 import { ErrorMessage } from './ErrorMessage';
 
 export function actorWords(actorAccountId: string | null, viewerAccountId: string, ownerAccountId: string, viewerIsAdmin: boolean): string {
@@ -26,10 +24,7 @@ export function StatusHistory({
   ownerAccountId: string;
   viewer: { accountId: string; admin: boolean };
 }) {
-  const audit = useQuery({
-    queryKey: ['audit', record, String(id)],
-    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity: record, entityId: String(id) })}`, { signal }),
-  });
+  const audit = useRecordAudit(record, id);
   return (
     <section className="key-panel" data-testid="status-history" aria-labelledby={`${record}-${id}-history`}>
       <h2 id={`${record}-${id}-history`}>History</h2>

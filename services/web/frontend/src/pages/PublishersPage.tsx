@@ -4,13 +4,11 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
-import { ListControls } from '../components/ListControls';
-import { Pager } from '../components/Pager';
+import { FilteredList } from '../components/FilteredList';
 import { StatusBadge } from '../components/StatusBadge';
-import { useListParams } from '../hooks/list-params';
 import { usePageTitle } from '../hooks/page-title';
 import { usePublisherList } from '../hooks/workspace-lists';
-import { LIST_PAGE_SIZE, listView, sortOptions } from '../list-view';
+import { sortOptions } from '../list-view';
 import { useAccount } from '../session';
 import { PUBLISHER_STATUSES } from '../status-words';
 import { normalizedLink, otherClaims, sharedLinks, usernameOf } from '../publisher-link';
@@ -36,7 +34,6 @@ export function PublishersPage() {
   const [type, setType] = useState<Format>('bot');
   const [link, setLink] = useState('');
   const [touched, setTouched] = useState(false);
-  const [list, setList] = useListParams();
   const publishers = usePublisherList();
   const create = useMutation({
     mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
@@ -51,7 +48,6 @@ export function PublishersPage() {
   const all = useMemo(() => publishers.data?.items ?? [], [publishers.data]);
   // Once per answer, not per row and keystroke: an administrator's list is the whole network's.
   const shared = useMemo(() => (account.admin ? sharedLinks(all) : new Map<string, Publisher[]>()), [account.admin, all]);
-  const view = listView(all, list, searchText, SORTS);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
@@ -61,47 +57,38 @@ export function PublishersPage() {
   return (
     <section>
       <h1>{account.admin ? 'Platforms of the network' : 'Your platforms'}</h1>
-      <ListControls state={list} onChange={setList} statuses={PUBLISHER_STATUSES} counts={view.counts} sorts={SORTS} searchHelp="Link or #id" noun="platforms" />
-      <ErrorMessage error={publishers.error} />
-      {publishers.data ? (
-        publishers.data.items.length === 0 ? (
-          <p>No platforms registered yet.</p>
-        ) : view.total === 0 ? (
-          <p>No platform matches. Change the search or the status.</p>
-        ) : (
+      <FilteredList
+        list={publishers}
+        statuses={PUBLISHER_STATUSES}
+        sorts={SORTS}
+        searchText={searchText}
+        searchHelp="Link or #id"
+        noun={{ one: 'platform', many: 'platforms' }}
+        emptyText="No platforms registered yet."
+        testId="publisher-list"
+        card={(publisher) => (
           <>
-            <ul className="cards" data-testid="publisher-list">
-              {view.rows.map((publisher) => (
-                <li key={publisher.id} className="card">
-                  <Link to={`/workspace/publishers/${publisher.id}`}>
-                    #{publisher.id} {publisher.link}
-                  </Link>{' '}
-                  <StatusBadge status={publisher.status} />
-                  <p className="help">
-                    {publisher.type}
-                    {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
-                    {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
-                  </p>
-                  {otherClaims(publisher, shared).length > 0 ? (
-                    <p className="warning" data-testid="shared-link">
-                      The same link is also registered by{' '}
-                      {otherClaims(publisher, shared)
-                        .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
-                        .join(', ')}
-                      : only one of them can own it.
-                    </p>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-            <Pager page={view.page} size={LIST_PAGE_SIZE} total={view.total} onPage={(page) => setList({ page })} label="Pages of the platforms" labels={['← Previous', 'Next →']} />
+            <Link to={`/workspace/publishers/${publisher.id}`}>
+              #{publisher.id} {publisher.link}
+            </Link>{' '}
+            <StatusBadge status={publisher.status} />
+            <p className="help">
+              {publisher.type}
+              {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
+              {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
+            </p>
+            {otherClaims(publisher, shared).length > 0 ? (
+              <p className="warning" data-testid="shared-link">
+                The same link is also registered by{' '}
+                {otherClaims(publisher, shared)
+                  .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
+                  .join(', ')}
+                : only one of them can own it.
+              </p>
+            ) : null}
           </>
-        )
-      ) : publishers.isPending ? (
-        <p className="loading" role="status">
-          Loading platforms…
-        </p>
-      ) : null}
+        )}
+      />
       <h2>Register a platform</h2>
       <form onSubmit={submit} noValidate aria-label="Register a platform" className="narrow">
         <Field label="Type" serverErrors={serverErrors.filter((error) => error.field === 'type')}>

@@ -1,0 +1,11 @@
+/** A campaign's or a platform's entries of the audit record, newest first: one query shared by the history and the pause notice. */
+import { useQuery } from '@tanstack/react-query';
+import { apiBody, query } from '../api';
+import type { AuditEntry } from '../types';
+
+export function useRecordAudit(record: 'campaign' | 'publisher', id: number) {
+  return useQuery({
+    queryKey: ['audit', record, String(id)],
+    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity: record, entityId: String(id) })}`, { signal }),
+  });
+}
