@@ -3,7 +3,7 @@
  * the latest `paused` entry of the audit record, where the pause's optional reason is kept), what the
  * pause does, and how it ends.
  */
-import { useRecordAudit } from '../hooks/record-audit';
+import { useRecordAudit, type RecordSeenBy } from '../hooks/record-audit';
 import type { AuditEntry } from '../types';
 import { actorWords } from './StatusHistory';
 
@@ -22,17 +22,7 @@ const WHAT_IT_MEANS = {
   },
 } as const;
 
-export function PausedNotice({
-  record,
-  id,
-  ownerAccountId,
-  viewer,
-}: {
-  record: 'campaign' | 'publisher';
-  id: number;
-  ownerAccountId: string;
-  viewer: { accountId: string; admin: boolean };
-}) {
+export function PausedNotice({ record, id, ownerAccountId, viewer }: RecordSeenBy) {
   const audit = useRecordAudit(record, id);
   const pause = audit.data ? latestPause(audit.data.items) : null;
   const who = pause ? actorWords(pause.actorAccountId, viewer.accountId, ownerAccountId, viewer.admin) : null;

@@ -2,7 +2,7 @@
  * A campaign's or a platform's history from the audit record (issue 20): every change of status and key,
  * newest first, with who made it and the reason given. Owners read "you" and "an administrator".
  */
-import { useRecordAudit } from '../hooks/record-audit';
+import { useRecordAudit, type RecordSeenBy } from '../hooks/record-audit';
 import { actionWords, statusWord } from '../status-words';
 import { ErrorMessage } from './ErrorMessage';
 
@@ -13,17 +13,7 @@ export function actorWords(actorAccountId: string | null, viewerAccountId: strin
   return viewerIsAdmin ? `account ${actorAccountId}` : 'an administrator';
 }
 
-export function StatusHistory({
-  record,
-  id,
-  ownerAccountId,
-  viewer,
-}: {
-  record: 'campaign' | 'publisher';
-  id: number;
-  ownerAccountId: string;
-  viewer: { accountId: string; admin: boolean };
-}) {
+export function StatusHistory({ record, id, ownerAccountId, viewer }: RecordSeenBy) {
   const audit = useRecordAudit(record, id);
   return (
     <section className="key-panel" data-testid="status-history" aria-labelledby={`${record}-${id}-history`}>

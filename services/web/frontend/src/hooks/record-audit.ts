@@ -3,6 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { apiBody, query } from '../api';
 import type { AuditEntry } from '../types';
 
+/** A campaign or a platform, as seen by the signed-in account: what its history and its pause notice need. */
+export interface RecordSeenBy {
+  record: 'campaign' | 'publisher';
+  id: number;
+  ownerAccountId: string;
+  viewer: { accountId: string; admin: boolean };
+}
+
 export function useRecordAudit(record: 'campaign' | 'publisher', id: number) {
   return useQuery({
     queryKey: ['audit', record, String(id)],
