@@ -36,9 +36,6 @@ export function DashboardPage() {
   const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
   const campaigns = useCampaignList();
   const publishers = usePublisherList();
-  // A filter is offered only when the account has something to choose (an advertiser has no platforms).
-  const campaignChoices = campaigns.data?.items ?? [];
-  const publisherChoices = publishers.data?.items ?? [];
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
 
   return (
@@ -55,32 +52,20 @@ export function DashboardPage() {
         label="Period"
       />
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-        {campaignChoices.length > 0 || filters.campaignId ? (
-          <label>
-            Campaign
-            <select value={filters.campaignId} onChange={set('campaignId')}>
-              <option value="">All campaigns</option>
-              {campaignChoices.map((campaign) => (
-                <option key={campaign.id} value={String(campaign.id)}>
-                  #{campaign.id} {campaign.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        {publisherChoices.length > 0 || filters.publisherId ? (
-          <label>
-            Platform
-            <select value={filters.publisherId} onChange={set('publisherId')}>
-              <option value="">All platforms</option>
-              {publisherChoices.map((publisher) => (
-                <option key={publisher.id} value={String(publisher.id)}>
-                  #{publisher.id} {publisher.link}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        <RecordFilter
+          label="Campaign"
+          all="All campaigns"
+          value={filters.campaignId}
+          onChange={set('campaignId')}
+          choices={(campaigns.data?.items ?? []).map((campaign) => ({ id: campaign.id, text: campaign.name }))}
+        />
+        <RecordFilter
+          label="Platform"
+          all="All platforms"
+          value={filters.publisherId}
+          onChange={set('publisherId')}
+          choices={(publishers.data?.items ?? []).map((publisher) => ({ id: publisher.id, text: publisher.link }))}
+        />
         <label>
           From (UTC date)
           <input type="date" value={filters.from} onChange={set('from')} aria-invalid={Boolean(badRange)} aria-describedby="range-problem" />
@@ -130,5 +115,35 @@ export function DashboardPage() {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** A filter by campaign or platform, offered only when the account has one to choose (an advertiser has no platforms) or one is chosen. */
+function RecordFilter({
+  label,
+  all,
+  value,
+  onChange,
+  choices,
+}: {
+  label: string;
+  all: string;
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+  choices: Array<{ id: number; text: string }>;
+}) {
+  if (choices.length === 0 && !value) return null;
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={onChange}>
+        <option value="">{all}</option>
+        {choices.map((choice) => (
+          <option key={choice.id} value={String(choice.id)}>
+            #{choice.id} {choice.text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

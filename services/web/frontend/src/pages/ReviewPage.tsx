@@ -3,7 +3,7 @@
  * approved or rejected where it stands; then approved campaigns waiting for activation. After a decision
  * the row leaves the list, a status line says what was done and focus goes to that line.
  */
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody } from '../api';
@@ -12,7 +12,6 @@ import { RejectForm } from '../components/RejectForm';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
-import type { Campaign, Publisher } from '../types';
 
 type Kind = 'campaigns' | 'publishers';
 type Decision = 'approve' | 'reject' | 'activate';
@@ -74,11 +73,9 @@ export function ReviewPage() {
       ) : null}
       {queue.loaded ? (
         <>
-          <h2>Campaigns in review ({queue.campaigns.length})</h2>
-          {queue.campaigns.length === 0 ? <p>No campaign waits for review.</p> : null}
-          <ul className="cards" data-testid="review-campaigns">
-            {queue.campaigns.map((campaign: Campaign) => (
-              <li key={campaign.id} className="card">
+          <QueueSection title="Campaigns in review" items={queue.campaigns} empty="No campaign waits for review." testId="review-campaigns">
+            {(campaign) => (
+              <>
                 <Link to={`/workspace/campaigns/${campaign.id}`}>
                   #{campaign.id} {campaign.name}
                 </Link>
@@ -88,14 +85,12 @@ export function ReviewPage() {
                   {campaign.replaces ? ` · replaces #${campaign.replaces}` : ''}
                 </p>
                 {buttons('campaigns', campaign.id)}
-              </li>
-            ))}
-          </ul>
-          <h2>Platforms in review ({queue.platforms.length})</h2>
-          {queue.platforms.length === 0 ? <p>No platform waits for review.</p> : null}
-          <ul className="cards" data-testid="review-platforms">
-            {queue.platforms.map((publisher: Publisher) => (
-              <li key={publisher.id} className="card">
+              </>
+            )}
+          </QueueSection>
+          <QueueSection title="Platforms in review" items={queue.platforms} empty="No platform waits for review." testId="review-platforms">
+            {(publisher) => (
+              <>
                 <Link to={`/workspace/publishers/${publisher.id}`}>
                   #{publisher.id} {publisher.link}
                 </Link>
@@ -103,14 +98,12 @@ export function ReviewPage() {
                   {publisher.type} · owner {publisher.ownerAccountId} · in review since {since(publisher.updatedAt)}
                 </p>
                 {buttons('publishers', publisher.id)}
-              </li>
-            ))}
-          </ul>
-          <h2>Approved, waiting for activation ({queue.waitingForActivation.length})</h2>
-          {queue.waitingForActivation.length === 0 ? <p>No approved campaign waits for activation.</p> : null}
-          <ul className="cards" data-testid="review-waiting">
-            {queue.waitingForActivation.map((campaign: Campaign) => (
-              <li key={campaign.id} className="card">
+              </>
+            )}
+          </QueueSection>
+          <QueueSection title="Approved, waiting for activation" items={queue.waitingForActivation} empty="No approved campaign waits for activation." testId="review-waiting">
+            {(campaign) => (
+              <>
                 <Link to={`/workspace/campaigns/${campaign.id}`}>
                   #{campaign.id} {campaign.name}
                 </Link>
@@ -120,11 +113,30 @@ export function ReviewPage() {
                 <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
                   Activate #{campaign.id}
                 </button>
-              </li>
-            ))}
-          </ul>
+              </>
+            )}
+          </QueueSection>
         </>
       ) : null}
     </section>
+  );
+}
+
+/** One part of the queue: its title with how many wait, the words when none does, and a card per record. */
+function QueueSection<T extends { id: number }>({ title, items, empty, testId, children }: { title: string; items: T[]; empty: string; testId: string; children: (item: T) => ReactNode }) {
+  return (
+    <>
+      <h2>
+        {title} ({items.length})
+      </h2>
+      {items.length === 0 ? <p>{empty}</p> : null}
+      <ul className="cards" data-testid={testId}>
+        {items.map((item) => (
+          <li key={item.id} className="card">
+            {children(item)}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
