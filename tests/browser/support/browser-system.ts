@@ -140,13 +140,14 @@ export function stopAndWatchForProblems(stackOf: () => BrowserSystem | undefined
 export const PHONE_VIEWPORT = { width: 375, height: 740 };
 const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 
-/** Runs `work` with `page` 375 px wide, then puts it back to 1280 px, also when `work` fails (later tests share the page). */
+/** Runs `work` with `page` 375 px wide, then gives it back its size, also when `work` fails (later tests share the page). */
 export async function atPhoneWidth<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  const size = page.viewportSize() ?? DESKTOP_VIEWPORT;
   await page.setViewportSize(PHONE_VIEWPORT);
   try {
     return await work();
   } finally {
-    await page.setViewportSize(DESKTOP_VIEWPORT);
+    await page.setViewportSize(size);
   }
 }
 
