@@ -1,6 +1,7 @@
 /**
- * The workspace's two list calls, each under one query key: every page, the navigation's review counts
- * and the shared-link notice read the same cached answer instead of fetching the list again.
+ * The workspace's two list calls, each under one query key: the pages, the navigation's review counts
+ * and the shared-link notice on screen together share one request and its cached answer (a page opened
+ * once the answer is stale asks again).
  */
 import { useQuery } from '@tanstack/react-query';
 import { apiBody } from '../api';
