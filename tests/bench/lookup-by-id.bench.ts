@@ -3,16 +3,16 @@
  * with 100,000 records on the local store? For each size, a VersionedStore (what campaigns, publishers and
  * placements are) is seeded with that many records, each with a few history entries, then, for records
  * spread over the whole id range, side by side in one run: a read by id as the workspace's GET does it (the
- * projection alone), a change as a campaign transition does it (that read, then change: entry, recent copy,
- * projection, and the roll-forward check after the answer) and a load with its roll-forward lookups in the
- * recent copies (what a refused transition and a platform change use). Decisions 0030 and 0031. (Totals
- * lookups are measured by scripts/bench.sh after a million counted facts.)
+ * projection alone), a change as a campaign transition does it (that read, then change: entry, projection,
+ * the lookup of the next version, the finish) and a load with its lookups of newer entries in the history
+ * (what a refused transition and a platform change use). Decisions 0032 and 0033. (Totals lookups are
+ * measured by scripts/bench.sh after a million counted facts.)
  *
  *   MONGO_URL=mongodb://127.0.0.1:27028/ node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
  */
 import { performance } from 'node:perf_hooks';
 import { connectMongo } from '../../packages/mongo/src';
-import { projectionCollectionName, VersionedStore } from '../../packages/versioned-store/src';
+import { VersionedStore } from '../../packages/versioned-store/src';
 
 interface Record {
   ownerAccountId: string;
@@ -45,18 +45,12 @@ async function timed(samples: number, work: (i: number) => Promise<unknown>): Pr
 }
 
 /** Projections and history entries as VersionedStore writes them, inserted in bulk (seeded volume). */
-async function seed(store: VersionedStore<Record>, projectionBase: string, count: number): Promise<void> {
+async function seed(store: VersionedStore<Record>, count: number): Promise<void> {
   const at = new Date('2026-01-01T00:00:00Z');
   for (let start = 1; start <= count; start += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - start + 1) }, (_, offset) => start + offset);
-    const projections = ids.map((id) => ({ _id: String(id), id, ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}`, version: HISTORY_PER_RECORD, createdAt: at, updatedAt: at }));
-    // Projections live in the collection of their id range (decision 0031).
-    const byCollection = new Map<string, typeof projections>();
-    for (const projection of projections) {
-      const name = projectionCollectionName(projectionBase, projection._id);
-      byCollection.set(name, [...(byCollection.get(name) ?? []), projection]);
-    }
-    for (const [name, mine] of byCollection) await store.history.db.collection(name).insertMany(mine as never[]);
+    const projections = ids.map((id) => ({ _id: id, ownerAccountId: String(id % 500), status: 'active', title: `Record ${id}`, version: HISTORY_PER_RECORD, createdAt: at, updatedAt: at }));
+    await store.current.insertMany(projections as never[]);
     await store.history.insertMany(
       ids.flatMap((id) =>
         Array.from({ length: HISTORY_PER_RECORD }, (_, v) => ({
@@ -90,13 +84,13 @@ async function main(): Promise<void> {
       const store = new VersionedStore<Record>(db, 'bench', `records_${size}`, `history_${size}`);
       await store.ensureIndexes(); // the first start, on an empty store
       const started = performance.now();
-      await seed(store, `records_${size}`, size);
+      await seed(store, size);
       process.stderr.write(`seeded ${size} records in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       await store.ensureIndexes(); // a later start, on the data it finds
       const idOf = (i: number) => 1 + ((i * 7919) % size);
       const read = await timed(samples, (i) => store.loadProjection(idOf(i)));
       console.log(`${String(size).padStart(7)} records: read p50 ${read.p50.toFixed(2)} ms p95 ${read.p95.toFixed(2)} ms`);
-      // A change inserts its entry and copy and rewrites the projection (FerretDB scans its range collection).
+      // A change inserts its entry, replaces the projection, looks up the next version and marks the entry finished.
       const change = await timed(samples, async (i) => {
         const record = await store.loadProjection(idOf(i + samples));
         if (record) await store.change(record, { ...record, title: `changed ${i}` }, { at: new Date(), actorAccountId: '1', action: 'edited', from: null, to: null });
@@ -104,7 +98,6 @@ async function main(): Promise<void> {
         console.log(`${String(size).padStart(7)} records: read+change failed: ${(error as Error).message}`);
         return { p50: Number.NaN, p95: Number.NaN };
       });
-      await store.settled();
       const load = await timed(samples, (i) => store.load(idOf(i + 2 * samples))).catch((error: unknown) => {
         console.log(`${String(size).padStart(7)} records: load failed: ${(error as Error).message}`);
         return { p50: Number.NaN, p95: Number.NaN };

@@ -22,7 +22,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectMongo } from '../../packages/mongo/src';
-import { projectionCollectionName } from '../../packages/versioned-store/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
@@ -175,10 +174,8 @@ async function withLimitResets<T>(system: BenchSystem, keys: PublisherKey[], wor
 async function addActiveCampaigns(system: BenchSystem, count: number): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    // Projections live in the collection of their id range (decision 0031).
     const db = connection.db!;
-    const models = await Promise.all((await campaignProjectionCollections(db)).map((collection) => collection.findOne({ status: 'active', language: 'en' })));
-    const model = models.find((found) => found !== null);
+    const model = await db.collection('campaigns').findOne({ status: 'active', language: 'en' });
     if (!model) throw new Error('no active campaign to model the others on');
     const firstId = BACKGROUND_FIRST_ID;
     for (let start = 0; start < count; start += 1000) {
@@ -187,8 +184,7 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
         const id = firstId + i;
         return {
           ...model,
-          _id: String(id), // projections are keyed by the id as a string (VersionedStore)
-          id,
+          _id: id,
           campaignId: id,
           ownerAccountId: String(40_000 + (i % 100)),
           name: `Background campaign ${i}`,
@@ -197,31 +193,18 @@ async function addActiveCampaigns(system: BenchSystem, count: number): Promise<v
           destinationUrl: `https://advertiser.example/landing?b=${i}`,
         };
       });
-      const byCollection = new Map<string, typeof batch>();
-      for (const copy of batch) {
-        const name = projectionCollectionName('campaigns', copy._id);
-        byCollection.set(name, [...(byCollection.get(name) ?? []), copy]);
-      }
-      for (const [name, copies] of byCollection) await db.collection(name).insertMany(copies as never[], { ordered: false });
+      await db.collection('campaigns').insertMany(batch as never[], { ordered: false });
     }
   } finally {
     await connection.close();
   }
 }
 
-/** The campaign service's projection collections (`campaigns_r<k>`). */
-type Db = NonNullable<Awaited<ReturnType<typeof connectMongo>>['db']>;
-async function campaignProjectionCollections(db: Db): Promise<Array<ReturnType<Db['collection']>>> {
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((found) => found.name);
-  return names.filter((name) => /^campaigns_r[0-9]+$/.test(name)).map((name) => db.collection(name));
-}
-
 /** Removes what addActiveCampaigns copied (ids from 10,000,000 up). */
 async function removeBackgroundCampaigns(system: BenchSystem): Promise<void> {
   const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign') });
   try {
-    // One collection at a time: each delete scans its collection on FerretDB, and every operation has a deadline.
-    for (const collection of await campaignProjectionCollections(connection.db!)) await collection.deleteMany({ id: { $gte: BACKGROUND_FIRST_ID } });
+    await connection.db!.collection('campaigns').deleteMany({ _id: { $gte: BACKGROUND_FIRST_ID } as never }, { timeoutMS: 0 });
   } finally {
     await connection.close();
   }

@@ -186,6 +186,11 @@ export class Bus {
     }
   }
 
+  /** Publishes the events one after another, each confirmed before the next (a change's events keep their order). */
+  async publishAll(events: readonly KnownEvent[]): Promise<void> {
+    for (const event of events) await this.publish(event);
+  }
+
   private async publishValid(event: KnownEvent, traceHeaders: Record<string, string>): Promise<void> {
     if (this.closed || !this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
     const content = Buffer.from(JSON.stringify(event));

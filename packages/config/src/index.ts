@@ -110,10 +110,14 @@ export const busSettings = {
 
 /** The outbox relay of services that publish events from their own writes (decisions 0002 and 0005). */
 export const outboxSettings = {
-  OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 10_000, desc: 'how often the outbox relay looks for events nobody published (a failed publish is retried after 1 s regardless)' }),
+  OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 10_000, desc: 'how often the outbox relay looks for changes their writers left unfinished (a failed pass is retried after 1 s regardless)' }),
   OUTBOX_LEASE_MS: numValidator({
     default: 30_000,
-    desc: 'after this long a replica that claimed pending events but did not publish them is presumed dead',
+    desc: 'after this long a replica that claimed a leftover change but did not publish it is presumed dead',
+  }),
+  OUTBOX_PENDING_GRACE_MS: numValidator({
+    default: 5_000,
+    desc: 'a change unfinished this long is a leftover the outbox relay finishes (its writer takes milliseconds)',
   }),
 };
 

@@ -5,16 +5,16 @@
 import type { Registry } from 'prom-client';
 import { gaugeIn } from './metric-helpers';
 
-/** A marker collection of an outbox (`<history>_pending`): one document per entry whose events wait. */
-export interface PendingMarkers {
+/** The entries collection of an outbox (a history): its unfinished entries carry `pendingSince`. */
+export interface OutboxEntries {
   collectionName: string;
-  countDocuments(): Promise<number>;
+  countDocuments(filter: { pendingSince: { $exists: true } }): Promise<number>;
 }
 
-/** `pilot_outbox_pending_entries{collection}`: entries whose events are not yet on the bus. */
-export function registerOutboxBacklog(registry: Registry, queues: () => { pending: PendingMarkers }[]): void {
-  gaugeIn(registry, 'pilot_outbox_pending_entries', 'Outbox entries whose events are not yet on the bus, by marker collection', ['collection'], async (gauge) => {
-    for (const { pending } of queues()) gauge.set({ collection: pending.collectionName }, await pending.countDocuments());
+/** `pilot_outbox_pending_entries{collection}`: changes not yet finished (events not yet on the bus, or a projection to redo). */
+export function registerOutboxBacklog(registry: Registry, queues: () => { entries: OutboxEntries }[]): void {
+  gaugeIn(registry, 'pilot_outbox_pending_entries', 'Outbox entries not yet finished (their events not yet on the bus), by history collection', ['collection'], async (gauge) => {
+    for (const { entries } of queues()) gauge.set({ collection: entries.collectionName }, await entries.countDocuments({ pendingSince: { $exists: true } }));
   });
 }
 

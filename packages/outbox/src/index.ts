@@ -1,2 +1,2 @@
 export * from './relay';
-export { markFlaggedEntries, markPending, pendingCollectionName, type OutboxQueue, type PendingMarker } from './pending-markers';
+export * from './pending-entries';

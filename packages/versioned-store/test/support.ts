@@ -1,6 +1,6 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
 import type { Db, Document } from 'mongodb';
-import { projectionCollectionName, type ChangeFacts, type VersionedStore } from '../src';
+import type { ChangeFacts, HistoryEntry, VersionedStore } from '../src';
 
 export type Campaign = CampaignState;
 
@@ -28,12 +28,30 @@ export function facts(action: string, from: string | null, to: string | null, at
   return { at, actorAccountId: '501', action, from, to };
 }
 
-/** Whether entry `entryId` of `store` is still marked pending (its events may not be on the bus yet). */
-export async function isMarkedPending(store: VersionedStore<Campaign>, entryId: string): Promise<boolean> {
-  return (await store.outbox().pending.countDocuments({ _id: entryId as never })) > 0;
+/** Whether entry `entryId` of `store` is still unfinished (its events may not be on the bus yet). */
+export async function isPending(store: VersionedStore<Campaign>, entryId: string): Promise<boolean> {
+  const entry = await store.history.findOne({ _id: entryId }, { projection: { pendingSince: 1 } });
+  if (!entry) throw new Error(`no entry ${entryId}`);
+  return entry.pendingSince !== undefined;
 }
 
-/** The stored projection of record `id` in the collection that holds it (`base` is the store's current collection). */
-export function projectionOf(db: Db, base: string, id: number): Promise<Document | null> {
-  return db.collection(projectionCollectionName(base, String(id))).findOne({ _id: String(id) as never });
+/** The stored projection of record `id` in the store's current collection `current`. */
+export function projectionOf(db: Db, current: string, id: number): Promise<Document | null> {
+  return db.collection(current).findOne({ _id: id as never });
+}
+
+/** A history entry as another writer, or a process that died right after inserting it, left it: pending, no projection. */
+export function entryOf(state: Campaign, version: number, changeFacts: ChangeFacts): HistoryEntry<Campaign> {
+  return {
+    _id: `${state.campaignId}:${version}`,
+    entity: 'campaign',
+    entityId: state.campaignId,
+    version,
+    ownerAccountId: state.ownerAccountId,
+    ...changeFacts,
+    reason: null,
+    state,
+    outbox: [campaignEvent(state, version)],
+    pendingSince: changeFacts.at,
+  };
 }

@@ -13,11 +13,9 @@ export const configSpec = {
   MONGO_DB: databaseName({ desc: "this service's own database name" }),
   ...busSettings,
   ...outboxSettings,
-  // Each repair reads every history entry's id and version; between repairs, loads roll forward by
-  // themselves and caches follow the events, so only lists and the snapshot can lag a crashed change.
-  PROJECTION_REPAIR_INTERVAL_MS: num({
+  SLOT_REPAIR_INTERVAL_MS: num({
     default: 300_000,
-    desc: "how often projections that missed their last change are rolled forward from history and slots claimed without a record released (0: only at start); the snapshot read never writes",
+    desc: 'how often slots claimed without a record (a create whose process died) are released (0: only at start)',
   }),
 };
 

@@ -3,14 +3,13 @@
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
 import { systemClock, type Clock } from '@pilot/config';
-import { listen, Resources } from '@pilot/lifecycle';
+import { listen, repeatEvery, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry, registerOutboxBacklog } from '@pilot/metrics';
 import { createServiceApp } from '@pilot/service-app';
 import { Bus } from '@pilot/bus';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
-import { VersionedStore } from '@pilot/versioned-store';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
@@ -19,7 +18,7 @@ import { CampaignUseCases } from './use-cases/campaigns';
 
 export interface StartOptions {
   clock?: Clock;
-  /** false leaves events pending in the outbox (tests of a crash between the write and the publish). */
+  /** false publishes nothing: changes stay pending in the outbox (tests of a crash between the write and the publish). */
   relay?: boolean;
 }
 
@@ -39,27 +38,18 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await bus.ready();
 
-    const repository = new CampaignRepository(mongo);
+    const repository = new CampaignRepository(mongo, { publish: options.relay === false ? undefined : (events) => bus.publishAll(events) });
     await repository.ensureIndexes();
-    // The relay judges markers by the clock the changes were made with.
+    // The relay judges how long a change has been pending by the clock the changes were made with.
     const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);
     registerOutboxBacklog(metrics, () => repository.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
-    const campaigns = new CampaignUseCases({
-      repository,
-      clock,
-      logger,
-      publishChange: (campaignId, version, events) =>
-        relay.publishNow(repository.outbox(), VersionedStore.entryId(campaignId, version), events),
-    });
+    const campaigns = new CampaignUseCases({ repository, clock, logger });
 
     await campaigns.repair();
-    if (config.PROJECTION_REPAIR_INTERVAL_MS > 0) {
-      const repairTimer = setInterval(() => {
-        campaigns.repair().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'campaign repair failed; will retry'));
-      }, config.PROJECTION_REPAIR_INTERVAL_MS);
-      repairTimer.unref();
-      resources.add(repairTimer, (timer) => clearInterval(timer));
+    if (config.SLOT_REPAIR_INTERVAL_MS > 0) {
+      const repairs = repeatEvery(config.SLOT_REPAIR_INTERVAL_MS, () => campaigns.repair(), (error) => logger.warn({ err: error.message }, 'campaign repair failed; will retry'));
+      resources.add(repairs, (opened) => opened.stop());
     }
 
     subscribe({ bus, logger });

@@ -1,9 +1,8 @@
 import { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { ConfigError } from '@pilot/config';
-import type { KnownEvent } from '@pilot/contracts';
+import { createEnvelope, type CampaignState, type KnownEvent } from '@pilot/contracts';
 import { internalGet } from '@pilot/http-client';
 import { connectMongo } from '@pilot/mongo';
-import { projectionCollectionName } from '@pilot/versioned-store';
 import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';
@@ -82,14 +81,14 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const api = client(infra, service.url);
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const pending = mongo.db!.collection('campaign_history_pending');
+    const history = mongo.db!.collection('campaign_history');
 
     const id = (await api.post('/api/workspace/campaigns', owner, CREATIVE)).body.id as number;
     const moves: Array<[string, Who]> = [['submit', owner], ['approve', ADMIN], ['activate', ADMIN], ['pause', owner]];
     for (const [index, [action, who]] of moves.entries()) {
       expect((await api.post(`/api/workspace/campaigns/${id}/${action}`, who)).status).to.equal(200);
-      // No relay pass runs: the writer published the change itself (and deletes its pending marker right after).
-      await waitFor(async () => (await pending.countDocuments({ _id: `${id}:${index + 2}` as never })) === 0, { message: `${action} published by the writer` });
+      // No relay pass runs: the writer published the change itself and marked it finished before answering.
+      expect(await history.countDocuments({ _id: `${id}:${index + 2}` as never, pendingSince: { $exists: true } }), `${action} finished by the writer`).to.equal(0);
     }
     await waitFor(() => events.length >= moves.length, { message: 'events of every transition' });
     expect(events.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
@@ -118,14 +117,15 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const pending = mongo.db!.collection('campaign_history_pending');
-    expect((await pending.find({}).toArray()).map((marker) => marker._id)).to.have.members([`${id}:2`, `${id}:3`]);
+    const pending = { pendingSince: { $exists: true } };
+    const history = mongo.db!.collection('campaign_history');
+    expect((await history.find(pending).toArray()).map((entry) => entry._id)).to.have.members([`${id}:2`, `${id}:3`]);
     expect(events).to.deep.equal([]);
 
-    // Another replica starts; its relay finds the pending events and publishes them.
-    const recovered = await running(infra);
+    // Another replica starts; its relay finds the unfinished changes and publishes their events.
+    const recovered = await running(infra, {}, { OUTBOX_PENDING_GRACE_MS: '0' });
     await waitFor(() => events.length >= 2, { message: 'pending events published' });
-    await waitFor(async () => (await pending.countDocuments({})) === 0);
+    await waitFor(async () => (await history.countDocuments(pending)) === 0);
     // A later transition is a marker: any duplicate of the recovered events would arrive before it.
     const api2 = client(infra, recovered.service.url);
     expect((await api2.post(`/api/workspace/campaigns/${id}/activate`, ADMIN)).status).to.equal(200);
@@ -153,7 +153,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     await mongo.db!.collection('campaign_outbox_leases').insertOne({ _id: `campaign_history:${body.id}:2#1` as never, at: new Date(), holder: 'dead' });
 
     const startedAt = Date.now();
-    const survivor = await startCampaign(infra, {}, { OUTBOX_LEASE_MS: '400' });
+    const survivor = await startCampaign(infra, {}, { OUTBOX_LEASE_MS: '400', OUTBOX_PENDING_GRACE_MS: '0' });
     cleanup.push(() => survivor.stop());
     await waitFor(() => events.length === 1, { message: 'the abandoned event published' });
     expect(Date.now() - startedAt).to.be.at.least(300);
@@ -186,11 +186,12 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
   /**
    * An approved campaign whose activation reached history but not its projection, as if the process died
-   * between the two writes: the entry goes in directly, the projection stays at version 3.
+   * between the two writes: the entry goes in directly (pending for a minute already), the projection stays
+   * at version 3. The outbox relay passes at start and then every `relayIntervalMs`.
    */
-  async function activationNotProjected(repairIntervalMs: string, accountId: string) {
+  async function activationNotProjected(relayIntervalMs: string, accountId: string) {
     const infra = testInfra();
-    const { service } = await running(infra, {}, { PROJECTION_REPAIR_INTERVAL_MS: repairIntervalMs });
+    const { service } = await running(infra, {}, { OUTBOX_RELAY_INTERVAL_MS: relayIntervalMs });
     const api = client(infra, service.url);
     const owner: Who = { accountId };
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
@@ -199,23 +200,34 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     cleanup.push(() => mongo.close());
     const history = mongo.db!.collection('campaign_history');
     const approved = await history.findOne({ _id: `${body.id}:3` as never });
-    const shard = mongo.db!.collection(projectionCollectionName('campaigns', String(body.id)));
-    const projection = () => shard.findOne({ _id: String(body.id) as never });
+    const campaigns = mongo.db!.collection('campaigns');
+    const projection = () => campaigns.findOne({ _id: body.id as never });
     const before = await projection();
-    await history.insertOne({ ...approved!, _id: `${body.id}:4` as never, version: 4, action: 'activated', from: 'approved', to: 'active', state: { ...approved!.state, status: 'active' } });
+    const activation = { ...approved!.state, status: 'active' };
+    await history.insertOne({
+      ...approved!,
+      _id: `${body.id}:4` as never,
+      version: 4,
+      action: 'activated',
+      from: 'approved',
+      to: 'active',
+      state: activation,
+      outbox: [createEnvelope('campaign.activated', String(body.id), 4, activation as CampaignState)],
+      pendingSince: new Date(Date.now() - 60_000),
+    });
     return { api, campaignId: body.id as number, projection, before };
   }
 
-  it('rolls a projection that missed its last change forward on its repair schedule', async () => {
+  it("rolls a projection that missed its last change forward on the outbox relay's next pass", async () => {
     const { api, campaignId, projection } = await activationNotProjected('300', '6301');
-    await waitFor(async () => (await projection())?.version === 4, { message: 'the scheduled repair rolled the projection forward' });
+    await waitFor(async () => (await projection())?.version === 4, { message: 'the relay rolled the projection forward' });
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.body.items).to.have.length(1);
     expect(snapshot.body.items[0]).to.include({ campaignId, status: 'active', version: 4 });
   });
 
   it('decides a transition on the change its projection missed: refuses what that change ruled out, allows what it made possible', async () => {
-    const { api, campaignId, projection } = await activationNotProjected('0', '6302');
+    const { api, campaignId, projection } = await activationNotProjected('3600000', '6302');
     // The projection still says approved; history says active. A read by id answers from the projection alone.
     expect((await api.get(`/api/workspace/campaigns/${campaignId}`, ADMIN)).body.status).to.equal('approved');
     const activate = await api.post(`/api/workspace/campaigns/${campaignId}/activate`, ADMIN);
@@ -228,7 +240,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
   });
 
   it('answers the snapshot from projections only: a read rolls nothing forward and writes nothing', async () => {
-    const { api, campaignId, projection, before } = await activationNotProjected('0', '6302');
+    const { api, campaignId, projection, before } = await activationNotProjected('3600000', '6302');
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.status).to.equal(200);
     expect(snapshot.body.items.map((item: { campaignId: number }) => item.campaignId)).to.not.include(campaignId);
@@ -258,7 +270,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
       const repository = new FailingRepository(mongo);
       await repository.ensureIndexes();
       const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
-      const useCases = new CampaignUseCases({ repository, clock, logger, publishChange: async () => true });
+      const useCases = new CampaignUseCases({ repository, clock, logger });
       const claims = (accountId: string) => mongo.db!.collection('campaign_slots').countDocuments({ accountId });
       return { mongo, repository, clock, useCases, claims };
     }

@@ -46,7 +46,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await waitForRedis(redis);
     await bus.ready();
 
-    const placements = new PlacementRepository(mongo);
+    const placements = new PlacementRepository(mongo, { publish: (events) => bus.publishAll(events) });
     await placements.ensureIndexes();
     // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
     const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;
@@ -67,7 +67,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       new UnfoldedCounts(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
       totals,
     );
-    const relay = OutboxRelay.forSource(bus, placements, config, logger);
+    const relay = OutboxRelay.forSource(bus, placements, config, logger, clock);
     registerOutboxBacklog(metrics, () => placements.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const limiter = new RedisLimiter(redis, {
@@ -75,7 +75,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       points: config.IMPRESSION_LIMIT_POINTS,
       windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
     });
-    const service = new PlacementService(placements, impressions, clock, limiter, () => relay.kick());
+    const service = new PlacementService(placements, impressions, clock, limiter);
 
     subscribe({ bus, logger });
     const { app, finish } = createServiceApp({

@@ -5,7 +5,7 @@
 import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock } from '@pilot/config';
 import { sessionCookieName } from '@pilot/contracts';
-import { listen, Resources } from '@pilot/lifecycle';
+import { listen, repeatEvery, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry, registerOutboxBacklog } from '@pilot/metrics';
 import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
@@ -57,7 +57,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const logins = new LoginRepository(mongo);
     const sessions = new SessionRepository(mongo);
     const accounts = new AccountRepository(mongo);
-    const publisherRecords = new PublisherRepository(mongo);
+    const publisherRecords = new PublisherRepository(mongo, { publish: (events) => bus.publishAll(events) });
     await logins.ensureIndexes();
     await sessions.ensureIndexes();
     await accounts.ensureIndexes();
@@ -67,7 +67,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
-    const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger, config.PUBLIC_BASE_URL);
+    const publishers = new Publishers(publisherRecords, readModel, clock, logger, config.PUBLIC_BASE_URL);
     const signIn = new SignIn(
       logins,
       sessions,
@@ -111,11 +111,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
     relay.start();
     if (config.READ_MODEL_REPAIR_INTERVAL_MS > 0) {
-      const repairTimer = setInterval(() => {
-        publishers.rebuildReadModel().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'key read model repair failed; will retry'));
-      }, config.READ_MODEL_REPAIR_INTERVAL_MS);
-      repairTimer.unref();
-      resources.add(repairTimer, (timer) => clearInterval(timer));
+      const repairs = repeatEvery(config.READ_MODEL_REPAIR_INTERVAL_MS, () => publishers.rebuildReadModel(), (error) =>
+        logger.warn({ err: error.message }, 'key read model repair failed; will retry'),
+      );
+      resources.add(repairs, (opened) => opened.stop());
     }
     // Per-event documents go once their window has passed (decision 0011); the relay sweeps its own leases.
     const retention = new RetentionSweeper({

@@ -1,19 +1,17 @@
 /**
- * Everything the campaign service stores, and the only code that touches the driver.
+ * Everything the campaign service stores, and the only code that touches the driver (docs/storage.md).
  *
- * - `campaigns_r0`, `campaigns_r1`, ... (current projections, 256 ids per collection), `campaign_history`
- *   (one immutable entry per change, holding the audit facts and the events: the outbox),
- *   `campaign_history_recent` (copies of the last hour's entries) and `campaign_history_pending` (the
- *   entries whose events may not be on the bus yet) through @pilot/versioned-store's VersionedStore.
- * - `campaign_ids`: one document per id ever handed out (insertWithNextId), so ids are unique across
- *   replicas and never reused.
+ * - `campaigns` (the current campaigns, `_id` the campaign id) and `campaign_history` (one immutable entry
+ *   per change, holding the audit facts and the events: the outbox) through @pilot/versioned-store.
+ * - `campaign_ids`: one document per id ever handed out (NextIds), so ids are unique across replicas and
+ *   never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { claimOnce, createDeclaredIndexes, insertWithNextId, modelOf, storedSchema, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
+import { claimOnce, createDeclaredIndexes, modelOf, NextIds, storedSchema, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions, type Written } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
@@ -49,23 +47,26 @@ const slotSchema = storedSchema<SlotClaim>(
 
 export class CampaignRepository {
   private readonly store: VersionedStore<CampaignRecord>;
-  private readonly ids: Model<CampaignId>;
+  private readonly ids: NextIds<CampaignId>;
   private readonly slots: Model<SlotClaim>;
   private readonly leases: Collection<Document>;
 
-  constructor(private readonly connection: Connection) {
+  /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
+  constructor(
+    private readonly connection: Connection,
+    options: VersionedStoreOptions = {},
+  ) {
     if (!connection.db) throw new Error('MongoDB is not connected');
-    this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history');
-    this.ids = modelOf(connection, 'campaign_ids', idSchema);
+    this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history', options);
+    this.ids = new NextIds(modelOf(connection, 'campaign_ids', idSchema));
     this.slots = modelOf(connection, 'campaign_slots', slotSchema);
     this.leases = connection.db.collection('campaign_outbox_leases');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.store.history.createIndex({ entity: 1, at: -1 });
     await this.store.createCurrentIndex({ ownerAccountId: 1, createdAt: -1 });
-    await this.store.createCurrentIndex({ status: 1 });
+    await this.store.createCurrentIndex({ status: 1, createdAt: -1 });
     await createDeclaredIndexes(this.slots);
   }
 
@@ -138,7 +139,7 @@ export class CampaignRepository {
 
   /** A new campaign id: a positive integer no replica has handed out before. */
   async nextId(accountId: string, at: Date): Promise<number> {
-    return insertWithNextId(this.ids, () => ({ accountId, at }), 200);
+    return this.ids.insert(() => ({ accountId, at }));
   }
 
   async create(record: CampaignRecord, facts: ChangeFacts): Promise<StoredCampaign> {
@@ -154,15 +155,9 @@ export class CampaignRepository {
     return this.store.loadProjection(campaignId);
   }
 
-  /** Records the change, then writes its projection while `publish` runs (VersionedStore.changeAlongside). */
-  async change<R>(
-    current: StoredCampaign,
-    next: CampaignRecord,
-    facts: ChangeFacts,
-    events: KnownEvent[],
-    publish: () => Promise<R>,
-  ): Promise<{ changed: StoredCampaign; alongside: R }> {
-    return this.store.changeAlongside(current, next, facts, events, publish);
+  /** Records the change; its events are published beside its projection write (`published`: on the bus). */
+  async change(current: StoredCampaign, next: CampaignRecord, facts: ChangeFacts, events: KnownEvent[]): Promise<Written<CampaignRecord>> {
+    return this.store.changeAndPublish(current, next, facts, events);
   }
 
   /** Newest first; `ownerAccountId` null lists the whole network. */
@@ -170,25 +165,16 @@ export class CampaignRepository {
     const query: Document = {};
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== null) query.status = filter.status;
-    return this.store.findCurrent(query, { sort: { createdAt: -1, id: -1 } });
-  }
-
-  /**
-   * Rolls forward every projection that missed its newest history entry (a process that died between the
-   * history insert and the projection write, or two projection writes that crossed on FerretDB, which has
-   * no atomic conditional update): VersionedStore.rollForwardStale. Returns the ids it repaired.
-   */
-  async repairProjections(): Promise<number[]> {
-    return (await this.store.rollForwardStale()).map(Number);
+    return this.store.findCurrent(query, { sort: { createdAt: -1, _id: -1 } });
   }
 
   async listActive(): Promise<StoredCampaign[]> {
-    return this.store.findCurrent({ status: 'active' }, { sort: { id: 1 } });
+    return this.store.findCurrent({ status: 'active' }, { sort: { _id: 1 } });
   }
 
   /** Audit entries newest first; `ownerAccountId` null for an administrator. */
   async audit(filter: { ownerAccountId: string | null; campaignId: number | null; limit: number }): Promise<CampaignHistoryEntry[]> {
-    const query: Filter<CampaignHistoryEntry> = { entity: 'campaign' };
+    const query: Filter<CampaignHistoryEntry> = {};
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.campaignId !== null) query.entityId = filter.campaignId;
     return this.store.history

@@ -87,11 +87,6 @@ export interface CampaignUseCasesOptions {
   repository: CampaignRepository;
   clock: Clock;
   logger: Logger;
-  /**
-   * Publishes the events of a change just recorded (version `version` of the campaign), before the caller is
-   * answered: true once they are on the bus, false when they are left for the outbox relay.
-   */
-  publishChange: (campaignId: number, version: number, events: CampaignEvent[]) => Promise<boolean>;
 }
 
 export class CampaignUseCases {
@@ -225,9 +220,7 @@ export class CampaignUseCases {
       try {
         // Allocation and tracking learn of the change from its event: without it on the bus, the change is
         // stored but not yet in effect (a paused campaign may still be selected), and the answer says so.
-        const { changed, alongside: published } = await this.repository.change(campaign, next, facts, [event], () =>
-          this.options.publishChange(campaign.campaignId, event.aggregateVersion, [event]),
-        );
+        const { changed, published } = await this.repository.change(campaign, next, facts, [event]);
         return { ...viewOf(changed), propagation: published ? 'done' : 'pending' };
       } catch (error) {
         // Someone moved it first (or the projection was behind): decide again on what it is now.
@@ -278,16 +271,13 @@ export class CampaignUseCases {
   }
 
   /**
-   * Rolls forward the projections that missed their last change (a process that died between the history
-   * entry and the projection) and releases slots claimed without a record; at start and on a schedule,
-   * never on a read: every cache replica asks for the snapshot on each broker reconnect.
+   * Releases slots claimed without a record (a create whose process died in between); at start and on a
+   * schedule. Changes left unfinished are the outbox relay's: it rolls their projections forward.
    */
-  async repair(): Promise<{ projections: number[]; slots: number }> {
-    const projections = await this.repository.repairProjections();
-    if (projections.length > 0) this.options.logger.warn({ campaignIds: projections }, 'campaign projections rolled forward from history');
+  async repair(): Promise<{ slots: number }> {
     const slots = await this.repository.releaseLeakedSlots(new Date(this.options.clock.now().getTime() - SLOT_CLAIM_GRACE_MS));
     if (slots > 0) this.options.logger.warn({ slots }, 'campaign slots claimed without a record released');
-    return { projections, slots };
+    return { slots };
   }
 
   /**

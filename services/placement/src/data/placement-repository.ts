@@ -1,11 +1,11 @@
 /**
- * Slots and their placements, as a VersionedStore keyed by slot (docs/decisions/0002): each PUT inserts
- * history entry `<slot>:<version>` holding the new placement, the audit facts and the placement.changed
- * event in ONE insert; the outbox relay publishes the event afterwards. The `slots_00` .. `slots_63`
- * collections hold the current projections that public reads use (loaded by slot).
+ * Slots and their placements, as a VersionedStore keyed by slot (docs/decisions/0002, docs/storage.md):
+ * `slots` holds each slot's current placement (`_id` the slot, what public reads load) and
+ * `placement_history` one entry `<slot>:<version>` per PUT, holding the new placement, the audit facts and
+ * the placement.changed event in ONE insert, published as it is written or by the outbox relay.
  */
 import type { OutboxQueue } from '@pilot/outbox';
-import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
+import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Connection } from '@pilot/mongo';
 import type { Collection, Filter } from 'mongodb';
@@ -29,9 +29,10 @@ export class PlacementRepository {
   private readonly store: VersionedStore<SlotState>;
   private readonly leases: Collection;
 
-  constructor(connection: Connection) {
+  /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
+  constructor(connection: Connection, options: VersionedStoreOptions = {}) {
     if (!connection.db) throw new Error('MongoDB is not connected');
-    this.store = new VersionedStore<SlotState>(connection.db, PLACEMENT_ENTITY, 'slots', 'placement_history');
+    this.store = new VersionedStore<SlotState>(connection.db, PLACEMENT_ENTITY, 'slots', 'placement_history', options);
     this.leases = connection.db.collection('placement_outbox_leases');
   }
 
@@ -45,11 +46,9 @@ export class PlacementRepository {
     return [this.store.outbox()];
   }
 
-  /** Indexes, then the slots whose projection missed a change (a process that died in between) rolled forward. */
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
     await this.store.history.createIndex({ 'state.placement.placementId': 1 });
-    await this.store.rollForwardStale();
   }
 
   async currentOf(slot: Slot): Promise<SlotRecord | null> {
@@ -76,7 +75,7 @@ export class PlacementRepository {
 
   /** History entries newest first, optionally of one slot or one placementId. */
   async history(entityId?: string): Promise<HistoryEntry<SlotState>[]> {
-    const filter: Filter<HistoryEntry<SlotState>> = { entity: PLACEMENT_ENTITY };
+    const filter: Filter<HistoryEntry<SlotState>> = {};
     if (entityId !== undefined) filter.$or = [{ entityId }, { 'state.placement.placementId': entityId }];
     return this.store.history.find(filter, { projection: { outbox: 0 } }).sort({ at: -1, version: -1 }).limit(AUDIT_LIMIT).toArray();
   }

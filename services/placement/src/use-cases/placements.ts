@@ -39,8 +39,6 @@ export class PlacementService {
     private readonly clock: Clock,
     /** Impression reports per client address (IMPRESSION_LIMIT_*), shared by every replica. */
     private readonly impressionLimit: RedisLimiter,
-    /** Called after a write so the outbox relay publishes without waiting for its next tick. */
-    private readonly afterWrite: () => void = () => undefined,
   ) {}
 
   async listSlots(): Promise<SlotItem[]> {
@@ -72,7 +70,6 @@ export class PlacementService {
       ),
     ];
     await this.placements.replace(slot, placement, { at: now, actorAccountId: actor.accountId, action: SET_ACTION }, eventsFor);
-    this.afterWrite();
     return { slot, placement: adminViewOf(placement), impressions: 0 };
   }
 

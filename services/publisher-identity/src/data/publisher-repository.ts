@@ -1,13 +1,14 @@
 /**
- * Publisher platforms as a VersionedStore (docs/decisions/0002): each change inserts history entry
- * `<id>:<version>` holding the new state, the audit facts and the publisher.* events in ONE insert; the
- * outbox relay publishes the events afterwards. New ids come from `insertWithNextId`, unique across replicas.
+ * Publisher platforms as a VersionedStore (docs/decisions/0002, docs/storage.md): `publishers` (the current
+ * platforms, `_id` the platform id) and `publisher_history` (each change's entry `<id>:<version>` holding the
+ * new state, the audit facts and the publisher.* events in ONE insert, published as it is written or by the
+ * outbox relay). New ids come from `publisher_ids` (NextIds), unique across replicas.
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import { claimOnce, insertWithNextId, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { claimOnce, modelOf, NextIds, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
+import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions } from '@pilot/versioned-store';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 
@@ -39,14 +40,15 @@ const incarnationSchema = storedSchema<ReadModelIncarnation>({
 export class PublisherRepository {
   private readonly store: VersionedStore<PublisherState>;
   private readonly leases: Collection;
-  private readonly ids: Model<PublisherId>;
+  private readonly ids: NextIds<PublisherId>;
   private readonly incarnations: Model<ReadModelIncarnation>;
 
-  constructor(connection: Connection) {
+  /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
+  constructor(connection: Connection, options: VersionedStoreOptions = {}) {
     if (!connection.db) throw new Error('MongoDB is not connected');
-    this.store = new VersionedStore<PublisherState>(connection.db, PUBLISHER_ENTITY, 'publishers', 'publisher_history');
+    this.store = new VersionedStore<PublisherState>(connection.db, PUBLISHER_ENTITY, 'publishers', 'publisher_history', options);
     this.leases = connection.db.collection('publisher_outbox_leases');
-    this.ids = modelOf(connection, 'publisher_ids', idSchema);
+    this.ids = new NextIds(modelOf(connection, 'publisher_ids', idSchema));
     this.incarnations = modelOf(connection, 'key_read_model', incarnationSchema);
   }
 
@@ -72,13 +74,13 @@ export class PublisherRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.store.createCurrentIndex({ ownerAccountId: 1, id: -1 });
-    await this.store.createCurrentIndex({ status: 1, id: -1 });
+    await this.store.createCurrentIndex({ ownerAccountId: 1, _id: -1 });
+    await this.store.createCurrentIndex({ status: 1, _id: -1 });
   }
 
   /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */
   nextId(ownerAccountId: string, at: Date): Promise<number> {
-    return insertWithNextId(this.ids, () => ({ ownerAccountId, at }));
+    return this.ids.insert(() => ({ ownerAccountId, at }));
   }
 
   create(id: number, state: PublisherState, facts: ChangeFacts): Promise<PublisherRecord> {
@@ -104,22 +106,17 @@ export class PublisherRepository {
     const query: Filter<Document> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== undefined) query.status = filter.status;
-    return this.store.findCurrent(query, { sort: { id: -1 }, limit });
+    return this.store.findCurrent(query, { sort: { _id: -1 }, limit });
   }
 
-  /** Every current record, in batches of one projection collection each (for rebuilding the key read model). */
+  /** Every current record, in batches in id order (for rebuilding the key read model). */
   batches(): AsyncGenerator<PublisherRecord[]> {
     return this.store.currentInBatches();
   }
 
-  /** Rolls forward every record whose projection is behind its history, or missing (VersionedStore.rollForwardStale). */
-  async rollForwardStale(): Promise<void> {
-    await this.store.rollForwardStale();
-  }
-
   /** Audit entries (history without events), newest first. */
   async history(filter: { ownerAccountId?: string; entityId?: number }, limit: number): Promise<HistoryEntry<PublisherState>[]> {
-    const query: Filter<HistoryEntry<PublisherState>> = { entity: PUBLISHER_ENTITY };
+    const query: Filter<HistoryEntry<PublisherState>> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
     return this.store.history.find(query, { projection: { outbox: 0 } }).sort({ at: -1, version: -1 }).limit(limit).toArray();

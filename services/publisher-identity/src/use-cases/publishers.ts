@@ -74,7 +74,6 @@ export class Publishers {
     private readonly repository: PublisherRepository,
     private readonly readModel: PublisherKeyWriter,
     private readonly clock: Clock,
-    private readonly eventsWritten: () => void,
     private readonly logger: Logger,
     /** PUBLIC_BASE_URL, shown with every platform as the base of its network calls. */
     private readonly apiBaseUrl: string,
@@ -178,7 +177,6 @@ export class Publishers {
         if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'This platform was changed at the same time; reload it');
         throw error;
       }
-      this.eventsWritten();
       return this.view(await this.sync(id, changed));
     }
   }
@@ -214,7 +212,6 @@ export class Publishers {
         if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'This platform was changed at the same time; try again');
         throw error;
       }
-      this.eventsWritten();
       await this.answerOnlyWorkingKey(id, changed);
       return { key, keyCreatedAt: now.toISOString() };
     }
@@ -306,10 +303,9 @@ export class Publishers {
   /**
    * Rewrites the whole read model from the database (at start: Redis may have lost it or hold another
    * database's entries; then as repair), then sweeps out what the database does not hold. A change
-   * interrupted before its projection was written is rolled forward first.
+   * interrupted before its projection was written shows once the outbox relay rolls it forward.
    */
   async rebuildReadModel(): Promise<number> {
-    await this.repository.rollForwardStale();
     let count = 0;
     for await (const batch of this.repository.batches()) {
       for (const record of batch) await this.readModel.write(record);
