@@ -25,6 +25,9 @@ const SERVICES: { name: ServiceName; gatewayVar: string }[] = [
   { name: 'web', gatewayVar: 'WEB_URLS' },
 ];
 
+/** Every service the benchmark starts, by name. */
+export const SERVICE_NAMES: readonly ServiceName[] = SERVICES.map((service) => service.name);
+
 export const ADMIN_ID = '1000';
 
 export interface BenchProcess {
