@@ -153,15 +153,22 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
   );
 
   // Ready when every replica of every service says so (caches loaded, connections up).
+  const notReady: string[] = [];
   await waitFor(
     async () => {
-      const checks = await Promise.all(
-        replicas.map(async (r) => (r.running ? (await fetch(`${r.running.url}/readyz`)).ok : false)),
+      notReady.length = 0;
+      await Promise.all(
+        replicas.map(async (r) => {
+          const answer = r.running ? await fetch(`${r.running.url}/readyz`) : null;
+          if (!answer?.ok) notReady.push(`${r.service}#${r.index}: ${answer ? await answer.text() : 'not running'}`);
+        }),
       );
-      return checks.every(Boolean);
+      return notReady.length === 0;
     },
     { timeoutMs: 30_000, message: 'every service ready' },
-  );
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; not ready: ${notReady.join('; ')}`);
+  });
 
   return {
     baseUrl,
