@@ -12,6 +12,7 @@
  * signs in again, and a send without an answer (timeout, 5xx) is tried again with a growing pause.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '@pilot/config';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
@@ -57,7 +58,10 @@ export class MessageSender {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
 
-  constructor(private readonly options: MessageSenderOptions) {}
+  constructor(private readonly options: MessageSenderOptions) {
+    // Every message being sent (up to the prefetch, and more while some wait on the limit) listens to it.
+    setMaxListeners(0, this.stopping.signal);
+  }
 
   get enabled(): boolean {
     return this.options.bot !== null;
@@ -196,10 +200,12 @@ export class MessageSender {
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.stopping.signal.aborted) return resolve();
+      const signal = this.stopping.signal;
       const timer = setTimeout(done, ms);
-      this.stopping.signal.addEventListener('abort', done, { once: true });
+      signal.addEventListener('abort', done, { once: true });
       function done(): void {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
       }
     });
