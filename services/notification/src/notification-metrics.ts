@@ -1,5 +1,5 @@
 /** The notification service's own metrics: what happened to the messages it sends. */
-import { counterIn, type Registry } from '@pilot/metrics';
+import { counterIn, gaugeIn, type Registry } from '@pilot/metrics';
 
 export type SendCount = 'sent' | 'failed' | 'retried' | 'blocked';
 
@@ -20,4 +20,14 @@ export function notificationCounters(registry: Registry): NotificationCounters {
     'reason',
   ]);
   return { count: (outcome, kind, reason = 'none') => messages.inc({ outcome, kind, reason }) };
+}
+
+/**
+ * `pilot_notification_backlog_messages`: events waiting in the service's queue, as the broker counts them
+ * (every replica reports the same queue; alerts take the max).
+ */
+export function registerNotificationBacklog(registry: Registry, depth: () => Promise<number>): void {
+  gaugeIn(registry, 'pilot_notification_backlog_messages', 'Events waiting in the notification queue (ready, not yet delivered to a replica)', [], async (gauge) => {
+    gauge.set(await depth());
+  });
 }

@@ -12,14 +12,14 @@ import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { createServiceApp } from '@pilot/service-app';
 import { BotApi } from './bot/bot-api';
-import { subscribe } from './bus/subscriptions';
+import { NOTIFICATION_QUEUE, subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { BlockRepository } from './data/block-repository';
 import { DeliveryRepository } from './data/delivery-repository';
 import { ReviewQueueRepository } from './data/review-queue-repository';
 import { SettingsRepository } from './data/settings-repository';
 import { mountRoutes } from './http/routes';
-import { notificationCounters } from './notification-metrics';
+import { notificationCounters, registerNotificationBacklog } from './notification-metrics';
 import { MessageSender } from './use-cases/message-sender';
 import { Notify } from './use-cases/notify';
 import { NotificationSettingsService } from './use-cases/settings';
@@ -107,6 +107,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     finish();
 
     await subscribe({ bus, notify, prefetch: config.NOTIFICATION_PREFETCH });
+    registerNotificationBacklog(metrics, () => bus.durableQueueDepth(NOTIFICATION_QUEUE));
 
     const sweeper = resources.add(
       new RetentionSweeper({ rules: [...deliveries.retentionRules(KEEP_SENT_MS), ...queue.retentionRules(KEEP_SENT_MS)], clock, logger, intervalMs: RETENTION_SWEEP_MS }),

@@ -21,9 +21,12 @@ const NOTIFIED_EVENTS = [
   'publisher.paused',
 ] as const satisfies readonly KnownEvent['type'][];
 
+/** The durable queue's name (without the bus prefix). */
+export const NOTIFICATION_QUEUE = 'notification';
+
 export async function subscribe(deps: { bus: Bus; notify: Notify; prefetch: number }): Promise<void> {
   await deps.bus.subscribeDurable({
-    name: 'notification',
+    name: NOTIFICATION_QUEUE,
     eventTypes: NOTIFIED_EVENTS,
     handler: (event) => deps.notify.handle(event),
     prefetch: deps.prefetch,
