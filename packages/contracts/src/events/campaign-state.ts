@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CAMPAIGN_FORMATS, CAMPAIGN_STATUSES } from '../schemas/campaign';
 import { AccountId, literals } from '../schemas/fields';
-import { changeFactsFields } from './change-facts';
+import { changeFactsFields } from './change-facts-state';
 
 /** All campaign events carry the campaign's full state after the change, so a consumer needs no call back. */
 export const campaignStateSchema = Type.Object(

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PLATFORM_TYPES, PUBLISHER_STATUSES } from '../schemas/publisher';
 import { AccountId, literals } from '../schemas/fields';
-import { changeFactsFields } from './change-facts';
+import { changeFactsFields } from './change-facts-state';
 
 /** All publisher events carry the platform's state after the change (never a key or its hash). */
 export const publisherStateSchema = Type.Object(
