@@ -38,6 +38,10 @@ export const configSpec = {
     default: 60_000,
     desc: 'a send claimed by a replica that then went silent this long is taken over by another (longer than BOT_API_TIMEOUT_MS)',
   }),
+  NOTIFICATION_MAX_AGE_MS: num({
+    default: 24 * 3600 * 1000,
+    desc: 'a change older than this when its event arrives is not announced (events parked for days before the first rollout, a long outage)',
+  }),
   QUEUE_SUMMARY_INTERVAL_MS: num({ default: 600_000, desc: 'at most one review-queue summary per administrator per this long' }),
   DEPENDENCY_TIMEOUT_MS: num({ default: 2000, desc: 'a MongoDB or Redis call slower than this answers 503' }),
   NOTIFICATION_PREFETCH: num({ default: 20, desc: 'events one replica handles at once' }),

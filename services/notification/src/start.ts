@@ -89,7 +89,9 @@ export async function start(config: Config, logger: Logger, options: StartOption
       adminAccountIds: config.ADMIN_ACCOUNT_IDS,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       summaryIntervalMs: config.QUEUE_SUMMARY_INTERVAL_MS,
+      maxAgeMs: config.NOTIFICATION_MAX_AGE_MS,
       clock,
+      logger,
     });
 
     const { app, finish } = createServiceApp({

@@ -86,6 +86,13 @@ describe('notification service', function () {
     expect(harness.bot.messages(ADMIN_ID).filter((message) => message.text.startsWith('Your '))).to.deep.equal([]);
   });
 
+  it('does not announce a change older than NOTIFICATION_MAX_AGE_MS (events parked for days before the first rollout)', async () => {
+    const owner = '5105';
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    await handled([campaignEvent('campaign.rejected', { owner, reason: 'Old news' }, 2, twoDaysAgo), campaignEvent('campaign.approved', { owner, name: 'Fresh' })]);
+    expect(harness.bot.messages(owner).map((message) => message.text.split('\n')[0])).to.deep.equal(['Your campaign "Fresh" was approved. An administrator puts it on air next.']);
+  });
+
   it('sends plain text: what people typed arrives as typed, never as markup', async () => {
     const owner = '5104';
     await handled([campaignEvent('campaign.rejected', { owner, name: '<b>Bold</b> & <a href="https://evil.example">x</a>', reason: '<i>no</i> & "yes"' })]);

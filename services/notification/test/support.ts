@@ -96,7 +96,7 @@ const CAMPAIGN_STATUS_AFTER = {
 } as const;
 
 /** A campaign event as the campaign service writes it (`actor` defaults to the administrator). */
-export function campaignEvent(type: CampaignEvent['type'], change: CampaignChange, version = 2): CampaignEvent {
+export function campaignEvent(type: CampaignEvent['type'], change: CampaignChange, version = 2, occurredAt?: Date): CampaignEvent {
   const campaignId = change.campaignId ?? (nextId += 1);
   return createEnvelope(type, String(campaignId), version, {
     campaignId,
@@ -112,7 +112,7 @@ export function campaignEvent(type: CampaignEvent['type'], change: CampaignChang
     name: change.name ?? `Campaign ${campaignId}`,
     actorAccountId: change.actor ?? ADMIN_ID,
     reason: change.reason ?? null,
-  }) as CampaignEvent;
+  }, occurredAt) as CampaignEvent;
 }
 
 const PUBLISHER_STATUS_AFTER = {

@@ -2,9 +2,12 @@
  * What the service does with each campaign and publisher event: keeps the review queue's count, tells
  * the owner of a changed record (when their `reviews` setting is on), and tells the administrators with
  * `queue` on how many records wait, at most once per QUEUE_SUMMARY_INTERVAL_MS, when a record arrives.
+ * A change older than NOTIFICATION_MAX_AGE_MS when its event arrives is counted but not announced: the
+ * events parked before the service first ran, or after a long outage, are news no more.
  */
 import type { Clock } from '@pilot/config';
 import type { KnownEvent } from '@pilot/contracts';
+import type { Logger } from '@pilot/logging';
 import type { ReviewQueueRepository } from '../data/review-queue-repository';
 import { entersReviewQueue, ownerNoticeOf, queueSummaryText, reviewQueueStateOf } from '../domain/notices';
 import type { MessageSender } from './message-sender';
@@ -17,7 +20,10 @@ export interface NotifyOptions {
   adminAccountIds: readonly string[];
   publicBaseUrl: string;
   summaryIntervalMs: number;
+  /** Changes older than this are not announced any more. */
+  maxAgeMs: number;
   clock: Clock;
+  logger: Logger;
 }
 
 export class Notify {
@@ -26,8 +32,13 @@ export class Notify {
   async handle(event: KnownEvent): Promise<void> {
     const { sender, settings, publicBaseUrl } = this.options;
     const queueState = reviewQueueStateOf(event);
-    if (queueState) await this.options.queue.observe(queueState.recordKey, queueState.waiting, event.aggregateVersion, this.options.clock.now());
+    const now = this.options.clock.now();
+    if (queueState) await this.options.queue.observe(queueState.recordKey, queueState.waiting, event.aggregateVersion, now);
     if (!sender.enabled) return;
+    if (now.getTime() - Date.parse(event.occurredAt) > this.options.maxAgeMs) {
+      this.options.logger.info({ eventId: event.id, eventType: event.type, occurredAt: event.occurredAt }, 'change too old to announce');
+      return;
+    }
 
     const notice = ownerNoticeOf(event, publicBaseUrl);
     if (notice && (await settings.inForce(notice.accountId)).reviews) {
