@@ -176,6 +176,20 @@ describe('notification service', function () {
     });
   });
 
+  it('reports its backlog: the events waiting in its queue while the platform holds its sends', async () => {
+    const backlog = async () => (await scrapeMetrics(harness.service.url)).value('pilot_notification_backlog_messages');
+    harness.bot.holdFromNow();
+    try {
+      // 20 events in hand (the prefetch), each held at the platform; the other 10 wait in the queue.
+      for (let index = 0; index < 30; index += 1) await harness.publish(campaignEvent('campaign.approved', { owner: String(5801 + index) }));
+      await waitFor(async () => harness.bot.heldCount() === 20 && (await backlog()) === 10, { timeoutMs: 15_000, message: '20 sends held, 10 events waiting' });
+    } finally {
+      harness.bot.releaseHeld();
+    }
+    await waitFor(async () => harness.bot.messages().filter((message) => Number(message.chat_id) >= 5801 && Number(message.chat_id) <= 5830).length === 30, { timeoutMs: 20_000, message: 'all 30 sent' });
+    expect(await backlog()).to.equal(0);
+  });
+
   it('sends one message per change with two replicas and every event delivered twice', async () => {
     const replica = await harness.startReplica();
     try {
