@@ -5,7 +5,7 @@
 import type { KnownEvent } from '@pilot/contracts';
 import { ManualClock, scrapeMetrics, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { ADMIN_ID, campaignEvent, publisherEvent, SITE, startHarness, type Harness } from './support';
+import { ADMIN_ID, BOT_TOKEN, campaignEvent, publisherEvent, SITE, startHarness, type Harness } from './support';
 
 /** Events this replica (or these replicas) acknowledged so far. */
 async function consumed(...urls: string[]): Promise<number> {
@@ -163,6 +163,9 @@ describe('notification service', function () {
       const metrics = await scrapeMetrics(harness.service.url);
       expect(metrics.value('pilot_notifications_total', { outcome: 'retried', reason: 'unavailable' })).to.be.at.least(2);
       expect(metrics.value('pilot_notifications_total', { outcome: 'sent', kind: 'review' })).to.be.at.least(1);
+      // The token is part of the Bot API's URL: no log line of the retries carries it.
+      expect(harness.logs.some((line) => line.includes('message not sent yet'))).to.equal(true);
+      expect(harness.logs.join('\n')).to.not.include(BOT_TOKEN);
     });
 
     it('records a message the platform refuses for good (400) as failed and does not send it again', async () => {

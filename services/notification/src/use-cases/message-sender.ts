@@ -45,6 +45,8 @@ export interface MessageSenderOptions {
   leaseMs: number;
   /** Pauses between attempts that got no answer (ms); the last one repeats. */
   retryPausesMs?: number[];
+  /** This process's name as the holder of its claims (random by default). */
+  holder?: string;
 }
 
 const RETRY_PAUSES_MS = [1000, 2000, 5000, 10_000, 30_000];
@@ -53,12 +55,13 @@ const MAX_CLAIMS = 50;
 
 export class MessageSender {
   /** This process, as the holder of its claims. */
-  private readonly holder = randomUUID();
+  private readonly holder: string;
   /** Messages this process is sending now: a second delivery of the same event waits for the first. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: MessageSenderOptions) {
+    this.holder = options.holder ?? randomUUID();
     // Every message being sent (up to the prefetch, and more while some wait on the limit) listens to it.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -174,7 +177,11 @@ export class MessageSender {
       if (await deliveries.claim(deliveryId, claim, this.holder, new Date(now), new Date(now + this.options.leaseMs))) return claim;
       const held = await deliveries.claimOf(deliveryId, claim);
       if (!held) continue;
-      if (held.holder === this.holder) return claim;
+      // Its own claim, unless another replica took the message over since (then look at that claim).
+      if (held.holder === this.holder) {
+        if (!(await deliveries.claimOf(deliveryId, claim + 1))) return claim;
+        continue;
+      }
       if (held.leaseUntil.getTime() > now) {
         // Infrastructure-like: the bus retries in place until the holder settles it or its lease runs out.
         throw new ServiceUnavailableError('send claim', `${deliveryId} is being sent by another replica`);
