@@ -39,10 +39,19 @@ describe('notifications through the bot, in a browser', function () {
   it('shows the settings next to the account name, saves a change and keeps it across a reload', async () => {
     advertiser = await stack.signIn(ADVERTISER_ID);
     const { page } = advertiser;
+    // A workspace page does not ask for the settings until the menu is opened.
+    const asked: string[] = [];
+    page.on('request', (sent) => {
+      if (new URL(sent.url()).pathname === '/api/workspace/notifications') asked.push(sent.method());
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(asked).to.deep.equal([]);
     const menu = await openBotMessages(page);
     const reviews = menu.getByRole('checkbox', { name: /approved, rejected, activated or paused/ });
     await waitFor(async () => reviews.isEnabled(), { message: 'the settings loaded' });
     expect(await reviews.isChecked()).to.equal(true);
+    expect(asked).to.deep.equal(['GET']);
     // Not an administrator: no review-queue summary to choose.
     expect(await menu.getByRole('checkbox').count()).to.equal(1);
 

@@ -15,7 +15,9 @@ const SETTINGS_PATH = '/api/workspace/notifications';
 export function BotMessagesMenu({ admin }: { admin: boolean }) {
   const client = useQueryClient();
   const headingId = useId();
-  const settings = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api<NotificationSettings>(SETTINGS_PATH) });
+  // Asked for only once the menu is opened: a workspace page does not wait on, nor pay for, this call.
+  const [open, setOpen] = useState(false);
+  const settings = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api<NotificationSettings>(SETTINGS_PATH), enabled: open });
   const [changing, setChanging] = useState<Partial<NotificationSettings>>({});
   const change = useMutation({
     mutationFn: (body: Partial<NotificationSettings>) => api<NotificationSettings>(SETTINGS_PATH, { method: 'PUT', body }),
@@ -30,7 +32,7 @@ export function BotMessagesMenu({ admin }: { admin: boolean }) {
   const menu = useCloseOnOutsidePointer();
 
   return (
-    <details ref={menu} className="bot-messages" data-testid="bot-messages">
+    <details ref={menu} className="bot-messages" data-testid="bot-messages" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Bot messages</summary>
       <div className="bot-messages-panel">
         <fieldset aria-labelledby={headingId} disabled={!current || change.isPending}>
