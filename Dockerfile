@@ -2,7 +2,7 @@
 # One image per service, all from this file:
 #   docker build --build-arg SERVICE=gateway -t pilot/gateway .
 # SERVICE is the folder name under services/ (gateway, publisher-identity, campaign, allocation,
-# tracking, placement, web). The build stage installs and builds the whole workspace once (the layer
+# tracking, placement, notification, web). The build stage installs and builds the whole workspace once (the layer
 # is shared by every service's build); the runtime stage holds only that service's production
 # dependencies (`pnpm deploy`), runs as the unprivileged `node` user and needs no writable filesystem.
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Starts every service (and the requested replicas) as its own process on local infrastructure, waits
 // until the gateway reports every upstream ready, prints where to open it, and stops everything on Ctrl-C.
-// Usage: node scripts/run-system.mjs [--replicas allocation=2,tracking=2]
+// Usage: node scripts/run-system.mjs [--replicas allocation=2,tracking=2] [--bot-stand-in]
+// Without TELEGRAM_BOT_TOKEN the notification service sends nothing (it says so at start). With
+// --bot-stand-in a local stand-in of the Bot API (packages/testkit) takes the bot's messages instead:
+// read what an account was told at http://127.0.0.1:8081/stand-in/chats/<account id>.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ const SERVICES = [
   { name: 'allocation', port: 8103, gatewayVar: 'ALLOCATION_URLS', db: 'allocation' },
   { name: 'tracking', port: 8104, gatewayVar: 'TRACKING_URLS', db: 'tracking' },
   { name: 'placement', port: 8105, gatewayVar: 'PLACEMENT_URLS', db: 'placement' },
+  { name: 'notification', port: 8107, gatewayVar: 'NOTIFICATION_URLS', db: 'notification' },
   { name: 'web', port: 8106, gatewayVar: 'WEB_URLS', db: 'web' },
 ];
 
@@ -35,6 +39,8 @@ function parseReplicas(argv) {
 }
 
 const replicas = parseReplicas(process.argv.slice(2));
+const botStandIn = process.argv.includes('--bot-stand-in');
+const BOT_STAND_IN_PORT = 8081;
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`;
 const secrets = {
   INTERNAL_SECRET: process.env.INTERNAL_SECRET ?? randomBytes(32).toString('base64url'),
@@ -50,6 +56,10 @@ const shared = {
   AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   CAMPAIGN_URL: 'http://127.0.0.1:8102',
+  IDENTITY_URL: 'http://127.0.0.1:8101',
+  ...(botStandIn
+    ? { TELEGRAM_BOT_TOKEN: '100000:local-stand-in-token', TELEGRAM_API_BASE_URL: `http://127.0.0.1:${BOT_STAND_IN_PORT}` }
+    : {}),
   ...secrets,
 };
 
@@ -85,6 +95,10 @@ function launch(name, entry, env) {
     }
   });
   children.push(child);
+}
+
+if (botStandIn) {
+  launch('bot-api-stand-in', path.join(root, 'packages', 'testkit', 'dist', 'bot-api-stand-in.js'), { ...process.env, BOT_API_STAND_IN_PORT: String(BOT_STAND_IN_PORT) });
 }
 
 const gatewayEnv = {
@@ -146,5 +160,10 @@ console.log(`
   with the code the page shows. Account ${shared.ADMIN_ACCOUNT_IDS.split(',')[0]} is an administrator in local runs; any other
   numeric id is an ordinary account.
 
+${botStandIn ? `  The sign-in bot's messages go to a local stand-in of the Bot API: what account 1000 was told is at
+      http://127.0.0.1:${BOT_STAND_IN_PORT}/stand-in/chats/1000
+` : `  No bot token (TELEGRAM_BOT_TOKEN): the notification service sends nothing. Start with --bot-stand-in
+  to see the messages people would get.
+`}
   Press Ctrl-C to stop everything.
 `);

@@ -3,6 +3,7 @@
 # MONGO_URL points at a MongoDB server) and every service behind the gateway, waits until the gateway
 # reports every upstream ready and prints where to open it. Ctrl-C stops everything.
 # Extra arguments go to scripts/run-system.mjs, e.g.: scripts/start.sh --replicas allocation=2,tracking=2
+# (or --bot-stand-in: the notification service sends to a local stand-in of the Bot API).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure-tools.sh"
 cd "$REPO_ROOT"

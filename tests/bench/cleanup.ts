@@ -9,7 +9,7 @@ import { connectMongo } from '../../packages/mongo/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { ROOT, type BenchSystem, type ServiceName } from './system';
 
-const SERVICES: ServiceName[] = ['publisher-identity', 'campaign', 'allocation', 'tracking', 'placement', 'web'];
+const SERVICES: ServiceName[] = ['publisher-identity', 'campaign', 'allocation', 'tracking', 'placement', 'notification', 'web'];
 
 interface AmqpChannel {
   deleteQueue(name: string): Promise<unknown>;

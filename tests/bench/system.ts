@@ -14,7 +14,7 @@ import { reservedPort } from '@pilot/testkit';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
-export type ServiceName = 'publisher-identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'web';
+export type ServiceName = 'publisher-identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'notification' | 'web';
 
 const SERVICES: { name: ServiceName; gatewayVar: string }[] = [
   { name: 'publisher-identity', gatewayVar: 'IDENTITY_URLS' },
@@ -22,6 +22,8 @@ const SERVICES: { name: ServiceName; gatewayVar: string }[] = [
   { name: 'placement', gatewayVar: 'PLACEMENT_URLS' },
   { name: 'allocation', gatewayVar: 'ALLOCATION_URLS' },
   { name: 'tracking', gatewayVar: 'TRACKING_URLS' },
+  // No bot token: it consumes the events and sends nothing, as a deployment without one does.
+  { name: 'notification', gatewayVar: 'NOTIFICATION_URLS' },
   { name: 'web', gatewayVar: 'WEB_URLS' },
 ];
 
@@ -148,10 +150,12 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), GATEWAY_OPERATOR_PORT: String(gatewayOperatorPort), UPSTREAM_TIMEOUT_MS: '10000' };
   try {
     let campaignUrl = '';
+    let identityUrl = '';
     for (const service of SERVICES) {
       const port = await reservedPort();
       const url = `http://127.0.0.1:${port}`;
-      const env = { ...shared, PORT: String(port), MONGO_DB: dbOf(service.name), CAMPAIGN_URL: campaignUrl || url };
+      const env = { ...shared, PORT: String(port), MONGO_DB: dbOf(service.name), CAMPAIGN_URL: campaignUrl || url, IDENTITY_URL: identityUrl || url };
+      if (service.name === 'publisher-identity') identityUrl = url;
       const running = launch(service.name, path.join(ROOT, 'services', service.name, 'dist', 'main.js'), env, url);
       gatewayEnv[service.gatewayVar] = url;
       // Allocation and tracking load campaign's snapshot at start: campaign must be up first.

@@ -3,6 +3,7 @@
  * stops at once with exit code 1 and a message that names the missing setting.
  */
 import { runServiceMain } from '@pilot/testkit';
+import { serviceNames } from '../deploy/support';
 import { expect } from 'chai';
 
 /** A complete production environment per service, so that exactly one setting can be taken away. */
@@ -16,6 +17,7 @@ const COMPLETE: Record<string, Record<string, string>> = {
     ALLOCATION_URLS: 'http://127.0.0.1:1',
     TRACKING_URLS: 'http://127.0.0.1:1',
     PLACEMENT_URLS: 'http://127.0.0.1:1',
+    NOTIFICATION_URLS: 'http://127.0.0.1:1',
     WEB_URLS: 'http://127.0.0.1:1',
   },
   'publisher-identity': { MONGO_DB: 'identity', TELEGRAM_WEBHOOK_SECRET: 'w'.repeat(32) },
@@ -23,6 +25,7 @@ const COMPLETE: Record<string, Record<string, string>> = {
   allocation: { TOKEN_SECRET: 't'.repeat(40), CAMPAIGN_URL: 'http://127.0.0.1:1' },
   tracking: { MONGO_DB: 'tracking', TOKEN_SECRET: 't'.repeat(40), CAMPAIGN_URL: 'http://127.0.0.1:1' },
   placement: { MONGO_DB: 'placement' },
+  notification: { MONGO_DB: 'notification', IDENTITY_URL: 'http://127.0.0.1:1' },
   web: {},
 };
 
@@ -43,11 +46,16 @@ const REQUIRED: Record<string, string> = {
   allocation: 'TOKEN_SECRET',
   tracking: 'MONGO_DB',
   placement: 'MONGO_DB',
+  notification: 'IDENTITY_URL',
   web: 'INTERNAL_SECRET',
 };
 
 describe('every service refuses to start without a required setting', function () {
   this.timeout(60_000);
+
+  it('covers every service under services/', () => {
+    expect(Object.keys(REQUIRED).sort()).to.deep.equal(serviceNames());
+  });
 
   for (const service of Object.keys(REQUIRED)) {
     it(`stops ${service} with exit code 1 and a message naming ${REQUIRED[service]}`, async () => {

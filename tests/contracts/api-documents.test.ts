@@ -14,6 +14,7 @@ import { mountRoutes as mountAllocation } from '../../services/allocation/src/ht
 import { networkOpenApi } from '../../services/allocation/src/http/openapi';
 import { mountRoutes as mountCampaign } from '../../services/campaign/src/http/routes';
 import { mountRoutes as mountGateway } from '../../services/gateway/src/http/routes';
+import { mountRoutes as mountNotification } from '../../services/notification/src/http/routes';
 import { mountRoutes as mountPlacement } from '../../services/placement/src/http/routes';
 import { mountAuthRoutes } from '../../services/publisher-identity/src/http/auth-routes';
 import { mountPublisherRoutes } from '../../services/publisher-identity/src/http/publisher-routes';
@@ -76,6 +77,7 @@ const allMounted = [
   ...mountedRoutes((app) => mountTracking(app, inert, inert)),
   ...mountedRoutes((app) => mountCampaign(app, inert)),
   ...mountedRoutes((app) => mountPlacement(app, inert)),
+  ...mountedRoutes((app) => mountNotification(app, inert)),
   ...mountedRoutes((app) => mountAuthRoutes(app, { signIn: inert, webhookSecret: 'x', sessionCookie: 'pilot_session', sessionTtlSeconds: 60, secureCookies: false })),
   ...mountedRoutes((app) => mountPublisherRoutes(app, inert)),
   ...mountedRoutes((app) => mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', maxBodyBytes: 1024 })),

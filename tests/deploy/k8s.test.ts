@@ -33,7 +33,7 @@ interface Probe {
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { configMapKeyRef?: { name: string; key: string }; secretKeyRef?: { name: string; key: string } };
+  valueFrom?: { configMapKeyRef?: { name: string; key: string }; secretKeyRef?: { name: string; key: string; optional?: boolean } };
 }
 interface Container {
   name: string;
@@ -187,6 +187,8 @@ describe('deploy/k8s', function () {
             entry.value ??
             (configMapKeyRef ? configMap(configMapKeyRef.name)[configMapKeyRef.key] : undefined) ??
             (secretKeyRef ? secret(secretKeyRef.name)[secretKeyRef.key] : undefined);
+          // An optional key a Secret may leave out (TELEGRAM_BOT_TOKEN): the variable is then unset.
+          if (value === undefined && secretKeyRef?.optional === true) continue;
           if (value === undefined) throw new Error(`${container.name}: ${entry.name} refers to a key that does not exist`);
           env[entry.name] = value;
         }

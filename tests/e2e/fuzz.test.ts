@@ -71,6 +71,7 @@ const PATHS = [
   '/api/workspace/stats?from={x}&to={x}&campaignId={x}',
   '/api/workspace/audit?entity={x}&entityId={x}',
   '/api/workspace/placements/{x}',
+  '/api/workspace/notifications',
   '/internal/audit',
   '/{x}',
 ];

@@ -37,6 +37,7 @@ describe('faults of the infrastructure under the running system', function () {
         allocation: through,
         tracking: through,
         placement: through,
+        notification: through,
         web: through,
       },
     });

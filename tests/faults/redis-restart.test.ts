@@ -41,6 +41,7 @@ describe('Redis restarted under traffic (AOF, appendfsync always)', function () 
         allocation: { ...through, COUNT_INTERVAL_MS: '1000' },
         tracking: { ...through, COUNT_INTERVAL_MS: '1000', COUNT_FOLD_INTERVAL_MS: '200' },
         placement: through,
+        notification: through,
         web: through,
       },
     });

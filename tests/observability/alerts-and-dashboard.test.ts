@@ -51,9 +51,9 @@ describe('deploy/observability: alert rules and the dashboard', function () {
     expect(prometheusRule.spec).to.deep.equal(ruleFile);
   });
 
-  it('alerts on the ad path (errors, p99), caches, outbox, dead letters, readiness and counting lag', function () {
+  it('alerts on the ad path (errors, p99), caches, outbox, dead letters, readiness, counting lag and the notification backlog', function () {
     const named = rules.map((rule) => rule.expr).join('\n');
-    for (const metric of ['pilot_ad_answers_total', 'http_request_duration_seconds_bucket', 'pilot_campaign_cache_', 'pilot_outbox_pending_entries', 'pilot_bus_dead_letter_messages', 'pilot_readiness_changes_total', 'pilot_counting_lag_seconds']) {
+    for (const metric of ['pilot_ad_answers_total', 'http_request_duration_seconds_bucket', 'pilot_campaign_cache_', 'pilot_outbox_pending_entries', 'pilot_bus_dead_letter_messages', 'pilot_readiness_changes_total', 'pilot_counting_lag_seconds', 'pilot_notification_backlog_messages']) {
       expect(named, metric).to.include(metric);
     }
   });
@@ -107,7 +107,7 @@ describe('deploy/observability: alert rules and the dashboard', function () {
     });
 
     it('serves /metrics on every service, the gateway on its operator port', function () {
-      expect(scrapes.map((scrape) => scrape.service).sort()).to.deep.equal(['allocation', 'campaign', 'gateway', 'placement', 'publisher-identity', 'tracking', 'web']);
+      expect(scrapes.map((scrape) => scrape.service).sort()).to.deep.equal(['allocation', 'campaign', 'gateway', 'notification', 'placement', 'publisher-identity', 'tracking', 'web']);
       for (const { service, metrics } of scrapes) expect(metrics.value('process_cpu_seconds_total', { service }), service).to.be.above(0);
     });
 

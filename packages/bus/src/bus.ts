@@ -79,6 +79,8 @@ export class Bus {
   private readonly metrics: BusMetrics;
   /** Dead-letter queues of this process's durable subscriptions, and the channel that declared each. */
   private readonly deadQueues = new Map<string, ChannelWrapper>();
+  /** This process's durable subscriptions by name, and the channel that consumes each. */
+  private readonly durableQueues = new Map<string, { queue: string; channel: ChannelWrapper }>();
 
   constructor(options: BusOptions) {
     this.metrics = new BusMetrics(options.metrics, () => this.deadLetterDepths());
@@ -276,6 +278,7 @@ export class Bus {
     channel.on('error', (err) => this.logger.warn({ err: err.message, queue }, 'consumer channel error'));
     this.consumers.push(channel);
     this.deadQueues.set(deadQueue, channel);
+    this.durableQueues.set(subscription.name, { queue, channel });
     await withDeadline(channel.waitForConnect(), 10_000, 'rabbitmq');
   }
 
@@ -318,6 +321,13 @@ export class Bus {
         return;
       }
     }
+  }
+
+  /** Messages ready in the queue of this process's durable subscription `name` (its backlog), by the broker's count. */
+  async durableQueueDepth(name: string): Promise<number> {
+    const durable = this.durableQueues.get(name);
+    if (!durable) throw new Error(`no durable subscription named ${name}`);
+    return (await withDeadline(durable.channel.checkQueue(durable.queue), 1000, 'rabbitmq')).messageCount;
   }
 
   async subscribeBroadcast(subscription: BroadcastSubscription): Promise<void> {

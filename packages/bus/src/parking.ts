@@ -3,7 +3,7 @@
  * broker returns an event bound to no queue instead of confirming and dropping it; the bus then puts it in
  * `<exchange>.unrouted`, and a durable subscription that starts later takes the parked events back to the
  * exchange, so a consumer whose queue did not exist yet (a first rollout has no start order) still gets
- * them. Events no service consumes by design (today `placement.changed`, `publisher.*`) wait here too,
+ * them. Events no service consumes by design (today `placement.changed`, `publisher.key_rotated`) wait here too,
  * bounded by the arguments below.
  */
 import type { Channel, GetMessage, Options } from 'amqplib';

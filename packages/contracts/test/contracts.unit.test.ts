@@ -154,6 +154,23 @@ describe('contracts: assertValidEvent', () => {
   });
 });
 
+describe('contracts: who made a change and why', () => {
+  it('takes the actor, the reason and the campaign name as optional fields, so events without them stay valid', () => {
+    const withFacts = { ...campaign, status: 'rejected', actorAccountId: '1000', reason: 'No landing page', name: 'Spring sale' };
+    expect(() => assertValidEvent(createEnvelope('campaign.rejected', '12', 2, withFacts))).to.not.throw();
+    expect(() => assertValidEvent(createEnvelope('campaign.paused', '12', 2, { ...campaign, status: 'paused', reason: null }))).to.not.throw();
+    expect(() => assertValidEvent(createEnvelope('publisher.rejected', '3', 2, { ...publisher, status: 'rejected', actorAccountId: '1000', reason: 'Not the owner' }))).to.not.throw();
+    expect(() => assertValidEvent(createEnvelope('publisher.approved', '3', 2, publisher))).to.not.throw();
+  });
+
+  it('refuses a malformed actor, reason or name', () => {
+    expect(() => assertValidEvent(createEnvelope('campaign.approved', '12', 2, { ...campaign, actorAccountId: 'admin' }))).to.throw(InvalidEventError, /actorAccountId/);
+    expect(() => assertValidEvent(createEnvelope('campaign.rejected', '12', 2, { ...campaign, reason: 42 }))).to.throw(InvalidEventError, /reason/);
+    expect(() => assertValidEvent(createEnvelope('campaign.approved', '12', 2, { ...campaign, name: '' }))).to.throw(InvalidEventError, /name/);
+    expect(() => assertValidEvent(createEnvelope('publisher.paused', '3', 2, { ...publisher, name: 'not for platforms' }))).to.throw(InvalidEventError);
+  });
+});
+
 describe('contracts: registry', () => {
   const eventsDir = path.join(__dirname, '..', 'src', 'events');
   const eventFiles = readdirSync(eventsDir).filter((file) => file.endsWith('.ts') && !file.endsWith('-state.ts'));

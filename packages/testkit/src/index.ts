@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 export { reservedPort } from './ports';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';
+export { BotApiStandIn, startBotApiStandIn, type TakenMessage } from './bot-api-stand-in';
 export { sentBytes, signedWhenSent } from './signed-body';
 export { scrapeMetrics, ScrapedMetrics, type Sample } from './scraped-metrics';
 

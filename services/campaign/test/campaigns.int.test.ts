@@ -319,7 +319,9 @@ describe('campaign service: workspace campaigns', () => {
       expect(received.map((event) => event.type)).to.deep.equal(moves.map(([, , type]) => type));
       expect(received.map((event) => event.aggregateVersion)).to.deep.equal([2, 3, 4, 5, 6, 7]);
       expect(new Set(received.map((event) => event.id)).size).to.equal(moves.length);
-      expect(received[1]!.data).to.include({ status: 'rejected' });
+      // Who moved it and why travel with it (the notification service tells the owner what someone else did).
+      expect(received[1]!.data).to.include({ status: 'rejected', actorAccountId: ADMIN.accountId, reason: 'Wrong language', name: CREATIVE.name });
+      expect(received[0]!.data).to.include({ actorAccountId: OWNER.accountId, reason: null });
       expect(received[5]!.data).to.deep.equal({
         campaignId: id,
         ownerAccountId: OWNER.accountId,
@@ -331,6 +333,9 @@ describe('campaign service: workspace campaigns', () => {
         buttonText: CREATIVE.buttonText,
         imageUrl: CREATIVE.imageUrl,
         destinationUrl: CREATIVE.destinationUrl,
+        name: CREATIVE.name,
+        actorAccountId: OWNER.accountId,
+        reason: null,
       });
     });
 

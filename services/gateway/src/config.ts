@@ -47,6 +47,7 @@ export const configSpec = {
   ALLOCATION_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8103'], desc: 'allocation replicas' }),
   TRACKING_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8104'], desc: 'tracking replicas' }),
   PLACEMENT_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8105'], desc: 'placement replicas' }),
+  NOTIFICATION_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8107'], desc: 'notification replicas' }),
   WEB_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8106'], desc: 'web replicas' }),
   UPSTREAM_TIMEOUT_MS: num({ default: 10_000, desc: 'an upstream slower than this gives 504' }),
   MAX_BODY_BYTES: num({ default: 65_536, desc: 'a request body larger than this is refused with 413 before it reaches a service' }),

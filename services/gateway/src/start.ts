@@ -33,6 +33,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     allocation: config.ALLOCATION_URLS,
     tracking: config.TRACKING_URLS,
     placement: config.PLACEMENT_URLS,
+    notification: config.NOTIFICATION_URLS,
     web: config.WEB_URLS,
   } satisfies Record<Upstream, string[]>);
 

@@ -94,8 +94,8 @@ describe('gateway', () => {
 
   it('refuses workspace and auth writes from another origin or none with 403 origin_refused', async () => {
     const upstream = await withStandIn((_req, res) => res.end('{}'));
-    const gateway = await gatewayFor({ identity: upstream.url, campaign: upstream.url, placement: upstream.url, tracking: upstream.url });
-    for (const path of ['/api/workspace/campaigns', '/api/workspace/publishers', '/api/workspace/placements/home-feature', '/api/auth/login', '/api/auth/logout']) {
+    const gateway = await gatewayFor({ identity: upstream.url, campaign: upstream.url, placement: upstream.url, tracking: upstream.url, notification: upstream.url });
+    for (const path of ['/api/workspace/campaigns', '/api/workspace/publishers', '/api/workspace/placements/home-feature', '/api/workspace/notifications', '/api/auth/login', '/api/auth/logout']) {
       const foreign = await request(gateway.url).post(path).set('origin', 'https://evil.example').send({});
       expect(foreign.status, path).to.equal(403);
       expect(foreign.body.code).to.equal('origin_refused');
@@ -111,13 +111,17 @@ describe('gateway', () => {
       res.end('{}');
     });
     const campaign = await withStandIn((_req, res) => res.end('{}'));
-    const gateway = await gatewayFor({ identity: identity.url, campaign: campaign.url });
-    const none = await request(gateway.url).get('/api/workspace/campaigns');
-    expect(none.status).to.equal(401);
-    expect(none.body.code).to.equal('not_signed_in');
-    const unknown = await request(gateway.url).get('/api/workspace/campaigns').set('cookie', 'pilot_session=abcdefghijklmnopqrstuvwxyz');
-    expect(unknown.status).to.equal(401);
+    const notification = await withStandIn((_req, res) => res.end('{}'));
+    const gateway = await gatewayFor({ identity: identity.url, campaign: campaign.url, notification: notification.url });
+    for (const path of ['/api/workspace/campaigns', '/api/workspace/notifications']) {
+      const none = await request(gateway.url).get(path);
+      expect(none.status, path).to.equal(401);
+      expect(none.body.code).to.equal('not_signed_in');
+      const unknown = await request(gateway.url).get(path).set('cookie', 'pilot_session=abcdefghijklmnopqrstuvwxyz');
+      expect(unknown.status, path).to.equal(401);
+    }
     expect(campaign.requests).to.have.length(0);
+    expect(notification.requests).to.have.length(0);
   });
 
   it('sends traffic to the remaining replica when one is down', async () => {
@@ -157,7 +161,7 @@ describe('gateway', () => {
 
   it('serves /metrics and each upstream replica\'s readiness on the operator port only; the public /readyz says ready or not', async () => {
     const ready = await withStandIn((_req, res) => res.end('{}'));
-    const gateway = await gatewayFor({ identity: ready.url, campaign: ready.url, allocation: ready.url, tracking: ready.url, placement: ready.url });
+    const gateway = await gatewayFor({ identity: ready.url, campaign: ready.url, allocation: ready.url, tracking: ready.url, placement: ready.url, notification: ready.url });
     const publicReady = await request(gateway.url).get('/readyz').expect(200);
     expect(publicReady.body).to.deep.equal({ status: 'ready' });
     // Neither the gateway's metrics nor a service's (web's, which every other path reaches) from outside.
@@ -167,7 +171,7 @@ describe('gateway', () => {
     }
     expect(ready.requests.map((forwarded) => forwarded.url)).to.not.include('/metrics');
     const detailed = await request(gateway.operatorUrl).get('/readyz').expect(200);
-    expect(detailed.body.checks).to.deep.equal({ identity: 'ok', campaign: 'ok', allocation: 'ok', tracking: 'ok', placement: 'ok', web: 'unavailable' });
+    expect(detailed.body.checks).to.deep.equal({ identity: 'ok', campaign: 'ok', allocation: 'ok', tracking: 'ok', placement: 'ok', notification: 'ok', web: 'unavailable' });
     const metrics = await request(gateway.operatorUrl).get('/metrics').expect(200);
     expect(metrics.text).to.include('http_request_duration_seconds');
   });

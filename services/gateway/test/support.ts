@@ -44,6 +44,7 @@ export async function startGateway(urls: Partial<Record<string, string>>, extra:
     ALLOCATION_URLS: urls.allocation ?? fallback,
     TRACKING_URLS: urls.tracking ?? fallback,
     PLACEMENT_URLS: urls.placement ?? fallback,
+    NOTIFICATION_URLS: urls.notification ?? fallback,
     WEB_URLS: urls.web ?? fallback,
     ...extra,
   });

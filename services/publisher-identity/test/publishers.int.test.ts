@@ -293,7 +293,7 @@ describe('publisher-identity: publisher platforms', () => {
       'publisher.rejected',
     ]);
     const rejected = h.events.find((event) => event.aggregateId === String(id) && event.type === 'publisher.rejected')!;
-    expect(rejected.data).to.deep.include({ publisherId: id, ownerAccountId: OWNER.accountId, status: 'rejected', type: 'channel' });
+    expect(rejected.data).to.deep.include({ publisherId: id, ownerAccountId: OWNER.accountId, status: 'rejected', type: 'channel', actorAccountId: ADMIN.accountId, reason: 'gone' });
     expect(JSON.stringify(h.events)).to.not.match(/pilot_pk_/);
   });
 

@@ -82,6 +82,18 @@ describe('publisher-identity: workspace sign-in', () => {
     expect(resolved.body).to.deep.equal({ accountId: OWNER.accountId, displayName: 'owner_name', admin: false });
   });
 
+  it('tells a signed call when an account last signed in (null for one never seen, 404 for a malformed id)', async () => {
+    const never = await h.call('get', '/internal/accounts/777000111/sign-in', null).expect(200);
+    expect(never.body).to.deep.equal({ lastSignInAt: null });
+    const before = h.clock.now().getTime();
+    await signIn(STRANGER.accountId);
+    const seen = await h.call('get', `/internal/accounts/${STRANGER.accountId}/sign-in`, null).expect(200);
+    expect(Date.parse(seen.body.lastSignInAt)).to.be.at.least(before);
+    expect((await h.call('get', '/internal/accounts/abc/sign-in', null).expect(404)).body.code).to.equal('account_not_found');
+    const unsigned = await fetch(`${h.service.url}/internal/accounts/${STRANGER.accountId}/sign-in`);
+    expect(unsigned.status).to.equal(401);
+  });
+
   it('issues the session only on the first read after confirmation', async () => {
     const { login } = await signIn(STRANGER.accountId);
     const again = await poll(login.body.requestId, login.binding.pair).expect(200);

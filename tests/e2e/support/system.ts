@@ -13,6 +13,8 @@ import { loadConfig as gatewayConfig } from '../../../services/gateway/src/confi
 import { start as startGateway } from '../../../services/gateway/src/start';
 import { loadConfig as placementConfig } from '../../../services/placement/src/config';
 import { start as startPlacement } from '../../../services/placement/src/start';
+import { loadConfig as notificationConfig } from '../../../services/notification/src/config';
+import { start as startNotification } from '../../../services/notification/src/start';
 import { loadConfig as identityConfig } from '../../../services/publisher-identity/src/config';
 import { start as startIdentity } from '../../../services/publisher-identity/src/start';
 import { loadConfig as trackingConfig } from '../../../services/tracking/src/config';
@@ -23,7 +25,7 @@ import { start as startWeb } from '../../../services/web/src/start';
 export const WEBHOOK_SECRET = 'e2e-webhook-secret-0123456789abcdef';
 export const ADMIN_ID = '1000';
 
-export type ServiceName = 'publisher-identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'web';
+export type ServiceName = 'publisher-identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'notification' | 'web';
 
 export interface Running {
   url: string;
@@ -76,11 +78,12 @@ const STARTERS: Record<ServiceName, Starter> = {
   allocation: (env, logger, clock) => startAllocation(allocationConfig(env), logger, clock ? { clock } : {}),
   tracking: (env, logger, clock) => startTracking(trackingConfig(env), logger, clock ? { clock } : {}),
   placement: (env, logger, clock) => startPlacement(placementConfig(env), logger, clock ? { clock } : {}),
+  notification: (env, logger, clock) => startNotification(notificationConfig(env), logger, clock ? { clock } : {}),
   web: (env, logger) => startWeb(webConfig(env), logger),
 };
 
 /** Services that others need at start come first: allocation and tracking load campaign's snapshot. */
-const START_ORDER: ServiceName[] = ['publisher-identity', 'campaign', 'placement', 'allocation', 'tracking', 'web'];
+const START_ORDER: ServiceName[] = ['publisher-identity', 'campaign', 'placement', 'allocation', 'tracking', 'notification', 'web'];
 
 /** Replicas listen on ports chosen once, so the gateway's upstream list stays true across restarts. */
 async function portFor(): Promise<string> {
@@ -99,6 +102,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
   const replicas: Replica[] = [];
 
   let campaignUrl = options.external?.campaign?.[0] ?? 'http://127.0.0.1:1';
+  let identityUrl = options.external?.['publisher-identity']?.[0] ?? 'http://127.0.0.1:1';
   const envFor = (service: ServiceName, port: number | string): NodeJS.ProcessEnv => ({
     ...infraEnv(infra, service),
     PORT: String(port),
@@ -106,6 +110,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
     ADMIN_ACCOUNT_IDS: ADMIN_ID,
     TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
     CAMPAIGN_URL: campaignUrl,
+    IDENTITY_URL: identityUrl,
     ...(options.settings?.[service] ?? {}),
   });
   for (const service of START_ORDER) {
@@ -127,6 +132,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
       replicas.push(replica);
     }
     if (service === 'campaign') campaignUrl = replicas.find((r) => r.service === 'campaign')?.running?.url ?? campaignUrl;
+    if (service === 'publisher-identity') identityUrl = replicas.find((r) => r.service === 'publisher-identity')?.running?.url ?? identityUrl;
   }
 
   const urlsOf = (service: ServiceName) =>
@@ -145,6 +151,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
       ALLOCATION_URLS: urlsOf('allocation'),
       TRACKING_URLS: urlsOf('tracking'),
       PLACEMENT_URLS: urlsOf('placement'),
+      NOTIFICATION_URLS: urlsOf('notification'),
       WEB_URLS: urlsOf('web'),
       UPSTREAM_TIMEOUT_MS: '10000',
       ...(options.settings?.gateway ?? {}),

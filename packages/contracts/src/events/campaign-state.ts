@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CAMPAIGN_FORMATS, CAMPAIGN_STATUSES } from '../schemas/campaign';
 import { AccountId, literals } from '../schemas/fields';
+import { changeFactsFields } from './change-facts-state';
 
 /** All campaign events carry the campaign's full state after the change, so a consumer needs no call back. */
 export const campaignStateSchema = Type.Object(
@@ -15,6 +16,9 @@ export const campaignStateSchema = Type.Object(
     buttonText: Type.String({ minLength: 1 }),
     imageUrl: Type.Union([Type.String(), Type.Null()]),
     destinationUrl: Type.String({ minLength: 1 }),
+    ...changeFactsFields,
+    /** The campaign's internal name, as its owner knows it. */
+    name: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,7 @@ import { OptionalReasonBody, ReasonBody } from '../schemas/fields';
 import { Problem, ValidationProblem } from '../schemas/network';
 import { ImpressionBody, PlacementBody, SitePlacement, SLOTS, SlotList, SlotState } from '../schemas/placement';
 import { IssuedKey, NewPublisherBody, Publisher, PublisherList } from '../schemas/publisher';
-import { AuditList, LoginStarted, LoginStatus, Session, Stats } from '../schemas/workspace';
+import { AuditList, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Session, Stats } from '../schemas/workspace';
 
 export const WORKSPACE_API_VERSION = '0.1.0';
 
@@ -34,6 +34,8 @@ const SCHEMAS: Record<string, TSchema> = {
   LoginStatus,
   Stats,
   AuditList,
+  NotificationSettings,
+  NotificationSettingsBody,
   Problem,
   ValidationProblem,
 };
@@ -104,7 +106,7 @@ export function workspaceOpenApi(): Record<string, unknown> {
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Publisher pilot workspace API',
-      summary: 'Sign-in, campaigns, publisher platforms, totals, audit and website placements of the pilot workspace.',
+      summary: 'Sign-in, campaigns, publisher platforms, totals, audit, notification settings and website placements of the pilot workspace.',
       description:
         'The API of the workspace site (camelCase fields). A session cookie from the bot-confirmed sign-in authenticates every ' +
         'call under /api/workspace/; a write (POST, PUT, PATCH, DELETE) must carry the Origin of the site. ' +
@@ -189,6 +191,10 @@ export function workspaceOpenApi(): Record<string, unknown> {
             { name: 'entityId', in: 'query', required: false, schema: { type: 'string' } },
           ],
         },
+      },
+      '/api/workspace/notifications': {
+        get: operation('readNotificationSettings', { summary: 'What the sign-in bot tells this account (defaults: reviews on; queue on for administrators)', answer: ['200', 'NotificationSettings', 'The settings in force'] }),
+        put: operation('setNotificationSettings', { summary: 'Change what the sign-in bot tells this account; a field left out keeps its value', body: 'NotificationSettingsBody', answer: ['200', 'NotificationSettings', 'The settings now in force'], problems: { '403': ORIGIN_REFUSED, '422': INVALID } }),
       },
       '/api/workspace/placements': {
         get: operation('listPlacements', { summary: 'The three slots with their current placements and impressions (administrator)', answer: ['200', 'SlotList', 'The slots'], problems: { '403': problem('Administrators only') } }),

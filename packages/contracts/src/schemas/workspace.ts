@@ -51,3 +51,20 @@ export type AuditEntry = Static<typeof AuditEntry>;
 /** GET /api/workspace/audit. */
 export const AuditList = Type.Object({ items: Type.Array(AuditEntry) });
 export type AuditList = Static<typeof AuditList>;
+
+/** GET and PUT /api/workspace/notifications: what the sign-in bot tells this account. */
+export const NotificationSettings = Type.Object(
+  {
+    reviews: Type.Boolean({ description: 'messages about own campaigns and platforms: approved, rejected, activated, paused by someone else' }),
+    queue: Type.Boolean({ description: 'administrators: at most one message per 10 minutes about the records waiting for review' }),
+  },
+  { additionalProperties: false },
+);
+export type NotificationSettings = Static<typeof NotificationSettings>;
+
+/** Body of PUT /api/workspace/notifications: either field may be left out. */
+export const NotificationSettingsBody = Type.Object(
+  { reviews: Type.Optional(Type.Boolean()), queue: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type NotificationSettingsBody = Static<typeof NotificationSettingsBody>;

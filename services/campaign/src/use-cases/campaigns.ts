@@ -251,7 +251,9 @@ export class CampaignUseCases {
     }
     const at = this.options.clock.now();
     const next: CampaignRecord = applyTransition(recordOf(campaign), decision.to, reason);
-    const event = createEnvelope(decision.eventType, String(campaign.campaignId), campaign.version + 1, campaignStateOf(next), at) as CampaignEvent;
+    // Who moved it, why, and its name travel with the event for the people it concerns (notifications).
+    const data = { ...campaignStateOf(next), name: next.name, actorAccountId: actor.accountId, reason };
+    const event = createEnvelope(decision.eventType, String(campaign.campaignId), campaign.version + 1, data, at) as CampaignEvent;
     const facts: ChangeFacts = { at, actorAccountId: actor.accountId, action: decision.action, from: decision.from, to: decision.to, reason };
     return { campaign, next, event, facts };
   }

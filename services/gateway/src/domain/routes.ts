@@ -1,5 +1,5 @@
 /** Which upstream serves a path, and what the gateway must do before forwarding it. */
-export type Upstream = 'identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'web';
+export type Upstream = 'identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'notification' | 'web';
 
 export interface RouteDecision {
   upstream: Upstream;
@@ -35,6 +35,7 @@ export function routeOf(path: string): RouteDecision | null {
     if (under(path, '/api/workspace/campaigns')) return { upstream: 'campaign', ...workspace };
     if (under(path, '/api/workspace/stats')) return { upstream: 'tracking', ...workspace };
     if (under(path, '/api/workspace/placements')) return { upstream: 'placement', ...workspace };
+    if (under(path, '/api/workspace/notifications')) return { upstream: 'notification', ...workspace };
     return { upstream: 'identity', ...workspace };
   }
   if (path === '/api/network/ad' || path === '/api/network/openapi.json') {

@@ -67,6 +67,11 @@ export class AccountRepository {
     await this.accounts.updateOne({ _id: accountId }, { $set: { displayName, lastSignInAt: at }, $setOnInsert: { createdAt: at } }, { upsert: true });
   }
 
+  /** When the account last signed in (by `_id`), null for an account never seen. */
+  async lastSignInAt(accountId: string): Promise<Date | null> {
+    return (await this.accounts.findById(accountId, { lastSignInAt: 1 }).lean<Pick<AccountDocument, 'lastSignInAt'>>())?.lastSignInAt ?? null;
+  }
+
   async record(entry: Omit<AccountAuditEntry, '_id' | 'entity' | 'ownerAccountId' | 'from' | 'to' | 'reason'>): Promise<void> {
     const document: AccountAuditEntry = {
       _id: randomUUID(),

@@ -1,6 +1,7 @@
 /**
  * API.md "Workspace sign-in", thin: parse, call SignIn, map the result. Also the gateway's
- * GET /internal/sessions/resolve.
+ * GET /internal/sessions/resolve, and GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null
+ * for an account never seen) for the notification service.
  *
  * Decisions API.md leaves to this service:
  * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login) holds a random value
@@ -104,6 +105,13 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
     if (sessionId) await signIn.logout(sessionId);
     clearCookie(res, sessionCookie, { path: '/', secure: secureCookies });
     res.status(204).end();
+  });
+
+  app.get('/internal/accounts/:accountId/sign-in', noStore, async (req, res) => {
+    const accountId = String(req.params.accountId);
+    if (!/^[0-9]{1,20}$/.test(accountId)) throw problems.notFound('account_not_found', 'No such account');
+    const lastSignInAt = await signIn.lastSignInAt(accountId);
+    res.json({ lastSignInAt: lastSignInAt ? lastSignInAt.toISOString() : null });
   });
 
   app.get('/internal/sessions/resolve', noStore, async (req, res) => {

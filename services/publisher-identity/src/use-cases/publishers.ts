@@ -163,7 +163,8 @@ export class Publishers {
       const next: PublisherState = { ...stateOf(record), status: to, rejectionReason: action === 'reject' ? reason : null };
       // A rejection revokes the key for good: after a new approval the owner generates a new one.
       if (to === 'rejected' && record.keyHash) Object.assign(next, withoutKey(record));
-      const event = createEnvelope(`publisher.${ACTION_NAMES[action]}` as const, String(id), record.version + 1, eventData(id, next), now);
+      const facts = { actorAccountId: caller.accountId, reason };
+      const event = createEnvelope(`publisher.${ACTION_NAMES[action]}` as const, String(id), record.version + 1, { ...eventData(id, next), ...facts }, now);
       const revoking = to === 'paused' || to === 'rejected';
       let changed: PublisherRecord;
       try {
@@ -196,7 +197,7 @@ export class Publishers {
         keyCreatedAt: now,
         revokedKeyHashes: withoutKey(record).revokedKeyHashes,
       };
-      const event = createEnvelope('publisher.key_rotated', String(id), record.version + 1, eventData(id, next), now);
+      const event = createEnvelope('publisher.key_rotated', String(id), record.version + 1, { ...eventData(id, next), actorAccountId: caller.accountId }, now);
       let changed: PublisherRecord;
       try {
         if (previous) await this.readModel.revokeKeyAhead(record);

@@ -131,6 +131,11 @@ export class SignIn {
     return this.accountOf(session.accountId, session.displayName);
   }
 
+  /** When the account last signed in (the notification service asks before messaging someone who blocked the bot). */
+  async lastSignInAt(accountId: string): Promise<Date | null> {
+    return this.accounts.lastSignInAt(accountId);
+  }
+
   /** Ends the session on the server; a second logout changes nothing. */
   async logout(sessionId: string): Promise<void> {
     const hash = sha256Hex(sessionId);

@@ -6,6 +6,7 @@ import type {
   AdminPlacement,
   AuditEntry as AuditEntryContract,
   Campaign as CampaignContract,
+  NotificationSettings as NotificationSettingsContract,
   CampaignFormat,
   CampaignTransitionAnswer as CampaignTransitionAnswerContract,
   Publisher as PublisherContract,
@@ -18,6 +19,8 @@ import type {
 } from '@pilot/contracts';
 
 export type Session = SessionContract;
+/** What the sign-in bot tells this account (GET and PUT /api/workspace/notifications). */
+export type NotificationSettings = NotificationSettingsContract;
 export type Format = CampaignFormat;
 export type Campaign = CampaignContract;
 export type CampaignStatus = Campaign['status'];

@@ -84,6 +84,8 @@ export class FakeApi {
   readonly blockedHosts = new Set(['blocked.example']);
   private readonly logins = new Map<string, LoginRequest>();
   private readonly sessions = new Map<string, Account>();
+  /** Notification settings by account, as the notification service keeps them. */
+  private readonly notificationSettings = new Map<string, { reviews: boolean; queue: boolean }>();
   private nextId = 1;
   private server?: Server;
   url = '';
@@ -377,6 +379,23 @@ export class FakeApi {
     });
 
     // placements
+    app.get('/api/workspace/notifications', (req, res) => {
+      const account = this.signedIn(req, res);
+      if (!account) return;
+      res.json(this.notificationSettings.get(account.accountId) ?? { reviews: true, queue: account.admin });
+    });
+    app.put('/api/workspace/notifications', (req, res) => {
+      const account = this.signedIn(req, res);
+      if (!account) return;
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const before = this.notificationSettings.get(account.accountId) ?? { reviews: true, queue: account.admin };
+      const after = {
+        reviews: typeof body.reviews === 'boolean' ? body.reviews : before.reviews,
+        queue: account.admin && (typeof body.queue === 'boolean' ? body.queue : before.queue),
+      };
+      this.notificationSettings.set(account.accountId, after);
+      res.json(after);
+    });
     app.get('/api/workspace/placements', (req, res) => {
       const account = this.signedIn(req, res);
       if (!account) return;

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { api } from '../api';
+import { BotMessagesMenu } from '../components/BotMessagesMenu';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PlacementSlot } from '../components/PlacementSlot';
 import { RetryPanel } from '../components/RetryPanel';
@@ -69,6 +70,7 @@ export function WorkspaceLayout() {
         <div className="account" data-testid="account">
           <span>{account.displayName || `Account ${account.accountId}`}</span>
           {account.admin ? <span className="badge badge-admin">Administrator</span> : null}
+          <BotMessagesMenu admin={account.admin} />
           <button type="button" className="link-button" onClick={() => logout.mutate()} disabled={logout.isPending}>
             Sign out
           </button>

@@ -1,0 +1,41 @@
+/**
+ * The HTTP contract of API.md "Notifications through the bot", thin: parse, call the use case, answer.
+ * GET answers the settings in force; PUT takes `{reviews?, queue?}` (booleans; anything else is 422 with
+ * each failing field) and answers the settings in force after it. `queue` is in force for administrators
+ * only: for anyone else it answers false, whatever was chosen.
+ */
+import { NotificationSettingsBody, validatorOf } from '@pilot/contracts';
+import { requirePrincipal } from '@pilot/internal-auth';
+import { problems } from '@pilot/problems';
+import { jsonBody } from '@pilot/service-app';
+import type { Express, RequestHandler } from 'express';
+import type { NotificationSettingsService } from '../use-cases/settings';
+
+export interface RouteDependencies {
+  settings: NotificationSettingsService;
+}
+
+const PATH = '/api/workspace/notifications';
+const checkSettings = validatorOf(NotificationSettingsBody);
+
+export function mountRoutes(app: Express, { settings }: RouteDependencies): void {
+  app.get(PATH, async (req, res) => {
+    const caller = requirePrincipal(req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await settings.inForce(caller.accountId));
+  });
+
+  // Who is calling is known before the body is read.
+  const signedIn: RequestHandler = (req, _res, next) => {
+    requirePrincipal(req);
+    next();
+  };
+
+  app.put(PATH, signedIn, jsonBody('1kb'), async (req, res) => {
+    const caller = requirePrincipal(req);
+    const checked = checkSettings(req.body ?? {});
+    if (!checked.ok) throw problems.validation(checked.errors);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await settings.choose(caller.accountId, checked.value));
+  });
+}

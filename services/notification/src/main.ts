@@ -1,0 +1,6 @@
+import './tracing';
+import { runService } from '@pilot/lifecycle';
+import { loadConfig } from './config';
+import { start } from './start';
+
+void runService('notification', loadConfig, start);

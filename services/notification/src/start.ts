@@ -1,0 +1,129 @@
+/**
+ * The notification service: config -> MongoDB -> Redis -> bus -> repositories -> the Bot API sender ->
+ * routes -> subscriptions -> retention -> listen. stop() undoes it in reverse.
+ */
+import { Bus } from '@pilot/bus';
+import { systemClock, type Clock } from '@pilot/config';
+import { internalGet } from '@pilot/http-client';
+import { listen, Resources } from '@pilot/lifecycle';
+import type { Logger } from '@pilot/logging';
+import { createMetricsRegistry } from '@pilot/metrics';
+import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
+import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { createServiceApp } from '@pilot/service-app';
+import { BotApi } from './bot/bot-api';
+import { NOTIFICATION_QUEUE, subscribe } from './bus/subscriptions';
+import type { Config } from './config';
+import { BlockRepository } from './data/block-repository';
+import { DeliveryRepository } from './data/delivery-repository';
+import { ReviewQueueRepository } from './data/review-queue-repository';
+import { SettingsRepository } from './data/settings-repository';
+import { mountRoutes } from './http/routes';
+import { notificationCounters, registerNotificationBacklog } from './notification-metrics';
+import { MessageSender } from './use-cases/message-sender';
+import { Notify } from './use-cases/notify';
+import { NotificationSettingsService } from './use-cases/settings';
+
+export interface StartOptions {
+  clock?: Clock;
+  /** Pauses between send attempts that got no answer (tests shorten them). */
+  retryPausesMs?: number[];
+}
+
+export interface RunningNotification {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** What was sent is kept two weeks: longer than an event can wait parked (a week) and be delivered again. */
+const KEEP_SENT_MS = 14 * 24 * 3600 * 1000;
+const RETENTION_SWEEP_MS = 3600 * 1000;
+
+export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningNotification> {
+  const clock = options.clock ?? systemClock;
+
+  const resources = new Resources();
+  const metrics = createMetricsRegistry('notification');
+  return resources.openOrClose(async () => {
+    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
+    const redis = resources.add(createRedis(config.REDIS_URL, 'notification'), (opened) => opened.disconnect());
+    const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
+    await waitForRedis(redis);
+    await bus.ready();
+
+    const deliveries = new DeliveryRepository(mongo);
+    const queue = new ReviewQueueRepository(mongo);
+    await deliveries.ensureIndexes();
+    await queue.ensureIndexes();
+    const settings = new NotificationSettingsService(new SettingsRepository(mongo), config.ADMIN_ACCOUNT_IDS, clock);
+
+    if (config.TELEGRAM_BOT_TOKEN === '') logger.warn('TELEGRAM_BOT_TOKEN is not set: no notification is sent');
+    const bot = config.TELEGRAM_BOT_TOKEN === '' ? null : new BotApi({ baseUrl: config.TELEGRAM_API_BASE_URL, token: config.TELEGRAM_BOT_TOKEN, timeoutMs: config.BOT_API_TIMEOUT_MS });
+    const sender = new MessageSender({
+      deliveries,
+      blocks: new BlockRepository(mongo),
+      bot,
+      limiter: new RedisLimiter(redis, {
+        keyPrefix: `${config.REDIS_KEY_PREFIX}notification:sends`,
+        points: config.BOT_SEND_LIMIT_PER_SECOND,
+        windowSeconds: 1,
+        timeoutMs: config.DEPENDENCY_TIMEOUT_MS,
+      }),
+      lastSignInAt: async (accountId) => {
+        const { lastSignInAt } = await internalGet<{ lastSignInAt: string | null }>(config.INTERNAL_SECRET, config.IDENTITY_URL, `/internal/accounts/${accountId}/sign-in`);
+        return lastSignInAt ? new Date(lastSignInAt) : null;
+      },
+      clock,
+      logger,
+      counters: notificationCounters(metrics),
+      leaseMs: config.NOTIFICATION_LEASE_MS,
+      ...(options.retryPausesMs ? { retryPausesMs: options.retryPausesMs } : {}),
+    });
+    // Before the bus closes: sends waiting on the platform end, their events stay unacknowledged.
+    resources.add(sender, (opened) => opened.stop());
+    const notify = new Notify({
+      sender,
+      settings,
+      queue,
+      adminAccountIds: config.ADMIN_ACCOUNT_IDS,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      summaryIntervalMs: config.QUEUE_SUMMARY_INTERVAL_MS,
+      maxAgeMs: config.NOTIFICATION_MAX_AGE_MS,
+      clock,
+      logger,
+    });
+
+    const { app, finish } = createServiceApp({
+      service: 'notification',
+      registry: metrics,
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      readiness: {
+        mongodb: () => pingMongo(mongo),
+        rabbitmq: () => bus.ping(),
+        redis: () => pingRedis(redis),
+      },
+    });
+    mountRoutes(app, { settings });
+    finish();
+
+    await subscribe({ bus, notify, prefetch: config.NOTIFICATION_PREFETCH });
+    registerNotificationBacklog(metrics, () => bus.durableQueueDepth(NOTIFICATION_QUEUE));
+
+    const sweeper = resources.add(
+      new RetentionSweeper({ rules: [...deliveries.retentionRules(KEEP_SENT_MS), ...queue.retentionRules(KEEP_SENT_MS)], clock, logger, intervalMs: RETENTION_SWEEP_MS }),
+      (opened) => opened.stop(),
+    );
+    sweeper.start();
+
+    const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
+    logger.info({ url: server.url, sending: bot !== null }, 'notification listening');
+
+    return {
+      url: server.url,
+      port: server.port,
+      stop: () => resources.closeAll(),
+    };
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * The claims under which a message is sent, on real FerretDB and Redis with the Bot API stand-in: a
+ * replica takes over a message only once its holder's lease ran out, and never sends what was settled.
+ */
+import { ServiceUnavailableError } from '@pilot/faults';
+import { createLogger } from '@pilot/logging';
+import { createMetricsRegistry } from '@pilot/metrics';
+import { connectMongo, type Connection } from '@pilot/mongo';
+import { createRedis, RedisLimiter, waitForRedis, type Redis } from '@pilot/redis';
+import { ManualClock, startBotApiStandIn, testInfra, type BotApiStandIn } from '@pilot/testkit';
+import { expect } from 'chai';
+import { BotApi } from '../src/bot/bot-api';
+import { BlockRepository } from '../src/data/block-repository';
+import { DeliveryRepository } from '../src/data/delivery-repository';
+import { notificationCounters } from '../src/notification-metrics';
+import { MessageSender, type Message } from '../src/use-cases/message-sender';
+import { BOT_TOKEN } from './support';
+
+describe('notification send claims', function () {
+  this.timeout(30_000);
+  const infra = testInfra();
+  const clock = new ManualClock(new Date('2026-06-01T12:00:00.000Z').getTime());
+  const LEASE_MS = 5000;
+  let mongo: Connection;
+  let redis: Redis;
+  let bot: BotApiStandIn;
+  let deliveries: DeliveryRepository;
+  let serial = 0;
+
+  before(async () => {
+    mongo = await connectMongo({ url: infra.mongoUrl, dbName: `notification_claims_${infra.runId}` });
+    redis = createRedis(infra.redisUrl, 'notification-claims-test');
+    await waitForRedis(redis);
+    bot = await startBotApiStandIn();
+    deliveries = new DeliveryRepository(mongo);
+    await deliveries.ensureIndexes();
+  });
+
+  after(async () => {
+    await bot?.stop();
+    redis?.disconnect();
+    await mongo?.close();
+  });
+
+  function senderNamed(holder: string): MessageSender {
+    return new MessageSender({
+      deliveries,
+      blocks: new BlockRepository(mongo),
+      bot: new BotApi({ baseUrl: bot.baseUrl, token: BOT_TOKEN, timeoutMs: 1000 }),
+      limiter: new RedisLimiter(redis, { keyPrefix: `${infra.redisPrefix}notification:sends`, points: 30, windowSeconds: 1 }),
+      lastSignInAt: async () => null,
+      clock,
+      logger: createLogger({ service: 'claims-test', level: 'silent' }),
+      counters: notificationCounters(createMetricsRegistry('notification')),
+      leaseMs: LEASE_MS,
+      holder,
+    });
+  }
+
+  function message(): Message {
+    serial += 1;
+    const accountId = String(6100 + serial);
+    return { deliveryId: `event-${serial}:${accountId}`, eventId: `event-${serial}`, accountId, kind: 'review', text: `Message ${serial}` };
+  }
+
+  it('waits while another replica holds the message, and takes it over once that lease ran out', async () => {
+    const sent = message();
+    const now = clock.now();
+    expect(await deliveries.claim(sent.deliveryId, 1, 'a-replica-that-died', now, new Date(now.getTime() + LEASE_MS))).to.equal(true);
+    const sender = senderNamed('replica-b');
+    let refusal: unknown;
+    await sender.send(sent).catch((error: unknown) => (refusal = error));
+    expect(refusal).to.be.instanceOf(ServiceUnavailableError);
+    expect(bot.messages(sent.accountId)).to.deep.equal([]);
+
+    clock.advance(LEASE_MS + 1);
+    await sender.send(sent);
+    expect(bot.messages(sent.accountId).map((taken) => taken.text)).to.deep.equal([sent.text]);
+    expect((await deliveries.claimOf(sent.deliveryId, 2))?.holder).to.equal('replica-b');
+    expect((await deliveries.settled(sent.deliveryId))?.outcome).to.equal('sent');
+
+    // Settled: neither that replica nor another sends it again.
+    await sender.send(sent);
+    await senderNamed('replica-c').send(sent);
+    expect(bot.messages(sent.accountId)).to.have.length(1);
+  });
+
+  it("looks past its own claim when another replica took the message over since, and that one's lease ran out too", async () => {
+    const sent = message();
+    const now = clock.now();
+    await deliveries.claim(sent.deliveryId, 1, 'replica-b', now, new Date(now.getTime() + LEASE_MS));
+    await deliveries.claim(sent.deliveryId, 2, 'replica-that-took-over-and-died', now, new Date(now.getTime() + LEASE_MS));
+    clock.advance(LEASE_MS + 1);
+    await senderNamed('replica-b').send(sent);
+    expect(bot.messages(sent.accountId)).to.have.length(1);
+    expect((await deliveries.claimOf(sent.deliveryId, 3))?.holder).to.equal('replica-b');
+  });
+});
