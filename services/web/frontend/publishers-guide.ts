@@ -9,13 +9,16 @@
 //   - Links into the repository (`../packages/...`, `snippets/...`) have no address on the site: they are
 //     shown as their text, which names the path. In-page, site and absolute links are kept.
 //   - The build packs the TypeScript client (packages/network-client, scripts/pack.mjs) into the site at
-//     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}); the
-//     guide's %NETWORK_CLIENT_VERSION% and %NETWORK_CLIENT_SHA256% show that version and checksum.
+//     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}), and
+//     the Python client (clients/python) as a source archive pip installs, /downloads/pilot_network_client.zip,
+//     with /downloads/pilot_network_client.json; the guide's %NETWORK_CLIENT_VERSION%,
+//     %NETWORK_CLIENT_SHA256%, %PYTHON_CLIENT_VERSION% and %PYTHON_CLIENT_SHA256% show their versions and checksums.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { zipSync } from 'fflate';
 import { Marked, type Tokens } from 'marked';
 import { gfmHeadingId } from 'marked-gfm-heading-id';
 import type { Plugin } from 'vite';
@@ -51,9 +54,47 @@ export function packNetworkClient(clientFolder = CLIENT_FOLDER): PackedClient {
   }
 }
 
-/** The guide's placeholders for the downloadable client, filled with what the build packed. */
-export function withClientFacts(markdown: string, client: Pick<PackedClient, 'version' | 'sha256'>): string {
-  return markdown.replaceAll('%NETWORK_CLIENT_VERSION%', client.version).replaceAll('%NETWORK_CLIENT_SHA256%', client.sha256);
+const PYTHON_CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'clients', 'python');
+export const PYTHON_ARCHIVE = 'downloads/pilot_network_client.zip';
+export const PYTHON_MANIFEST = 'downloads/pilot_network_client.json';
+/** What pip needs to build the Python client: its project file, its standard-library backend and its sources. */
+const PYTHON_SOURCES = ['pyproject.toml', 'README.md', 'LICENSE', 'build_backend', 'src'];
+/** One time stamp for every entry, so the same sources give the same archive and checksum. */
+const FIXED_MTIME = new Date('2026-01-01T00:00:00Z');
+
+/** The Python client as a source archive (sdist) in a zip, whose one top-level folder pip builds from. */
+export function packPythonClient(folder = PYTHON_CLIENT_FOLDER): PackedClient {
+  const project = fs.readFileSync(path.join(folder, 'pyproject.toml'), 'utf8');
+  const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]+)"`, 'm').exec(project)?.[1];
+  const name = field('name');
+  const version = field('version');
+  if (!name || !version) throw new Error(`${folder}/pyproject.toml names no project name or version`);
+  const top = `${name.replace(/[-.]+/g, '_')}-${version}`;
+  const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
+  const add = (relative: string) => {
+    const absolute = path.join(folder, relative);
+    if (fs.statSync(absolute).isDirectory()) {
+      for (const child of fs.readdirSync(absolute).sort()) if (child !== '__pycache__') add(path.posix.join(relative, child));
+    } else if (!relative.endsWith('.pyc')) {
+      entries[`${top}/${relative}`] = [fs.readFileSync(absolute), { mtime: FIXED_MTIME }];
+    }
+  };
+  for (const source of PYTHON_SOURCES) add(source);
+  const bytes = Buffer.from(zipSync(entries, { level: 9 }));
+  return { name, version, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+}
+
+/** The guide's placeholders for the downloadable clients, filled with what the build packed. */
+export function withClientFacts(
+  markdown: string,
+  client: Pick<PackedClient, 'version' | 'sha256'>,
+  python: Pick<PackedClient, 'version' | 'sha256'> = client,
+): string {
+  return markdown
+    .replaceAll('%NETWORK_CLIENT_VERSION%', client.version)
+    .replaceAll('%NETWORK_CLIENT_SHA256%', client.sha256)
+    .replaceAll('%PYTHON_CLIENT_VERSION%', python.version)
+    .replaceAll('%PYTHON_CLIENT_SHA256%', python.sha256);
 }
 
 const RESOLVED_ID = `\0${GUIDE_MODULE}`;
@@ -79,14 +120,16 @@ export function renderGuide(markdown: string): string {
 
 export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE, changelog: CHANGELOG_FILE }): Plugin {
   let client: PackedClient | undefined;
+  let python: PackedClient | undefined;
   const packed = (): PackedClient => (client ??= packNetworkClient());
+  const pythonPacked = (): PackedClient => (python ??= packPythonClient());
   return {
     name: 'pilot-publishers-guide',
     resolveId: (id) => (id === GUIDE_MODULE ? RESOLVED_ID : null),
     load(id) {
       if (id !== RESOLVED_ID) return null;
       for (const file of Object.values(files)) this.addWatchFile(file);
-      const page = (file: string) => JSON.stringify(renderGuide(withClientFacts(fs.readFileSync(file, 'utf8'), packed())));
+      const page = (file: string) => JSON.stringify(renderGuide(withClientFacts(fs.readFileSync(file, 'utf8'), packed(), pythonPacked())));
       return [
         `export const guideHtml = ${page(files.guide)};`,
         `export const errorsHtml = ${page(files.errors)};`,
@@ -98,6 +141,9 @@ export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE
       const { name, version, sha256, bytes } = packed();
       this.emitFile({ type: 'asset', fileName: CLIENT_TARBALL, source: bytes });
       this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
+      const py = pythonPacked();
+      this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
+      this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
     },
   };
 }

@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { CHANGELOG_FILE, CLIENT_MANIFEST, CLIENT_TARBALL, ERRORS_FILE, GUIDE_FILE, keepsLink, renderGuide, withClientFacts } from '../frontend/publishers-guide';
+import { unzipSync } from 'fflate';
+import {
+  CHANGELOG_FILE,
+  CLIENT_MANIFEST,
+  CLIENT_TARBALL,
+  ERRORS_FILE,
+  GUIDE_FILE,
+  keepsLink,
+  packPythonClient,
+  PYTHON_ARCHIVE,
+  renderGuide,
+  withClientFacts,
+} from '../frontend/publishers-guide';
 import { isKnownPage } from '../src/http/site-routes';
 
 const hrefs = (html: string): string[] => [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((match) => match[1] ?? '');
@@ -32,7 +44,7 @@ describe('the publishers guide as a page of the site (/guide, decision 0029)', (
     expect(links, 'the guide links to its Sandbox section').to.include('#sandbox-test-keys');
     for (const href of links) {
       if (href.startsWith('#')) expect(anchors.has(href.slice(1)), href).to.equal(true);
-      else expect(isKnownPage(href) || href === '/api/network/openapi.json' || href === `/${CLIENT_TARBALL}` || /^https:\/\//.test(href), href).to.equal(true);
+      else expect(isKnownPage(href) || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
     }
   });
 
@@ -91,11 +103,31 @@ describe('the guide\'s companion pages: error codes (/guide/errors) and changelo
     const markdown = fs.readFileSync(GUIDE_FILE, 'utf8');
     expect(markdown).to.contain('%NETWORK_CLIENT_VERSION%');
     expect(markdown).to.contain('%NETWORK_CLIENT_SHA256%');
-    const filled = renderGuide(withClientFacts(markdown, { version: '9.8.7', sha256: 'ab'.repeat(32) }));
+    expect(markdown).to.contain('%PYTHON_CLIENT_VERSION%');
+    expect(markdown).to.contain('%PYTHON_CLIENT_SHA256%');
+    const filled = renderGuide(withClientFacts(markdown, { version: '9.8.7', sha256: 'ab'.repeat(32) }, { version: '6.5.4', sha256: 'cd'.repeat(32) }));
+    expect(filled).to.contain('<code>6.5.4</code>');
+    expect(filled).to.contain(`<code>${'cd'.repeat(32)}</code>`);
+    expect(filled).to.contain(`<a href="/${PYTHON_ARCHIVE}">`);
     expect(filled).to.contain('<code>9.8.7</code>');
     expect(filled).to.contain(`<code>${'ab'.repeat(32)}</code>`);
     expect(filled).to.not.contain('%NETWORK_CLIENT_');
+    expect(filled).to.not.contain('%PYTHON_CLIENT_');
     expect(filled).to.contain(`<a href="/${CLIENT_TARBALL}">`);
     expect(CLIENT_MANIFEST).to.equal('downloads/network-client.json');
+  });
+});
+
+describe('the Python client\'s download (/downloads/pilot_network_client.zip)', () => {
+  it('is a source archive of one top-level folder pip builds from, the same bytes every time', () => {
+    const first = packPythonClient();
+    const second = packPythonClient();
+    expect(first.sha256).to.equal(second.sha256);
+    expect(first.name).to.equal('pilot-network-client');
+    const names = Object.keys(unzipSync(first.bytes));
+    const top = `pilot_network_client-${first.version}/`;
+    expect(names).to.include.members([`${top}pyproject.toml`, `${top}build_backend/pilot_build.py`, `${top}src/pilot_network_client/client.py`, `${top}src/pilot_network_client/py.typed`]);
+    expect(names.every((name) => name.startsWith(top))).to.equal(true);
+    expect(names.some((name) => name.includes('/tests/'))).to.equal(false);
   });
 });
