@@ -5,12 +5,25 @@
  * RateLimit headers; no bearer key is missing_key, a refused one carries error="invalid_token"; every
  * answer carries X-Request-Id; the pages the types point to are pages of the site.
  */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { signedIn, type Browser } from '../e2e/support/clients';
 import { sendRaw } from '../e2e/support/raw-http';
-import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
+import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
+import { isWellFormedToken } from '../../packages/tokens/src';
+
+const run = promisify(execFile);
+const GUIDE = path.resolve(__dirname, '../../docs/publishers.md');
+
+/** The fenced blocks of a language in the guide, in order. */
+function blocksOf(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1] ?? '');
+}
 
 interface Answer {
   status: number;
@@ -30,6 +43,7 @@ describe('answers that explain themselves, through the gateway', function () {
   let advertiser: Browser;
   let owner: Browser;
   let botKey: string;
+  let tr: Campaign;
 
   const call = (path: string, init: RequestInit = {}) => fetch(`${system.baseUrl}${path}`, { redirect: 'manual', ...init }).then(answerOf);
   const adFor = (key: string, language = 'en') => call(`/api/network/ad?language=${language}`, { headers: { authorization: `Bearer ${key}` } });
@@ -60,7 +74,7 @@ describe('answers that explain themselves, through the gateway', function () {
     expect(format.status).to.equal(204);
     expect(format.headers.get('pilot-no-fill-reason')).to.equal('no_campaign_for_format');
 
-    await activeCampaign(advertiser, admin, { format: 'bot', language: 'tr' });
+    tr = await activeCampaign(advertiser, admin, { format: 'bot', language: 'tr' });
     const language = await waitFor(async () => {
       const answer = await adFor(botKey, 'de');
       return answer.headers.get('pilot-no-fill-reason') === 'no_campaign_for_format' ? null : answer;
@@ -150,5 +164,57 @@ describe('answers that explain themselves, through the gateway', function () {
     const ids = answers.map((answer) => answer.headers.get('x-request-id'));
     for (const id of ids) expect(id).to.be.a('string').and.not.equal('');
     expect(new Set(ids).size).to.equal(ids.length);
+  });
+
+  it('keeps the guide and the documents true to the behaviour: key paths, runnable curls, real tokens, open bodies, the text/html dead link, declared headers, 400s that count', async () => {
+    const guide = await readFile(GUIDE, 'utf8');
+    // The live key's call, named in the guide, is the one that answers the key.
+    expect(guide).to.contain('`POST /api/workspace/publishers/{id}/keys` answers `201 {key, keyCreatedAt}`');
+    // The guide's curls run as written once PILOT and the keys are set (no literal {base_url}).
+    const testKey = (await owner.post<{ key: string }>(`/api/workspace/publishers/${(await owner.get<{ items: { id: number }[] }>('/api/workspace/publishers')).body.items[0]?.id}/test-key`)).body.key;
+    const curls = [...blocksOf(guide, 'sh'), ...blocksOf(guide, 'bash')].filter((block) => block.includes('curl') && block.includes('/api/network/ad'));
+    expect(curls.length).to.be.at.least(2);
+    for (const block of curls) {
+      expect(block, 'no placeholder the shell cannot fill').to.not.contain('{base_url}');
+      const script = block.replace(/^export .*$/m, '').replace(/^#.*$/gm, '');
+      const { stdout } = await run('bash', ['-c', script], { env: { ...process.env, PILOT: system.baseUrl, KEY: botKey, PILOT_TEST_KEY: testKey } });
+      expect(stdout, block).to.match(/^HTTP\/1\.1 (200|204|503) /m);
+    }
+    // Example tokens are shaped as real ones (no dot).
+    for (const [, token] of guide.matchAll(/"delivery_token": "([^"]+)"/g)) expect(isWellFormedToken(token ?? ''), token).to.equal(true);
+
+    const document = (await call('/api/network/openapi.json')).body as { components: { schemas: Record<string, Record<string, unknown>>; headers: Record<string, unknown> }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> }>> };
+    // Open bodies: the server takes extra fields and text/plain, and the schemas do not forbid them.
+    for (const name of ['Ad', 'DeliveryConfirmation', 'DeliveryConfirmed']) expect(document.components.schemas[name], name).to.not.have.property('additionalProperties');
+    const ad = await adFor(botKey, 'tr');
+    const lenient = await call('/api/network/delivery', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${botKey}`, 'content-type': 'text/plain' },
+      body: JSON.stringify({ token: ad.body.delivery_token, note: 'an extra field' }),
+    });
+    expect(lenient.status).to.equal(200);
+    // The click's dead link: a browser gets text/html, which the document declares.
+    const dead = await fetch(`${system.baseUrl}/api/network/click/not-a-token`, { headers: { accept: 'text/html,*/*;q=0.8' } });
+    expect(dead.status).to.equal(404);
+    expect(dead.headers.get('content-type')).to.contain('text/html');
+    const clickResponses = document.paths['/api/network/click/{token}']?.get?.responses ?? {};
+    expect(Object.keys(clickResponses['404']?.content ?? {})).to.include('text/html');
+    expect(Object.keys(clickResponses['410']?.content ?? {})).to.include('text/html');
+    // Headers the answers carry are declared.
+    expect(document.components.headers).to.include.keys('X-Pilot-Test', 'Pilot-No-Fill-Reason', 'X-Request-Id');
+    expect(document.paths['/api/network/ad']?.get?.responses['204']?.headers).to.include.keys('Pilot-No-Fill-Reason', 'X-Request-Id');
+    // A 400 uses up one of the minute's 60, as the guide says.
+    const before = Number((await adFor(botKey, 'tr')).headers.get('ratelimit-remaining'));
+    const refused = await adFor(botKey, 'zz');
+    expect(refused.status).to.equal(400);
+    expect(Number(refused.headers.get('ratelimit-remaining'))).to.equal(before - 1);
+    expect(guide).to.contain('Every answer of the ad endpoint uses up one, the 400s');
+    // The workspace document says what a campaign transition answers: propagation, and 202 while pending.
+    const workspace = (await call('/api/workspace/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+    expect(workspace.paths['/api/workspace/campaigns/{id}/pause']?.post?.responses).to.include.keys('200', '202');
+    expect(JSON.stringify(workspace.components.schemas.CampaignTransitionAnswer)).to.contain('"propagation"');
+    const paused = await advertiser.post<{ propagation: string }>(`/api/workspace/campaigns/${tr.id}/pause`);
+    expect([200, 202]).to.include(paused.status);
+    expect(paused.body.propagation).to.equal(paused.status === 200 ? 'done' : 'pending');
   });
 });
