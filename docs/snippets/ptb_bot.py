@@ -2,7 +2,7 @@
 this file), send the ad by the rendering rules, confirm it only after the platform reported the send as
 successful. Written for python-telegram-bot 13 (Debian's python3-python-telegram-bot).
 
-    PILOT_BASE_URL=http://127.0.0.1:8080 PILOT_API_KEY=pilot_pk_... BOT_TOKEN=123:abc python3 ptb_bot.py
+    PILOT_BASE_URL=https://pilot.example PILOT_API_KEY=pilot_pk_... BOT_TOKEN=123:abc python3 ptb_bot.py
 """
 import logging
 import os

@@ -1,7 +1,7 @@
 // Serve one sponsored message from a Go bot: ask the network for an ad, send it by the rendering rules,
 // confirm it only after the platform reported the send as successful. Standard library only.
 //
-//	PILOT_BASE_URL=http://127.0.0.1:8080 PILOT_API_KEY=pilot_pk_... BOT_TOKEN=123:abc \
+//	PILOT_BASE_URL=https://pilot.example PILOT_API_KEY=pilot_pk_... BOT_TOKEN=123:abc \
 //	  go run serve_ad.go <chat_id> [language_code]
 package main
 

@@ -1,7 +1,7 @@
 """Serve one sponsored message from a Python bot: ask the network for an ad, send it by the rendering rules,
 confirm it only after the platform reported the send as successful. Standard library only (Python 3.8+).
 
-    PILOT_BASE_URL=http://127.0.0.1:8080 PILOT_API_KEY=pilot_pk_... BOT_TOKEN=123:abc \
+    PILOT_BASE_URL=https://pilot.example PILOT_API_KEY=pilot_pk_... BOT_TOKEN=123:abc \
       python3 serve_ad.py <chat_id> [language_code]
 
 In an aiogram or python-telegram-bot handler, call serve_ad(chat_id, language_code) through

@@ -125,4 +125,26 @@ describe('the sandbox on the platform page, in a browser against the whole syste
     await page.locator('.reason', { hasText: 'The bot does not link to its owner' }).waitFor();
     await stack.screenshot(page, 'sandbox-04-rejected');
   });
+
+  it('lands a problem\'s type on its code\'s explanation, and links the guide to its changelog and the client downloads', async () => {
+    const { page } = owner;
+    const answer = await fetch(`${stack.system.baseUrl}/api/network/ad?language=en`);
+    const problem = (await answer.json()) as { type: string; code: string };
+    expect(problem.code).to.equal('missing_key');
+    await page.goto(problem.type);
+    const heading = page.getByRole('heading', { level: 3, name: 'missing_key' });
+    await heading.waitFor();
+    expect(await heading.isVisible()).to.equal(true);
+    expect(await page.evaluate<number>('window.scrollY'), 'scrolled to the code').to.be.greaterThan(0);
+    expect(await page.title()).to.equal('Error codes · Publisher pilot');
+    await stack.screenshot(page, 'sandbox-05-error-code');
+    await page.goto('/guide');
+    await page.getByRole('link', { name: 'Changelog and compatibility' }).first().click();
+    await page.waitForURL('**/guide/changelog');
+    await page.getByRole('heading', { level: 2, name: 'Compatibility policy' }).waitFor();
+    await page.goto('/guide');
+    const download = await page.getByRole('link', { name: '/downloads/network-client.tgz' }).getAttribute('href');
+    expect(download).to.equal('/downloads/network-client.tgz');
+    expect(await page.locator('article.guide').textContent()).to.not.contain('%NETWORK_CLIENT_');
+  });
 });

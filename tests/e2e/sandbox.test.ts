@@ -123,8 +123,10 @@ describe('sandbox: test keys and fill figures end to end', function () {
     const empty = await adWith(test.key, { 'x-pilot-test-answer': '204' });
     expect(empty.status).to.equal(204);
     expect(empty.text).to.equal('');
+    expect(empty.headers.get('pilot-no-fill-reason'), 'a forced 204 says why, as a live one does').to.equal('no_active_campaign');
     const limited = await adWith(test.key, { 'x-pilot-test-answer': '429' });
     expect(limited.status).to.equal(429);
+    expect(limited.headers.get('ratelimit-remaining'), 'a forced 429 has nothing left, as a real one').to.equal('0');
     expect(limited.headers.get('content-type')).to.contain('application/problem+json');
     expect(limited.body).to.include({ code: 'rate_limited', status: 429 });
     expect(Number(limited.headers.get('retry-after'))).to.be.at.least(1);
@@ -139,6 +141,40 @@ describe('sandbox: test keys and fill figures end to end', function () {
     }
     const ignored = await adWith(live.key, { 'x-pilot-test-answer': '503' });
     expect(ignored.status, 'a live key never reads the header').to.equal(200);
+    expect(ignored.headers.get('x-pilot-test')).to.equal(null);
+  });
+
+  it('forces 404 token_expired and 503 on a confirmation with X-Pilot-Test-Answer, refuses another value, and a live key ignores it', async () => {
+    const { publisher, server: live } = await approvedPublisher(system, owner, admin);
+    const test = await testKeyOf(publisher.id);
+    const testAd = (await adWith(test.key)).body;
+    const confirmWith = (key: string, token: string, answer: string) =>
+      fetch(`${system.baseUrl}/api/network/delivery`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-pilot-test-answer': answer },
+        body: JSON.stringify({ token }),
+      }).then(async (r) => ({ status: r.status, headers: r.headers, body: (await r.json()) as Record<string, unknown> }));
+    const expired = await confirmWith(test.key, testAd.delivery_token, '404');
+    expect(expired.status).to.equal(404);
+    expect(expired.body).to.include({ code: 'token_expired', status: 404 });
+    expect(expired.headers.get('x-pilot-test')).to.equal('true');
+    const unavailable = await confirmWith(test.key, testAd.delivery_token, '503');
+    expect(unavailable.status).to.equal(503);
+    expect(unavailable.body).to.include({ code: 'service_unavailable' });
+    expect(Number(unavailable.headers.get('retry-after'))).to.be.at.least(1);
+    for (const value of ['204', '429', 'teapot']) {
+      const refused = await confirmWith(test.key, testAd.delivery_token, value);
+      expect(refused.status, value).to.equal(400);
+      expect(refused.body, value).to.include({ code: 'invalid_test_answer' });
+    }
+    const malformed = await confirmWith(test.key, 'not a token', '404');
+    expect(malformed.body, 'a malformed body is refused before any forced answer').to.include({ code: 'invalid_token' });
+    // Nothing forced was recorded: the first real confirmation is still the first.
+    expect((await test.confirm(testAd.delivery_token)).body).to.deep.equal({ status: 'confirmed', first_confirmation: true });
+    const liveAd = (await adWith(live.key)).body;
+    const ignored = await confirmWith(live.key, liveAd.delivery_token, '503');
+    expect(ignored.status, 'a live key never reads the header').to.equal(200);
+    expect(ignored.body).to.deep.equal({ status: 'confirmed', first_confirmation: true });
     expect(ignored.headers.get('x-pilot-test')).to.equal(null);
   });
 

@@ -8,12 +8,13 @@ import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Browser, botConfirms, openLink, signedIn, type Answer } from './support/clients';
 import { activeCampaign, approvedPublisher, campaignInput } from './support/scenario';
+import { withoutProblemTypes } from '../faults/support/traffic';
 import { ADMIN_ID, startSystem, type System } from './support/system';
 
 const LEAK_PATTERNS = [/\bat [^\s]+ \(/, /node_modules/, /Mongo(Server)?Error/i, /ECONNREFUSED/, /127\.0\.0\.1:\d{4,5}/, /stack/i];
 
 function expectNoLeak(answer: Answer, context: string): void {
-  for (const pattern of LEAK_PATTERNS) expect(answer.text, `${context} leaks ${pattern}`).to.not.match(pattern);
+  for (const pattern of LEAK_PATTERNS) expect(withoutProblemTypes(answer.text), `${context} leaks ${pattern}`).to.not.match(pattern);
 }
 
 async function rawPost(system: System, browser: Browser, path: string, body: string): Promise<Answer> {

@@ -98,6 +98,7 @@ describe('publisher network client against the running system', function () {
   it('returns null on 204 (only campaigns of the publisher’s own account match)', async () => {
     const own = await approvedPublisher(system, advertiser, admin);
     expect(await clientWith(own.server.key).requestAd({ language: 'en' })).to.equal(null);
+    expect(await clientWith(own.server.key).requestAdResult({ language: 'en' }), 'and says why').to.deep.equal({ ad: null, noFillReason: 'own_campaigns_only' });
   });
 
   it('throws UnauthorizedError on 401 at once, without retrying', async () => {
@@ -168,6 +169,12 @@ describe('publisher network client against the running system', function () {
     expect(await sandbox.confirmDelivery(ad.delivery_token)).to.deep.equal({ status: 'confirmed', first_confirmation: false });
 
     expect(await sandbox.requestAd({ testAnswer: '204' })).to.equal(null);
+    expect(await sandbox.requestAdResult({ testAnswer: '204' })).to.deep.equal({ ad: null, noFillReason: 'no_active_campaign' });
+    const expired = await sandbox.confirmDelivery(ad.delivery_token, { testAnswer: '404' }).catch((e: unknown) => e);
+    expect(expired).to.be.instanceOf(NetworkApiError);
+    expect(expired).to.include({ status: 404, code: 'token_expired' });
+    const refusedConfirmation = await sandbox.confirmDelivery(ad.delivery_token, { testAnswer: '503' }).catch((e: unknown) => e);
+    expect(refusedConfirmation).to.be.instanceOf(ServiceUnavailableError);
     const limited = await sandbox.requestAd({ testAnswer: '429' }).catch((e: unknown) => e);
     expect(limited).to.be.instanceOf(RateLimitedError);
     expect(limited).to.include({ status: 429, code: 'rate_limited' });
@@ -180,6 +187,21 @@ describe('publisher network client against the running system', function () {
     // a live key ignores the header.
     expect((await owner.get<Totals>('/api/workspace/stats')).body).to.deep.include({ adRequests: before.adRequests, confirmedDeliveries: before.confirmedDeliveries });
     expect(await clientWith(key).requestAd({ language: 'en', testAnswer: '503' })).to.include({ campaign_id: campaign.id });
+  });
+
+  it('surfaces a forced 503 at once with the default retry policy when the call asks for one attempt', async () => {
+    const draft = await owner.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@client_quick_bot' });
+    const made = await owner.post<{ key: string }>(`/api/workspace/publishers/${draft.body.id}/test-key`);
+    const waits: number[] = [];
+    // The default policy (3 attempts, 10 s of waits), with the waits recorded instead of slept.
+    const sandbox = clientWith(made.body.key, { sleep: async (ms) => void waits.push(ms) });
+    const error = await sandbox.requestAd({ testAnswer: '503', retry: { maxAttempts: 1 } }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ServiceUnavailableError);
+    expect(error).to.include({ attempts: 1 });
+    expect(waits, 'no wait of Retry-After').to.deep.equal([]);
+    const patient = await sandbox.requestAd({ testAnswer: '503' }).catch((e: unknown) => e);
+    expect(patient).to.include({ attempts: 3 });
+    expect(waits, 'without the call\'s option: two waits of the 503\'s Retry-After').to.deep.equal([5_000, 5_000]);
   });
 });
 

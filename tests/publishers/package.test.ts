@@ -1,12 +1,15 @@
 /**
- * @pilot/network-client as an outside project gets it: `npm pack` builds it and gives a tarball holding
- * only what runs (dist, README, LICENSE, package.json); the tarball is installed with npm into a new
- * project under the system's temporary directory, outside this workspace; the README's quickstart is
- * type-checked there (ES module, through the package's exports) and run against the running system, and
- * the CommonJS build is loaded with require.
+ * @pilot/network-client as an outside project gets it: the site serves it at /downloads/network-client.tgz
+ * with its version and checksum; its tarball holds only what runs (dist, README, LICENSE, package.json)
+ * and is what `npm run tarball` makes from a staged copy, without touching the workspace's dist/ (a plain
+ * `npm pack` in the folder is refused); the sources build outside the repository; the downloaded tarball
+ * is installed with npm into a new project under the system's temporary directory, outside this
+ * workspace; the README's quickstart is type-checked there (ES module, through the package's exports)
+ * and run against the running system, and the CommonJS build is loaded with require.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -57,12 +60,60 @@ describe('the network client, packed and installed outside the workspace', funct
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('packs a tarball of only dist (JavaScript and declarations), README, LICENSE and package.json', async () => {
-    const { stdout } = await npm(['pack', '--json', '--pack-destination', work], PACKAGE_DIR);
-    const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-    expect(packed).to.not.equal(undefined);
-    tarball = path.join(work, packed!.filename);
-    const files = packed!.files.map((f) => f.path).sort();
+  it('serves the client at /downloads/network-client.tgz with the version and checksum the site states', async () => {
+    const download = await fetch(`${system.baseUrl}/downloads/network-client.tgz`);
+    expect(download.status).to.equal(200);
+    const bytes = Buffer.from(await download.arrayBuffer());
+    expect(bytes.subarray(0, 2).toString('hex'), 'a gzip stream').to.equal('1f8b');
+    const facts = (await (await fetch(`${system.baseUrl}/downloads/network-client.json`)).json()) as Record<string, string>;
+    const manifest = JSON.parse(await readFile(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
+    expect(facts).to.deep.equal({
+      name: manifest.name,
+      version: manifest.version,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      url: '/downloads/network-client.tgz',
+    });
+    tarball = path.join(work, 'network-client.tgz');
+    await writeFile(tarball, bytes);
+  });
+
+  it('packs from a staged copy with npm run tarball, the same bytes the site serves, leaving dist/ alone; a plain npm pack is refused', async () => {
+    const workspaceBuild = path.join(PACKAGE_DIR, 'dist/cjs/index.js');
+    const before = (await stat(workspaceBuild)).mtimeMs;
+    const packedDir = path.join(work, 'packed');
+    const { stdout: printed } = await npm(['run', '--silent', 'tarball', '--', packedDir], PACKAGE_DIR);
+    const packedFile = printed.trim().split('\n').pop() ?? '';
+    expect(path.dirname(packedFile)).to.equal(packedDir);
+    expect((await stat(workspaceBuild)).mtimeMs, 'the workspace build untouched').to.equal(before);
+    expect(createHash('sha256').update(await readFile(packedFile)).digest('hex'), 'reproducible: the bytes the site serves (a stale site? pnpm --filter @pilot/web run build)').to.equal(
+      createHash('sha256').update(await readFile(tarball)).digest('hex'),
+    );
+    const refused = await npm(['pack', '--dry-run'], PACKAGE_DIR).then(
+      () => null,
+      (error: { stderr?: string }) => error.stderr ?? '',
+    );
+    expect(refused, 'npm pack in the folder').to.be.a('string').and.to.contain('npm run tarball');
+  });
+
+  it('builds from its sources outside the repository, with only its own dependencies', async () => {
+    const outsideCopy = path.join(work, 'client-source');
+    for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.esm.json', 'src', 'scripts']) {
+      await cp(path.join(PACKAGE_DIR, entry), path.join(outsideCopy, entry), { recursive: true });
+    }
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], outsideCopy);
+    await run(process.execPath, ['scripts/build.mjs'], { cwd: outsideCopy, env: outside }).catch((error: { stdout?: string; stderr?: string }) => {
+      throw new Error(`the client does not build outside the repository:\n${error.stdout ?? ''}${error.stderr ?? String(error)}`);
+    });
+    expect((await stat(path.join(outsideCopy, 'dist/esm/index.d.ts'))).isFile()).to.equal(true);
+  });
+
+  it('holds only dist (JavaScript and declarations), README, LICENSE and package.json', async () => {
+    const { stdout: listing } = await run('tar', ['-tzf', tarball]);
+    const files = listing
+      .split('\n')
+      .filter(Boolean)
+      .map((entry) => entry.replace(/^package\//, ''))
+      .sort();
     const unexpected = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/(cjs|esm)\/([\w/-]+\.(js|d\.ts)|package\.json)$/.test(f));
     expect(unexpected).to.deep.equal([]);
     for (const entry of ['dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/esm/package.json', 'LICENSE', 'README.md']) {
@@ -79,7 +130,7 @@ describe('the network client, packed and installed outside the workspace', funct
     project = path.join(work, 'publisher-server');
     await mkdir(project);
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'publisher-server', version: '1.0.0', private: true, type: 'module' }));
-    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `${system.baseUrl}/downloads/network-client.tgz`], project);
 
     const readme = await readFile(path.join(project, 'node_modules/@pilot/network-client/README.md'), 'utf8');
     await writeFile(path.join(project, 'quickstart.mjs'), quickstartOf(readme));

@@ -1,15 +1,21 @@
 #!/bin/sh
-# Puts @pilot/network-client, packed with `npm pack` as a publisher receives it, at
-# vendor/pilot-network-client.tgz: what package.json depends on. Run before `npm install`.
-#   sh scripts/pack-client.sh [folder of the client]     (default: ../../packages/network-client)
-# npm pack runs the client's prepack script, which builds it.
+# Puts @pilot/network-client at vendor/pilot-network-client.tgz: what package.json depends on. Run before
+# `npm install`.
+#   PILOT_BASE_URL=https://pilot.example sh scripts/pack-client.sh   downloads it from the network's site
+#   sh scripts/pack-client.sh [folder of the client]                 packs it from the repository
+#                                                                     (default: ../../packages/network-client)
+# Packing runs the client's `npm run tarball`, which builds a staged copy (the client's dist/ is left alone).
 # Got the tarball some other way? Put it at vendor/pilot-network-client.tgz yourself.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-client=$(cd "${1:-$here/../../packages/network-client}" && pwd)
-packed=$(mktemp -d)
-(cd "$client" && npm pack --silent --pack-destination "$packed" >/dev/null)
 mkdir -p "$here/vendor"
-mv "$packed"/*.tgz "$here/vendor/pilot-network-client.tgz"
-rmdir "$packed"
+if [ -n "${PILOT_BASE_URL:-}" ] && [ $# -eq 0 ]; then
+  curl -fsS -o "$here/vendor/pilot-network-client.tgz" "${PILOT_BASE_URL%/}/downloads/network-client.tgz"
+else
+  client=$(cd "${1:-$here/../../packages/network-client}" && pwd)
+  packed=$(mktemp -d)
+  (cd "$client" && npm run --silent tarball -- "$packed" >/dev/null)
+  mv "$packed"/*.tgz "$here/vendor/pilot-network-client.tgz"
+  rmdir "$packed"
+fi
 echo "$here/vendor/pilot-network-client.tgz"

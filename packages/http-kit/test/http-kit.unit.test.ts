@@ -13,6 +13,8 @@ import { listen } from '@pilot/lifecycle';
 import { problems } from '@pilot/problems';
 import { createServiceApp, jsonBody, readinessReport, type ReadinessCheck } from '@pilot/service-app';
 
+const PUBLIC_BASE_URL = 'https://pilot.example';
+
 const SECRET = 'http-kit-test-secret-0123456789abcdef';
 const logger = createLogger({ service: 'http-kit-test', level: 'silent' });
 
@@ -20,7 +22,7 @@ const signed = (method: string, url: string, extra: Partial<CallContext> = {}) =
   signedHeaders(SECRET, { method, url, ...extra });
 
 function buildApp(readiness: Record<string, ReadinessCheck> = {}) {
-  const { app, finish } = createServiceApp({ service: 'kit', logger, internalSecret: SECRET, readiness, publicPaths: ['/public'] });
+  const { app, finish } = createServiceApp({ service: 'kit', publicBaseUrl: PUBLIC_BASE_URL, logger, internalSecret: SECRET, readiness, publicPaths: ['/public'] });
   app.get('/public/hello', (_req, res) => void res.json({ hello: 'world' }));
   app.get('/conflict', () => {
     throw problems.conflict('already_done', 'It was already done');
@@ -58,7 +60,7 @@ function expectProblem(response: request.Response, status: number, code: string)
   expect(response.status).to.equal(status);
   expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
   const body = JSON.parse(response.text) as Record<string, unknown>;
-  expect(body).to.include({ status, code, type: `urn:pilot:problem:${code}` });
+  expect(body).to.include({ status, code, type: `${PUBLIC_BASE_URL}/guide/errors#${code}` });
   expect(body.title).to.be.a('string').and.not.empty;
   expect(body.detail).to.be.a('string').and.not.empty;
 }
@@ -70,7 +72,7 @@ describe('http-kit: problem+json errors', () => {
     const response = await request(app).get('/conflict').set(signed('GET', '/conflict'));
     expectProblem(response, 409, 'already_done');
     expect(JSON.parse(response.text)).to.deep.equal({
-      type: 'urn:pilot:problem:already_done',
+      type: `${PUBLIC_BASE_URL}/guide/errors#already_done`,
       title: 'Conflict',
       status: 409,
       detail: 'It was already done',
@@ -86,7 +88,7 @@ describe('http-kit: problem+json errors', () => {
     for (const path of ['/crash', '/async-crash']) {
       const response = await request(app).get(path).set(signed('GET', path));
       expectProblem(response, 500, 'internal_error');
-      expect(JSON.parse(response.text)).to.deep.equal(problems.internal().toBody());
+      expect(JSON.parse(response.text)).to.deep.equal(problems.internal().toBody(PUBLIC_BASE_URL));
       for (const leak of ['E11000', 'secret_db', 'path.ts', 'driver', 'stack', 'TypeError']) expect(response.text).not.to.contain(leak);
     }
   });
@@ -296,7 +298,7 @@ describe('http-kit: listen and graceful shutdown', () => {
     let release: () => void = () => undefined;
     let enter: () => void = () => undefined;
     const entered = new Promise<void>((resolve) => (enter = resolve));
-    const { app, finish } = createServiceApp({ service: 'kit', logger, internalSecret: SECRET, readiness: {}, publicPaths: ['/slow'] });
+    const { app, finish } = createServiceApp({ service: 'kit', publicBaseUrl: PUBLIC_BASE_URL, logger, internalSecret: SECRET, readiness: {}, publicPaths: ['/slow'] });
     app.get('/slow', async (_req, res) => {
       enter();
       await new Promise<void>((resolve) => (release = resolve));
@@ -327,7 +329,7 @@ describe('http-kit: listen and graceful shutdown', () => {
     let release: () => void = () => undefined;
     let enter: () => void = () => undefined;
     const entered = new Promise<void>((resolve) => (enter = resolve));
-    const { app, finish } = createServiceApp({ service: 'kit', logger, internalSecret: SECRET, readiness: {}, publicPaths: ['/slow'] });
+    const { app, finish } = createServiceApp({ service: 'kit', publicBaseUrl: PUBLIC_BASE_URL, logger, internalSecret: SECRET, readiness: {}, publicPaths: ['/slow'] });
     app.get('/slow', async (_req, res) => {
       enter();
       await new Promise<void>((resolve) => (release = resolve));
@@ -348,7 +350,7 @@ describe('http-kit: listen and graceful shutdown', () => {
   it('closes connections still busy after the grace period', async () => {
     let enter: () => void = () => undefined;
     const entered = new Promise<void>((resolve) => (enter = resolve));
-    const { app, finish } = createServiceApp({ service: 'kit', logger, internalSecret: SECRET, readiness: {}, publicPaths: ['/never'] });
+    const { app, finish } = createServiceApp({ service: 'kit', publicBaseUrl: PUBLIC_BASE_URL, logger, internalSecret: SECRET, readiness: {}, publicPaths: ['/never'] });
     app.get('/never', () => enter());
     finish();
     const running = await listen(app, 0);

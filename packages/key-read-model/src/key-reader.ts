@@ -12,6 +12,11 @@ const REFUSALS = {
   notApproved: { code: 'publisher_not_approved', detail: 'The publisher is not approved' },
 } as const satisfies Record<string, KeyRefusal>;
 
+/** Whether the header offers a bearer credential at all: another scheme (Basic, ...) or none is a missing key. */
+function carriesBearerCredentials(authorization: string | undefined): boolean {
+  return authorization !== undefined && /^bearer\s+\S/i.test(authorization.trim());
+}
+
 /**
  * The read side for the services that check keys (allocation, tracking): every read has a deadline, and
  * any Redis failure is a fault of infrastructure (503), never "unknown key".
@@ -33,13 +38,14 @@ export class KeyReader {
   }
 
   /**
-   * The publisher an `Authorization` header names, or why it is refused: no header (missing_key), a
+   * The publisher an `Authorization` header names, or why it is refused: no bearer credential (no header,
+   * another scheme such as Basic, or the scheme alone: missing_key), a
    * malformed, unknown or revoked key (invalid_key), the current live key of a platform that is not
    * approved (publisher_not_approved). A current test key is accepted whatever the platform's status
    * (the sandbox, decision 0021): the holder's `keyKind` tells the caller to answer it as a test.
    */
   async authenticate(authorization: string | undefined): Promise<{ ok: true; holder: KeyHolder } | { ok: false; refusal: KeyRefusal }> {
-    if (authorization === undefined || authorization.trim() === '') return { ok: false, refusal: REFUSALS.missing };
+    if (!carriesBearerCredentials(authorization)) return { ok: false, refusal: REFUSALS.missing };
     const key = bearerKeyOf(authorization);
     const holder = key ? await this.checkKey(key) : null;
     if (!holder) return { ok: false, refusal: REFUSALS.invalid };

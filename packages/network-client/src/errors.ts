@@ -29,7 +29,7 @@ export class RateLimitedError extends NetworkApiError {
   override readonly name = 'RateLimitedError';
 }
 
-/** 503: the service could not complete; retry later with bounded backoff. */
+/** 503, or the entry point's 502 and 504: the service could not complete; retry later with bounded backoff. */
 export class ServiceUnavailableError extends NetworkApiError {
   override readonly name = 'ServiceUnavailableError';
 }
@@ -45,7 +45,13 @@ export class UnexpectedResponseError extends Error {
 /** The request did not get an answer (connection refused or reset, DNS, timeout). */
 export class TransportError extends Error {
   override readonly name: string = 'TransportError';
-  constructor(message: string, override readonly cause: unknown, readonly timedOut: boolean) {
+  constructor(
+    message: string,
+    override readonly cause: unknown,
+    readonly timedOut: boolean,
+    /** True when no connection was made (refused, unknown host): the request never left, nothing was recorded. */
+    readonly notSent = false,
+  ) {
     super(message);
   }
 }

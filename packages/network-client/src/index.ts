@@ -1,4 +1,4 @@
-export { NetworkClient, type CallOptions, type NetworkClientOptions, type RetryEvent } from './client.js';
+export { NetworkClient, type AdRequestOptions, type AdResult, type CallOptions, type NetworkClientOptions, type NoFillReason, type RetryEvent } from './client.js';
 export {
   DeliveryOutcomeUnknownError,
   NetworkApiError,
@@ -9,7 +9,7 @@ export {
   UnexpectedResponseError,
 } from './errors.js';
 export { DEFAULT_RETRY, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry.js';
-export { AD_FIELDS, type Ad, type AdQuery, type DeliveryConfirmation, type DeliveryConfirmed, type Problem, type TestAnswer } from './types.js';
+export { AD_FIELDS, type Ad, type AdQuery, type DeliveryConfirmation, type DeliveryConfirmed, type DeliveryTestAnswer, type Problem, type TestAnswer } from './types.js';
 export {
   AD_CHARACTER_LIMITS,
   adProblem,

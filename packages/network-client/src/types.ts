@@ -12,6 +12,8 @@ export type Problem = components['schemas']['Problem'];
 export type AdQuery = NonNullable<operations['requestAd']['parameters']['query']>;
 /** The answer a test key forces with `X-Pilot-Test-Answer` (the sandbox; a live key ignores it). */
 export type TestAnswer = NonNullable<NonNullable<operations['requestAd']['parameters']['header']>['X-Pilot-Test-Answer']>;
+/** The answer a test key forces on a delivery confirmation with `X-Pilot-Test-Answer`. */
+export type DeliveryTestAnswer = NonNullable<NonNullable<operations['confirmDelivery']['parameters']['header']>['X-Pilot-Test-Answer']>;
 
 /** Every field of the Ad object, all required (the schema's `required` list). */
 export const AD_FIELDS = [

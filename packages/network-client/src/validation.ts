@@ -3,7 +3,7 @@
  * copied from components.schemas by the generate script), compiled once by ajv:
  * - every field the schema lists must be there, with its type, constant, pattern, format and length;
  * - fields the schema does not list are ignored and left out of the result (forward compatible: a newer
- *   server may add fields; ajv's removeAdditional drops them where the schema says additionalProperties: false);
+ *   server may add fields, and the schemas leave their objects open; ajv's removeAdditional 'all' drops them);
  * - the creative's text limits of SPEC.md are counted as people see characters (grapheme clusters), which
  *   JSON Schema cannot express; the schema's maxLength bounds the code points.
  */
@@ -22,7 +22,7 @@ const compiled = new Map<object, ValidateFunction>();
 
 function validatorOf(schema: object): ValidateFunction {
   if (!ajv) {
-    ajv = new Ajv({ strict: true, allErrors: false, removeAdditional: true });
+    ajv = new Ajv({ strict: true, allErrors: false, removeAdditional: 'all' });
     addFormats(ajv, ['uri']);
   }
   let validate = compiled.get(schema);

@@ -7,6 +7,7 @@ import {
   parseRetryAfter,
   RateLimitedError,
   ServiceUnavailableError,
+  TransportError,
   UnauthorizedError,
   UnexpectedResponseError,
   type Ad,
@@ -54,13 +55,23 @@ function scripted(replies: Reply[]) {
   return { fetchImpl, requests };
 }
 
-const problem = (status: number, code: string) => ({ type: `urn:pilot:problem:${code}`, title: code, status, detail: code, code });
+const problem = (status: number, code: string) => ({ type: `https://pilot.example/guide/errors#${code}`, title: code, status, detail: code, code });
+
+/** A local port nothing listens on: a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 function client(replies: Reply[], options: Partial<NetworkClientOptions> = {}) {
   const { fetchImpl, requests } = scripted(replies);
   const waits: number[] = [];
   const instance = new NetworkClient({
-    baseUrl: 'https://pilot.example/some/path',
+    baseUrl: 'https://pilot.example',
     apiKey: 'pilot_pk_test',
     fetch: fetchImpl,
     sleep: async (ms) => {
@@ -92,6 +103,66 @@ describe('network client (unit)', () => {
     it('returns null on 204', async () => {
       const { instance } = client([{ status: 204 }]);
       expect(await instance.requestAd()).to.equal(null);
+    });
+
+    it('gives the 204\'s Pilot-No-Fill-Reason with requestAdResult, and no reason with an ad', async () => {
+      const { instance } = client([{ status: 204, headers: { 'pilot-no-fill-reason': 'own_campaigns_only' } }, { status: 204 }, { status: 200, body: AD }]);
+      expect(await instance.requestAdResult()).to.deep.equal({ ad: null, noFillReason: 'own_campaigns_only' });
+      expect(await instance.requestAdResult(), 'an answer without the header').to.deep.equal({ ad: null, noFillReason: null });
+      expect(await instance.requestAdResult()).to.deep.equal({ ad: AD, noFillReason: null });
+    });
+
+    it('keeps a path of the base URL, with or without a trailing slash', async () => {
+      for (const baseUrl of ['https://example.org/pilot', 'https://example.org/pilot/']) {
+        const { instance, requests } = client([{ status: 204 }, { status: 200, body: { status: 'confirmed', first_confirmation: true } }], { baseUrl });
+        await instance.requestAd({ language: 'en' });
+        await instance.confirmDelivery('dt.abc');
+        expect(requests.map((request) => request.url), baseUrl).to.deep.equal([
+          'https://example.org/pilot/api/network/ad?language=en',
+          'https://example.org/pilot/api/network/delivery',
+        ]);
+      }
+      expect(() => new NetworkClient({ baseUrl: 'ftp://example.org', apiKey: 'k' })).to.throw(TypeError);
+    });
+
+    it('leaves an empty language out, as if none was given', async () => {
+      const { instance, requests } = client([{ status: 204 }]);
+      await instance.requestAd({ language: '' });
+      expect(requests[0]?.url).to.equal('https://pilot.example/api/network/ad');
+    });
+
+    it('retries the entry point\'s 502 and 504 like a 503, and throws them as ServiceUnavailableError when they last', async () => {
+      const { instance, waits, requests } = client([
+        { status: 502, body: problem(502, 'bad_gateway') },
+        { status: 504, body: problem(504, 'gateway_timeout') },
+        { status: 200, body: AD },
+      ]);
+      expect(await instance.requestAd()).to.deep.equal(AD);
+      expect(waits).to.have.length(2);
+      expect(requests).to.have.length(3);
+      const lasting = client([{ status: 502, body: problem(502, 'bad_gateway') }], { retry: { maxAttempts: 1 } });
+      const error = await lasting.instance.requestAd().catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ServiceUnavailableError);
+      expect(error).to.include({ status: 502, code: 'bad_gateway' });
+    });
+
+    it('surfaces a forced 503 at once when the call asks for one attempt, whatever the client\'s policy', async () => {
+      const forced = { status: 503, body: problem(503, 'service_unavailable'), headers: { 'retry-after': '5' } };
+      const { instance, waits, requests } = client([forced, forced, forced, forced]);
+      const error = await instance.requestAd({ testAnswer: '503', retry: { maxAttempts: 1 } }).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ServiceUnavailableError);
+      expect(waits).to.deep.equal([]);
+      expect(requests).to.have.length(1);
+      const patient = await instance.requestAd({ testAnswer: '503' }).catch((e: unknown) => e);
+      expect(patient, 'the client\'s own policy still applies to other calls').to.be.instanceOf(ServiceUnavailableError);
+      expect(waits, 'the default policy: two waits of Retry-After').to.deep.equal([5000, 5000]);
+    });
+
+    it('says an ad request to a refused connection was never sent', async () => {
+      const instance = new NetworkClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: 'k', retry: { maxAttempts: 1 } });
+      const error = await instance.requestAd().catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(TransportError);
+      expect(error).to.include({ notSent: true, timedOut: false });
     });
 
     it('refuses a 200 whose body is not an Ad of the schema', async () => {
@@ -193,6 +264,22 @@ describe('network client (unit)', () => {
       const error = await instance.confirmDelivery('dt.abc').catch((e: unknown) => e);
       expect(error).to.be.instanceOf(DeliveryOutcomeUnknownError);
       expect(error).to.include({ timedOut: true });
+    });
+
+    it('says a confirmation to a refused connection was not sent: a TransportError, never DeliveryOutcomeUnknownError', async () => {
+      const instance = new NetworkClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: 'k' });
+      const error = await instance.confirmDelivery('dt.abc').catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(TransportError);
+      expect(error).to.not.be.instanceOf(DeliveryOutcomeUnknownError);
+      expect(error).to.include({ notSent: true });
+    });
+
+    it('surfaces the entry point\'s 504 on a confirmation as DeliveryOutcomeUnknownError (it may have been recorded)', async () => {
+      const { instance, requests } = client([{ status: 504, body: problem(504, 'gateway_timeout') }]);
+      const error = await instance.confirmDelivery('dt.abc').catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(DeliveryOutcomeUnknownError);
+      expect(error).to.include({ timedOut: true, token: 'dt.abc', notSent: false });
+      expect(requests).to.have.length(1);
     });
 
     it('does not retry a 503 on its own', async () => {

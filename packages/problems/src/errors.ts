@@ -3,10 +3,18 @@ import type { Logger } from '@pilot/logging';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { HttpError, PROBLEM_CONTENT_TYPE, problems } from './problem';
 
+/** Where a service app keeps PUBLIC_BASE_URL for the `type` of its problems (`app.locals`, set at start). */
+export const PUBLIC_BASE_URL_LOCAL = 'publicBaseUrl';
+
+function publicBaseUrlOf(res: Response): string | undefined {
+  const value: unknown = res.app?.locals?.[PUBLIC_BASE_URL_LOCAL];
+  return typeof value === 'string' ? value : undefined;
+}
+
 export function sendProblem(res: Response, error: HttpError): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toBody()));
+  res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toBody(publicBaseUrlOf(res))));
 }
 
 interface BodyParserError {

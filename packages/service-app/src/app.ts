@@ -12,7 +12,7 @@ import { isDraining } from '@pilot/lifecycle';
 import type { Logger } from '@pilot/logging';
 import { httpLogger, networkLogSampleRateOf } from '@pilot/logging';
 import { createMetrics, readinessMetrics, type Registry } from '@pilot/metrics';
-import { errorHandler, notFoundHandler, problems } from '@pilot/problems';
+import { errorHandler, notFoundHandler, problems, PUBLIC_BASE_URL_LOCAL } from '@pilot/problems';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -36,6 +36,8 @@ export interface ServiceAppOptions {
   operatorRoutes?: { details: Record<string, ReadinessCheck> };
   /** The service's registry (createMetricsRegistry), when its bus, caches or use cases add metrics of their own. */
   registry?: Registry;
+  /** PUBLIC_BASE_URL: every problem's `type` is the site's page of its code under it (API.md). */
+  publicBaseUrl: string;
 }
 
 /** The publishers' high-volume calls, whose routine answers are logged for a sample only (see httpLogger). */
@@ -82,6 +84,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', false);
+  app.locals[PUBLIC_BASE_URL_LOCAL] = options.publicBaseUrl;
   const metrics = createMetrics(options.service, options.registry);
   const readiness = readinessMetrics(metrics.registry);
 

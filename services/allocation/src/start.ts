@@ -70,6 +70,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
       readiness: {
         redis: () => pingRedis(redis),
         rabbitmq: () => bus.ping(),

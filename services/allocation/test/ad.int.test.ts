@@ -98,7 +98,11 @@ describe('GET /api/network/ad', function () {
     const response = await getAd(service, infra, '?language=fr', bearer(key)).expect(200);
     expect(validateServed(response.body), JSON.stringify(validateServed.errors)).to.equal(true);
     const headers = doc.paths['/api/network/ad'].get.responses['200'].headers as Record<string, unknown>;
-    for (const name of Object.keys(headers)) expect(response.headers[name.toLowerCase()], name).to.be.a('string');
+    const components = doc.components.headers as Record<string, { required?: boolean }>;
+    // X-Request-Id is the gateway's (tests/publishers/openapi.test.ts checks it through the gateway).
+    const required = Object.keys(headers).filter((name) => components[name]?.required && name !== 'X-Request-Id');
+    expect(required).to.include.members(['Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']);
+    for (const name of required) expect(response.headers[name.toLowerCase()], name).to.be.a('string');
   });
 
   it('answers an image-less creative with image_url null', async () => {
@@ -138,6 +142,7 @@ describe('GET /api/network/ad', function () {
   it('answers 204 with no body when no campaign matches', async () => {
     const key = await world.publisher(publisherId(), '6004');
     const response = await getAd(service, infra, '?language=ja', bearer(key)).expect(204);
+    expect(response.headers['pilot-no-fill-reason'], 'bots have campaigns, none in ja or all').to.equal('no_campaign_for_language');
     expect(response.text ?? '').to.equal('');
     expect(response.headers['content-type']).to.equal(undefined);
     expect(response.headers['content-length'] ?? '0').to.equal('0');
@@ -187,7 +192,8 @@ describe('GET /api/network/ad', function () {
   it("excludes the publisher's own account's campaigns, answering 204 when only those match", async () => {
     const own = await world.publisher(publisherId(), '7001');
     const other = await world.publisher(publisherId(), '7002');
-    await getAd(service, infra, '?language=nl', bearer(own)).expect(204);
+    const refused = await getAd(service, infra, '?language=nl', bearer(own)).expect(204);
+    expect(refused.headers['pilot-no-fill-reason']).to.equal('own_campaigns_only');
     expect((await getAd(service, infra, '?language=nl', bearer(other)).expect(200)).body.campaign_id).to.equal(dutchOwn.campaignId);
   });
 
@@ -212,16 +218,26 @@ describe('GET /api/network/ad', function () {
   it('refuses a request without a key with 401 missing_key', async () => {
     const response = await getAd(service, infra, '?language=fr').expect(401);
     expect(response.headers['content-type']).to.match(/^application\/problem\+json/);
-    expect(response.headers['www-authenticate']).to.match(/^Bearer/);
+    expect(response.headers['www-authenticate']).to.equal('Bearer realm="pilot-network"');
     expect(response.body).to.include({ status: 401, code: 'missing_key' });
   });
 
-  it('refuses a malformed, unknown or non-bearer key with 401 invalid_key', async () => {
+  it('answers missing_key, with no RFC 6750 error, when the header offers no bearer key (another scheme, the scheme alone)', async () => {
+    const known = await world.publisher(publisherId(), '6013');
+    for (const authorization of [`Basic ${known}`, 'Bearer ', 'Bearer', known]) {
+      const response = await getAd(service, infra, '?language=fr', authorization).expect(401);
+      expect(response.body.code, authorization).to.equal('missing_key');
+      expect(response.headers['www-authenticate'], authorization).to.equal('Bearer realm="pilot-network"');
+    }
+  });
+
+  it('refuses a malformed or unknown bearer key with 401 invalid_key and error="invalid_token" (RFC 6750)', async () => {
     const known = await world.publisher(publisherId(), '6011');
     const unknown = `${known.slice(0, -10)}${'A'.repeat(10)}`; // right shape, wrong checksum or unknown
-    for (const authorization of ['Bearer abc', `Basic ${known}`, bearer(unknown), bearer(`${known}x`), 'Bearer ']) {
+    for (const authorization of ['Bearer abc', bearer(unknown), bearer(`${known}x`)]) {
       const response = await getAd(service, infra, '?language=fr', authorization).expect(401);
       expect(response.body.code, authorization).to.equal('invalid_key');
+      expect(response.headers['www-authenticate'], authorization).to.equal('Bearer realm="pilot-network", error="invalid_token", error_description="invalid_key"');
     }
   });
 

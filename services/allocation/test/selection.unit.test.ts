@@ -151,3 +151,48 @@ describe('campaign selection index', () => {
     expect(large).to.be.below(1.5);
   });
 });
+
+describe('CampaignIndex: why nothing qualified (Pilot-No-Fill-Reason)', () => {
+  it('says no_active_campaign when nothing is active, also after the last campaign is paused', () => {
+    const index = new CampaignIndex();
+    expect(index.noFillReason(botEn)).to.equal('no_active_campaign');
+    index.upsert(campaign(1, { format: 'channel' }));
+    index.remove(1);
+    expect(index.noFillReason(botEn)).to.equal('no_active_campaign');
+  });
+
+  it('says no_campaign_for_format when only the other format has campaigns', () => {
+    const index = new CampaignIndex();
+    index.upsert(campaign(1, { format: 'channel', language: 'all' }));
+    expect(index.pick(botEn)).to.equal(null);
+    expect(index.noFillReason(botEn)).to.equal('no_campaign_for_format');
+  });
+
+  it('says no_campaign_for_language when the format has campaigns, none in this language or in all', () => {
+    const index = new CampaignIndex();
+    index.upsert(campaign(1, { language: 'tr' }));
+    expect(index.pick(botEn)).to.equal(null);
+    expect(index.noFillReason(botEn)).to.equal('no_campaign_for_language');
+    index.upsert(campaign(2, { language: 'all', ownerAccountId: '1' }));
+    expect(index.noFillReason(botEn), 'an own campaign in all').to.equal('own_campaigns_only');
+  });
+
+  it('says own_campaigns_only when every qualifying campaign is the publisher owner\'s own', () => {
+    const index = new CampaignIndex();
+    index.upsert(campaign(1, { ownerAccountId: '1' }));
+    index.upsert(campaign(2, { ownerAccountId: '1', language: 'all' }));
+    expect(index.pick(botEn)).to.equal(null);
+    expect(index.noFillReason(botEn)).to.equal('own_campaigns_only');
+  });
+
+  it('keeps its per-format count through moves and a reset', () => {
+    const index = new CampaignIndex();
+    index.upsert(campaign(1, { format: 'bot', language: 'tr' }));
+    index.upsert(campaign(1, { format: 'channel', language: 'tr' })); // the same campaign, changed
+    expect(index.noFillReason(botEn)).to.equal('no_campaign_for_format');
+    index.reset([campaign(2, { language: 'de' })]);
+    expect(index.noFillReason(botEn)).to.equal('no_campaign_for_language');
+    index.reset([]);
+    expect(index.noFillReason(botEn)).to.equal('no_active_campaign');
+  });
+});

@@ -60,7 +60,7 @@ export interface CampaignSnapshot {
 }
 
 export async function campaignSnapshot(infra: TestInfra, items: CachedCampaign[], port = 0): Promise<CampaignSnapshot> {
-  const { app, finish } = createServiceApp({ service: 'campaign-stand-in', logger, internalSecret: infra.internalSecret, readiness: {} });
+  const { app, finish } = createServiceApp({ service: 'campaign-stand-in', publicBaseUrl: PUBLIC_BASE_URL, logger, internalSecret: infra.internalSecret, readiness: {} });
   const snapshot = { items, served: 0 } as CampaignSnapshot;
   app.get('/internal/campaigns/active', (_req, res) => {
     snapshot.served += 1;

@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings } from '@pilot/config';
+import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, url } from '@pilot/config';
 
 /** A database name: required, and an empty value counts as missing rather than "the driver's default". */
 const databaseName = makeValidator<string>((raw) => {
@@ -9,6 +9,7 @@ const databaseName = makeValidator<string>((raw) => {
 /** Every setting of the campaign service, declared once. A missing or invalid one stops the process naming it. */
 export const configSpec = {
   ...httpSettings,
+  PUBLIC_BASE_URL: url({ devDefault: 'http://127.0.0.1:8080', desc: "origin of the site; every problem's type is its /guide/errors page" }),
   ...mongoSettings,
   MONGO_DB: databaseName({ desc: "this service's own database name" }),
   ...busSettings,

@@ -49,6 +49,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     service: 'gateway',
     logger,
     internalSecret: config.INTERNAL_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     readiness: {},
     operatorRoutes: { details: upstreamReport },
     requireSignature: false,

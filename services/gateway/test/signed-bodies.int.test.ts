@@ -13,6 +13,8 @@ import request from 'supertest';
 import type { RunningGateway } from '../src/start';
 import { SECRET, startGateway } from './support';
 
+const PUBLIC_BASE_URL = 'https://pilot.example';
+
 const PATH = '/api/site/placements/home-feature/impressions';
 
 /** Sends `chunks` as a chunked body (no Content-Length), as a streaming client would, with optional trailers. */
@@ -44,7 +46,7 @@ describe('gateway: signed bodies', function () {
   let gateway: RunningGateway;
 
   before(async () => {
-    const { app, finish } = createServiceApp({ service: 'echo', logger: createLogger({ service: 'echo', level: 'silent' }), internalSecret: SECRET, readiness: {} });
+    const { app, finish } = createServiceApp({ service: 'echo', publicBaseUrl: PUBLIC_BASE_URL, logger: createLogger({ service: 'echo', level: 'silent' }), internalSecret: SECRET, readiness: {} });
     app.post(PATH, jsonBody('64kb'), (req, res) => void res.json({ received: req.body as unknown }));
     finish();
     service = await listen(app, 0, '127.0.0.1');

@@ -1,8 +1,9 @@
-import { busSettings, countingSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings } from '@pilot/config';
+import { busSettings, countingSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings, url } from '@pilot/config';
 
 /** Every setting of the placement service, declared once; a missing or invalid one stops the process naming it. */
 export const configSpec = {
   ...httpSettings,
+  PUBLIC_BASE_URL: url({ devDefault: 'http://127.0.0.1:8080', desc: "origin of the site; every problem's type is its /guide/errors page" }),
   ...mongoSettings,
   ...busSettings,
   ...redisSettings,

@@ -118,7 +118,9 @@ describe('tracking: delivery confirmations and click links', () => {
         const answer = await deliver(key, body);
         expect(answer.status).to.equal(401);
         expect(answer.headers['content-type']).to.match(/^application\/problem\+json/);
-        expect(answer.headers['www-authenticate']).to.equal('Bearer realm="pilot-network"');
+        expect(answer.headers['www-authenticate']).to.equal(
+          code === 'missing_key' ? 'Bearer realm="pilot-network"' : `Bearer realm="pilot-network", error="invalid_token", error_description="${code}"`,
+        );
         expect(answer.body.code, String(key)).to.equal(code);
       }
       await world.approvedPublisher(9999, PUBLISHER_OWNER); // another, valid key: not this one
@@ -127,6 +129,7 @@ describe('tracking: delivery confirmations and click links', () => {
       const refused = await deliver(paused, body);
       expect(refused.status).to.equal(401);
       expect(refused.body.code).to.equal('publisher_not_approved');
+      expect(refused.headers['www-authenticate']).to.equal('Bearer realm="pilot-network", error="invalid_token", error_description="publisher_not_approved"');
     });
 
     it('refuses with 401 a body that is not the one the gateway signed, and counts nothing', async () => {

@@ -1,19 +1,101 @@
-// The publishers guide (docs/publishers.md) as a page of the site (/guide): the build renders the markdown
-// to HTML with marked, so the page and the document are one text, and the app imports the result as the
-// module `virtual:publishers-guide` (decision 0029).
+// The publishers guide (docs/publishers.md) as pages of the site: /guide, its error codes (/guide/errors,
+// docs/publishers-errors.md: every problem's `type` points there) and its changelog (/guide/changelog,
+// docs/publishers-changelog.md). The build renders the markdown to HTML with marked, so the pages and the
+// documents are one text, and the app imports the result as the module `virtual:publishers-guide`
+// (decision 0029).
 //   - Headings get GitHub's ids, so the guide's own `#sandbox-test-keys` links work on the page.
 //   - Raw HTML in the markdown is dropped (the snippet markers are HTML comments): the page shows only
 //     what markdown itself produces, and the gateway's page policy (no inline script or style) holds.
 //   - Links into the repository (`../packages/...`, `snippets/...`) have no address on the site: they are
 //     shown as their text, which names the path. In-page, site and absolute links are kept.
+//   - The build packs the TypeScript client (packages/network-client, scripts/pack.mjs) into the site at
+//     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}), and
+//     the Python client (clients/python) as a source archive pip installs, /downloads/pilot_network_client.zip,
+//     with /downloads/pilot_network_client.json; the guide's %NETWORK_CLIENT_VERSION%,
+//     %NETWORK_CLIENT_SHA256%, %PYTHON_CLIENT_VERSION% and %PYTHON_CLIENT_SHA256% show their versions and checksums.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { zipSync } from 'fflate';
 import { Marked, type Tokens } from 'marked';
 import { gfmHeadingId } from 'marked-gfm-heading-id';
 import type { Plugin } from 'vite';
 
 export const GUIDE_MODULE = 'virtual:publishers-guide';
-export const GUIDE_FILE = path.resolve(__dirname, '..', '..', '..', 'docs', 'publishers.md');
+const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
+export const GUIDE_FILE = path.join(DOCS, 'publishers.md');
+export const ERRORS_FILE = path.join(DOCS, 'publishers-errors.md');
+export const CHANGELOG_FILE = path.join(DOCS, 'publishers-changelog.md');
+const CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'packages', 'network-client');
+
+/** Where the site serves the client's tarball and what it says of it (API.md). */
+export const CLIENT_TARBALL = 'downloads/network-client.tgz';
+export const CLIENT_MANIFEST = 'downloads/network-client.json';
+
+export interface PackedClient {
+  name: string;
+  version: string;
+  sha256: string;
+  bytes: Buffer;
+}
+
+/** The client as publishers download it, packed by its own script from a staged copy. */
+export function packNetworkClient(clientFolder = CLIENT_FOLDER): PackedClient {
+  const destination = fs.mkdtempSync(path.join(os.tmpdir(), 'pilot-site-client-'));
+  try {
+    const tarball = execFileSync(process.execPath, [path.join(clientFolder, 'scripts', 'pack.mjs'), destination], { encoding: 'utf8' }).trim();
+    const bytes = fs.readFileSync(tarball);
+    const manifest = JSON.parse(fs.readFileSync(path.join(clientFolder, 'package.json'), 'utf8')) as { name: string; version: string };
+    return { name: manifest.name, version: manifest.version, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+  } finally {
+    fs.rmSync(destination, { recursive: true, force: true });
+  }
+}
+
+const PYTHON_CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'clients', 'python');
+export const PYTHON_ARCHIVE = 'downloads/pilot_network_client.zip';
+export const PYTHON_MANIFEST = 'downloads/pilot_network_client.json';
+/** What pip needs to build the Python client: its project file, its standard-library backend and its sources. */
+const PYTHON_SOURCES = ['pyproject.toml', 'README.md', 'LICENSE', 'build_backend', 'src'];
+/** One time stamp for every entry, so the same sources give the same archive and checksum. */
+const FIXED_MTIME = new Date('2026-01-01T00:00:00Z');
+
+/** The Python client as a source archive (sdist) in a zip, whose one top-level folder pip builds from. */
+export function packPythonClient(folder = PYTHON_CLIENT_FOLDER): PackedClient {
+  const project = fs.readFileSync(path.join(folder, 'pyproject.toml'), 'utf8');
+  const field = (name: string) => new RegExp(`^${name}\\s*=\\s*"([^"]+)"`, 'm').exec(project)?.[1];
+  const name = field('name');
+  const version = field('version');
+  if (!name || !version) throw new Error(`${folder}/pyproject.toml names no project name or version`);
+  const top = `${name.replace(/[-.]+/g, '_')}-${version}`;
+  const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
+  const add = (relative: string) => {
+    const absolute = path.join(folder, relative);
+    if (fs.statSync(absolute).isDirectory()) {
+      for (const child of fs.readdirSync(absolute).sort()) if (child !== '__pycache__') add(path.posix.join(relative, child));
+    } else if (!relative.endsWith('.pyc')) {
+      entries[`${top}/${relative}`] = [fs.readFileSync(absolute), { mtime: FIXED_MTIME }];
+    }
+  };
+  for (const source of PYTHON_SOURCES) add(source);
+  const bytes = Buffer.from(zipSync(entries, { level: 9 }));
+  return { name, version, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+}
+
+/** The guide's placeholders for the downloadable clients, filled with what the build packed. */
+export function withClientFacts(
+  markdown: string,
+  client: Pick<PackedClient, 'version' | 'sha256'>,
+  python: Pick<PackedClient, 'version' | 'sha256'> = client,
+): string {
+  return markdown
+    .replaceAll('%NETWORK_CLIENT_VERSION%', client.version)
+    .replaceAll('%NETWORK_CLIENT_SHA256%', client.sha256)
+    .replaceAll('%PYTHON_CLIENT_VERSION%', python.version)
+    .replaceAll('%PYTHON_CLIENT_SHA256%', python.sha256);
+}
 
 const RESOLVED_ID = `\0${GUIDE_MODULE}`;
 
@@ -36,14 +118,32 @@ export function renderGuide(markdown: string): string {
   return marked.parse(markdown, { async: false });
 }
 
-export function publishersGuide(file = GUIDE_FILE): Plugin {
+export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE, changelog: CHANGELOG_FILE }): Plugin {
+  let client: PackedClient | undefined;
+  let python: PackedClient | undefined;
+  const packed = (): PackedClient => (client ??= packNetworkClient());
+  const pythonPacked = (): PackedClient => (python ??= packPythonClient());
   return {
     name: 'pilot-publishers-guide',
     resolveId: (id) => (id === GUIDE_MODULE ? RESOLVED_ID : null),
     load(id) {
       if (id !== RESOLVED_ID) return null;
-      this.addWatchFile(file);
-      return `export const guideHtml = ${JSON.stringify(renderGuide(fs.readFileSync(file, 'utf8')))};\n`;
+      for (const file of Object.values(files)) this.addWatchFile(file);
+      const page = (file: string) => JSON.stringify(renderGuide(withClientFacts(fs.readFileSync(file, 'utf8'), packed(), pythonPacked())));
+      return [
+        `export const guideHtml = ${page(files.guide)};`,
+        `export const errorsHtml = ${page(files.errors)};`,
+        `export const changelogHtml = ${page(files.changelog)};`,
+        '',
+      ].join('\n');
+    },
+    generateBundle() {
+      const { name, version, sha256, bytes } = packed();
+      this.emitFile({ type: 'asset', fileName: CLIENT_TARBALL, source: bytes });
+      this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
+      const py = pythonPacked();
+      this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
+      this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
     },
   };
 }

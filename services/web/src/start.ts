@@ -26,6 +26,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningWeb>
     service: 'web',
     logger,
     internalSecret: config.INTERNAL_SECRET,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     readiness: {
       site: async () => {
         await fs.promises.access(indexFile, fs.constants.R_OK);

@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { GUIDE_FILE, keepsLink, renderGuide } from '../frontend/publishers-guide';
+import { unzipSync } from 'fflate';
+import {
+  CHANGELOG_FILE,
+  CLIENT_MANIFEST,
+  CLIENT_TARBALL,
+  ERRORS_FILE,
+  GUIDE_FILE,
+  keepsLink,
+  packPythonClient,
+  PYTHON_ARCHIVE,
+  renderGuide,
+  withClientFacts,
+} from '../frontend/publishers-guide';
 import { isKnownPage } from '../src/http/site-routes';
 
 const hrefs = (html: string): string[] => [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((match) => match[1] ?? '');
@@ -32,13 +44,13 @@ describe('the publishers guide as a page of the site (/guide, decision 0029)', (
     expect(links, 'the guide links to its Sandbox section').to.include('#sandbox-test-keys');
     for (const href of links) {
       if (href.startsWith('#')) expect(anchors.has(href.slice(1)), href).to.equal(true);
-      else expect(isKnownPage(href) || href === '/api/network/openapi.json' || /^https:\/\//.test(href), href).to.equal(true);
+      else expect(isKnownPage(href) || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
     }
   });
 
   it('shows links into the repository as their text (they have no address on the site)', () => {
     expect(markdown).to.contain('](../packages/network-client/README.md)');
-    expect(html).to.contain('Typed client: <code>packages/network-client</code> (<code>@pilot/network-client</code>)');
+    expect(html).to.contain('in the repository it is <code>packages/network-client</code>');
     expect(hrefs(renderGuide('See [`docs/snippets`](snippets/) and [the README](../packages/network-client/README.md).'))).to.deep.equal([]);
     expect(keepsLink('#limits')).to.equal(true);
     expect(keepsLink('/sandbox')).to.equal(true);
@@ -53,5 +65,69 @@ describe('the publishers guide as a page of the site (/guide, decision 0029)', (
     const rendered = renderGuide('Text <script>alert(1)</script> and <img src=x onerror=alert(1)>.\n\n<div style="color:red">block</div>\n');
     expect(rendered).to.not.match(/<script|<img|<div|style=/);
     expect(rendered).to.contain('Text');
+  });
+});
+
+describe('the guide\'s companion pages: error codes (/guide/errors) and changelog (/guide/changelog)', () => {
+  const pages = { '/guide/errors': ERRORS_FILE, '/guide/changelog': CHANGELOG_FILE };
+
+  it('are pages the web service serves, whose links all land on the site or on one of their headings', () => {
+    for (const [page, file] of Object.entries(pages)) {
+      expect(isKnownPage(page), page).to.equal(true);
+      const html = renderGuide(fs.readFileSync(file, 'utf8'));
+      const anchors = ids(html);
+      for (const href of hrefs(html)) {
+        if (href.startsWith('#')) expect(anchors.has(href.slice(1)), `${page} ${href}`).to.equal(true);
+        else expect(isKnownPage(href), `${page} ${href}`).to.equal(true);
+      }
+    }
+  });
+
+  it('gives every code of the errors page a heading whose id is the code itself (the fragment of a problem\'s type)', () => {
+    const markdown = fs.readFileSync(ERRORS_FILE, 'utf8');
+    const html = renderGuide(markdown);
+    const codes = [...markdown.matchAll(/^### ([a-z][a-z0-9_]*)$/gm)].map((match) => match[1] ?? '');
+    expect(codes.length).to.be.greaterThan(40);
+    for (const code of codes) expect(html, code).to.contain(`<h3 id="${code}">${code}</h3>`);
+    expect(new Set(codes).size, 'each code once').to.equal(codes.length);
+  });
+
+  it('states the compatibility policy: what is added without notice and how removals are announced', () => {
+    const html = renderGuide(fs.readFileSync(CHANGELOG_FILE, 'utf8'));
+    expect(html).to.contain('<h2 id="compatibility-policy">Compatibility policy</h2>');
+    expect(html).to.contain('<strong>Added without notice</strong>');
+    expect(html).to.contain('<strong>Announced before they happen</strong>');
+  });
+
+  it('fills the guide\'s client version and checksum with what the build packed', () => {
+    const markdown = fs.readFileSync(GUIDE_FILE, 'utf8');
+    expect(markdown).to.contain('%NETWORK_CLIENT_VERSION%');
+    expect(markdown).to.contain('%NETWORK_CLIENT_SHA256%');
+    expect(markdown).to.contain('%PYTHON_CLIENT_VERSION%');
+    expect(markdown).to.contain('%PYTHON_CLIENT_SHA256%');
+    const filled = renderGuide(withClientFacts(markdown, { version: '9.8.7', sha256: 'ab'.repeat(32) }, { version: '6.5.4', sha256: 'cd'.repeat(32) }));
+    expect(filled).to.contain('<code>6.5.4</code>');
+    expect(filled).to.contain(`<code>${'cd'.repeat(32)}</code>`);
+    expect(filled).to.contain(`<a href="/${PYTHON_ARCHIVE}">`);
+    expect(filled).to.contain('<code>9.8.7</code>');
+    expect(filled).to.contain(`<code>${'ab'.repeat(32)}</code>`);
+    expect(filled).to.not.contain('%NETWORK_CLIENT_');
+    expect(filled).to.not.contain('%PYTHON_CLIENT_');
+    expect(filled).to.contain(`<a href="/${CLIENT_TARBALL}">`);
+    expect(CLIENT_MANIFEST).to.equal('downloads/network-client.json');
+  });
+});
+
+describe('the Python client\'s download (/downloads/pilot_network_client.zip)', () => {
+  it('is a source archive of one top-level folder pip builds from, the same bytes every time', () => {
+    const first = packPythonClient();
+    const second = packPythonClient();
+    expect(first.sha256).to.equal(second.sha256);
+    expect(first.name).to.equal('pilot-network-client');
+    const names = Object.keys(unzipSync(first.bytes));
+    const top = `pilot_network_client-${first.version}/`;
+    expect(names).to.include.members([`${top}pyproject.toml`, `${top}build_backend/pilot_build.py`, `${top}src/pilot_network_client/client.py`, `${top}src/pilot_network_client/py.typed`]);
+    expect(names.every((name) => name.startsWith(top))).to.equal(true);
+    expect(names.some((name) => name.includes('/tests/'))).to.equal(false);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The example bot as a publisher installs it: copied out of the repository into a temporary folder (no
- * pnpm workspace, no repository settings above it), the network client packed with `npm pack` by the
+ * pnpm workspace, no repository settings above it), the network client packed with `npm run tarball` by the
  * example's own scripts/pack-client.sh, then `npm install`, `npm run build` and its own unit tests, exactly
  * as its README says. npm reads the public registry for grammY and TypeScript.
  */

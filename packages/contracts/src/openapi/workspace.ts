@@ -81,12 +81,14 @@ const slotParameter = { name: 'slot', in: 'path', required: true, schema: { type
 const notFound = (what: string) => problem(`No such ${what}, or not visible to this account`);
 
 function transition(id: string, summary: string, what: 'campaign' | 'publisher', answer: SchemaName, body?: SchemaName, bodyRequired?: boolean) {
+  // A campaign's change reaches the network through its events: 202 says it is stored but not yet published.
+  const pending: Record<string, object> = what === 'campaign' ? { '202': { description: 'The campaign after the change, stored; its publication to the network is pending (propagation: pending)', content: json(answer) } } : {};
   return {
     post: operation(id, {
       summary,
       ...(body ? { body, bodyRequired } : {}),
       answer: ['200', answer, `The ${what} after the change`],
-      problems: { '403': ORIGIN_REFUSED, '404': notFound(what), '409': INVALID_TRANSITION, ...(body ? { '422': INVALID } : {}) },
+      problems: { ...pending, '403': ORIGIN_REFUSED, '404': notFound(what), '409': INVALID_TRANSITION, ...(body ? { '422': INVALID } : {}) },
     }),
   };
 }

@@ -64,7 +64,15 @@ export type Campaign = Static<typeof Campaign>;
  * A transition's answer: the campaign, and whether ad serving has the change yet (`pending`: stored, in
  * effect once the service's message broker is reachable again; answered with 202).
  */
-export const CampaignTransitionAnswer = Type.Composite([Campaign, Type.Object({ propagation: Type.Union([Type.Literal('done'), Type.Literal('pending')]) })]);
+export const CampaignTransitionAnswer = Type.Composite([
+  Campaign,
+  Type.Object({
+    propagation: Type.Union([Type.Literal('done'), Type.Literal('pending')], {
+      description:
+        'done (answered 200): the change was published to the network before this answer, so ad requests see it; pending (answered 202): it is stored and will reach the network within seconds, by the relay',
+    }),
+  }),
+]);
 export type CampaignTransitionAnswer = Static<typeof CampaignTransitionAnswer>;
 
 export const CampaignList = Type.Object({ items: Type.Array(Campaign) }, { additionalProperties: false });

@@ -21,6 +21,12 @@ const textLimit = (characters: number, what: string) =>
 
 export const AD_LIFETIME_SECONDS = 3600;
 
+/**
+ * The answers' objects are open: the network may add fields without notice (the guide's compatibility
+ * policy), so a strict model generated from this document in any language keeps working.
+ */
+const OPEN_OBJECT = 'The network may add fields to this object without notice: ignore the ones you do not know.';
+
 /** One sponsored creative: the 200 of GET /api/network/ad. */
 export const Ad = Type.Object(
   {
@@ -37,21 +43,21 @@ export const Ad = Type.Object(
     sponsored: Type.Literal(true),
     billing: Type.Literal('pilot_non_billable'),
   },
-  { additionalProperties: false },
+  { description: OPEN_OBJECT },
 );
 export type Ad = Static<typeof Ad>;
 
 /** Body of POST /api/network/delivery. */
 export const DeliveryConfirmation = Type.Object(
   { token: Type.String({ minLength: 1, description: 'the delivery_token of an ad response' }) },
-  { additionalProperties: false },
+  { description: 'Other fields are ignored.' },
 );
 export type DeliveryConfirmation = Static<typeof DeliveryConfirmation>;
 
 /** The 200 of POST /api/network/delivery. */
 export const DeliveryConfirmed = Type.Object(
   { status: Type.Literal('confirmed'), first_confirmation: Type.Boolean() },
-  { additionalProperties: false },
+  { description: OPEN_OBJECT },
 );
 export type DeliveryConfirmed = Static<typeof DeliveryConfirmed>;
 

@@ -72,6 +72,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The network may add fields to this object without notice: ignore the ones you do not know. */
         Ad: {
             /** @description identifier of the allocated campaign */
             campaign_id: number;
@@ -100,10 +101,12 @@ export interface components {
             /** @constant */
             billing: "pilot_non_billable";
         };
+        /** @description Other fields are ignored. */
         DeliveryConfirmation: {
             /** @description the delivery_token of an ad response */
             token: string;
         };
+        /** @description The network may add fields to this object without notice: ignore the ones you do not know. */
         DeliveryConfirmed: {
             /** @constant */
             status: "confirmed";
@@ -122,7 +125,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description no-store: an ad is for one immediate placement */
+        /** @description no-store: an answer of the network is for one immediate use */
         "Cache-Control": "no-store";
         /** @description seconds to wait before retrying */
         "Retry-After": number;
@@ -134,8 +137,16 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description the quota policy: 60 requests per 60-second fixed window, per publisher */
         "RateLimit-Policy": "60;w=60";
-        /** @description the bearer challenge */
+        /** @description the bearer challenge (RFC 6750): Bearer realm="pilot-network", with error="invalid_token" and the code as error_description when a key was sent and refused */
         "WWW-Authenticate": string;
+        /** @description true on every answer to a test key (the sandbox): nothing of it is counted */
+        "X-Pilot-Test": "true";
+        /** @description why nothing qualified: no_active_campaign (nothing active at all), no_campaign_for_format (nothing of your platform's format), no_campaign_for_language (nothing in this language or in all), own_campaigns_only (only your own account's campaigns qualify). A forced 204 of the sandbox says no_active_campaign. New reasons may be added: treat an unknown one as no fill. */
+        "Pilot-No-Fill-Reason": "no_active_campaign" | "no_campaign_for_format" | "no_campaign_for_language" | "own_campaigns_only";
+        /** @description on every answer: the request's id in the network's logs. Quote it when you ask the administrators about an answer. */
+        "X-Request-Id": string;
+        /** @description Accept: the answer depends on it */
+        Vary: string;
         /** @description the campaign destination (HTTPS) */
         Location: string;
     };
@@ -166,6 +177,8 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Pilot-Test": components["headers"]["X-Pilot-Test"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -186,24 +199,29 @@ export interface operations {
                     "application/json": components["schemas"]["Ad"];
                 };
             };
-            /** @description No creative matches (including when only own-account campaigns match). No body; send nothing. */
+            /** @description No creative matches (including when only own-account campaigns match). No body; send nothing. Pilot-No-Fill-Reason says why. */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Pilot-No-Fill-Reason": components["headers"]["Pilot-No-Fill-Reason"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Pilot-Test": components["headers"]["X-Pilot-Test"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), a GET sent with a body (body_not_allowed), or an X-Pilot-Test-Answer other than 204, 429 or 503 with a test key (invalid_test_answer). Do not retry unchanged. */
+            /** @description Invalid language (invalid_language) or, with a test key, an X-Pilot-Test-Answer other than 204, 429 or 503 (invalid_test_answer): both carry the RateLimit headers and use up one of the minute's 60 requests. A GET sent with a body (body_not_allowed) is refused by the entry point before the key is read: it carries no RateLimit headers and uses up nothing. Do not retry unchanged. */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -215,10 +233,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Key missing (missing_key); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved). Do not retry in a loop. */
+            /** @description Key missing (no Authorization header, another scheme than Bearer, or the scheme alone: missing_key, with a bare bearer challenge); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved); the challenge of a refused key says error="invalid_token" (RFC 6750). Do not retry in a loop. */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -238,6 +257,8 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Pilot-Test": components["headers"]["X-Pilot-Test"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -252,6 +273,7 @@ export interface operations {
             /** @description Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After). */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -267,6 +289,7 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -281,6 +304,7 @@ export interface operations {
             /** @description Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After). */
             504: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -297,11 +321,14 @@ export interface operations {
     confirmDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Test keys only (the sandbox): forces this answer once the body is valid, to test error handling: 404 token_expired, 503 service_unavailable with Retry-After. Any other value is 400 invalid_test_answer. A live key ignores it. */
+                "X-Pilot-Test-Answer"?: "404" | "503";
+            };
             path?: never;
             cookie?: never;
         };
-        /** @description At most 200 characters. */
+        /** @description At most 200 characters. The body is read as JSON whatever its Content-Type (send application/json); fields other than token are ignored. */
         requestBody: {
             content: {
                 /**
@@ -316,6 +343,9 @@ export interface operations {
             /** @description Delivery confirmed, or already confirmed */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Pilot-Test": components["headers"]["X-Pilot-Test"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -328,9 +358,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryConfirmed"];
                 };
             };
-            /** @description The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token) */
+            /** @description The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token); with a test key, an X-Pilot-Test-Answer other than 404 or 503 (invalid_test_answer) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -338,14 +369,15 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json" | "invalid_token";
+                        code?: "invalid_json" | "invalid_token" | "invalid_test_answer";
                     };
                 };
             };
-            /** @description Key missing (missing_key); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved). Do not retry in a loop. */
+            /** @description Key missing (no Authorization header, another scheme than Bearer, or the scheme alone: missing_key, with a bare bearer challenge); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved); the challenge of a refused key says error="invalid_token" (RFC 6750). Do not retry in a loop. */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -360,6 +392,7 @@ export interface operations {
             /** @description Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -374,6 +407,7 @@ export interface operations {
             /** @description Body over 200 characters */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -388,6 +422,7 @@ export interface operations {
             /** @description Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After). */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -403,6 +438,7 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -417,6 +453,7 @@ export interface operations {
             /** @description Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After). */
             504: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -446,6 +483,7 @@ export interface operations {
             302: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -453,6 +491,7 @@ export interface operations {
             /** @description A GET sent with a body */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -464,9 +503,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown or malformed token */
+            /** @description Unknown or malformed token. A request that prefers text/html (a reader's browser) gets a small page of the site instead; any other (Accept *\/*, none, a JSON type) gets problem+json. */
             404: {
                 headers: {
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -476,11 +517,30 @@ export interface operations {
                         /** @enum {string} */
                         code?: "token_not_found";
                     };
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <title>This offer has ended · Publisher pilot</title>
+                     *     </head>
+                     *     <body>
+                     *     <main>
+                     *     <h1>This offer has ended</h1>
+                     *     <p>The offer behind this sponsored link is no longer available.</p>
+                     *     <p><a href="/">Go to the Publisher pilot home page</a></p>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
+                    "text/html": string;
                 };
             };
-            /** @description Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive) */
+            /** @description Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive). A request that prefers text/html (a reader's browser) gets a small page of the site instead; any other (Accept *\/*, none, a JSON type) gets problem+json. */
             410: {
                 headers: {
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -490,11 +550,29 @@ export interface operations {
                         /** @enum {string} */
                         code?: "link_expired" | "campaign_inactive" | "publisher_inactive";
                     };
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <title>This offer has ended · Publisher pilot</title>
+                     *     </head>
+                     *     <body>
+                     *     <main>
+                     *     <h1>This offer has ended</h1>
+                     *     <p>The offer behind this sponsored link is no longer available.</p>
+                     *     <p><a href="/">Go to the Publisher pilot home page</a></p>
+                     *     </main>
+                     *     </body>
+                     *     </html>
+                     */
+                    "text/html": string;
                 };
             };
             /** @description Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After). */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -510,6 +588,7 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -524,6 +603,7 @@ export interface operations {
             /** @description Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After). */
             504: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -553,6 +633,7 @@ export interface operations {
             302: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -560,6 +641,7 @@ export interface operations {
             /** @description Unknown or malformed token */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -567,6 +649,7 @@ export interface operations {
             /** @description Link expired, or campaign or publisher no longer active */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -574,6 +657,7 @@ export interface operations {
             /** @description Bad gateway: the service behind the entry point is unreachable */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -582,6 +666,7 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -589,6 +674,7 @@ export interface operations {
             /** @description Gateway timeout: the service behind the entry point did not answer in time */
             504: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;

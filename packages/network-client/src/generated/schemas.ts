@@ -4,7 +4,7 @@
  */
 
 export const AdSchema = {
-  "additionalProperties": false,
+  "description": "The network may add fields to this object without notice: ignore the ones you do not know.",
   "type": "object",
   "required": [
     "campaign_id",
@@ -84,7 +84,7 @@ export const AdSchema = {
 } as const;
 
 export const DeliveryConfirmedSchema = {
-  "additionalProperties": false,
+  "description": "The network may add fields to this object without notice: ignore the ones you do not know.",
   "type": "object",
   "required": [
     "status",

@@ -56,10 +56,18 @@ class Bucket {
     else this.perOwner.delete(removed.ownerAccountId);
   }
 
+  indexOf(campaignId: number): number {
+    return this.position.get(campaignId) ?? -1;
+  }
+
   ownedBy(ownerAccountId: string): number {
     return this.perOwner.get(ownerAccountId) ?? 0;
   }
 }
+
+/** Why nothing qualified (API.md, the Pilot-No-Fill-Reason header of a 204). */
+export const NO_FILL_REASONS = ['no_active_campaign', 'no_campaign_for_format', 'no_campaign_for_language', 'own_campaigns_only'] as const;
+export type NoFillReason = (typeof NO_FILL_REASONS)[number];
 
 export interface SelectionQuery {
   format: 'bot' | 'channel';
@@ -71,6 +79,8 @@ export class CampaignIndex implements CampaignCacheListener {
   private readonly buckets = new Map<string, Bucket>();
   /** campaignId -> the bucket that holds it, so a pause finds it in O(1). */
   private readonly locations = new Map<number, Bucket>();
+  /** Active campaigns per format, so a 204 says in O(1) whether the format has any. */
+  private readonly perFormat = new Map<string, number>();
 
   constructor(private readonly random: Random = Math.random) {}
 
@@ -88,18 +98,22 @@ export class CampaignIndex implements CampaignCacheListener {
     }
     bucket.add(campaign);
     this.locations.set(campaign.campaignId, bucket);
+    this.perFormat.set(campaign.format, (this.perFormat.get(campaign.format) ?? 0) + 1);
   }
 
   remove(campaignId: number): void {
     const bucket = this.locations.get(campaignId);
     if (!bucket) return;
+    const format = bucket.items[bucket.indexOf(campaignId)]?.format;
     bucket.remove(campaignId);
     this.locations.delete(campaignId);
+    if (format !== undefined) this.perFormat.set(format, (this.perFormat.get(format) ?? 1) - 1);
   }
 
   reset(campaigns: CachedCampaign[]): void {
     this.buckets.clear();
     this.locations.clear();
+    this.perFormat.clear();
     for (const campaign of campaigns) this.upsert(campaign);
   }
 
@@ -113,13 +127,7 @@ export class CampaignIndex implements CampaignCacheListener {
 
   /** A uniformly random qualifying campaign, or null when none qualifies. */
   pick(query: SelectionQuery): CachedCampaign | null {
-    const parts: Bucket[] = [];
-    const exact = this.buckets.get(CampaignIndex.keyOf(query.format, query.language));
-    if (exact && exact.size > 0) parts.push(exact);
-    if (query.language !== 'all') {
-      const wildcard = this.buckets.get(CampaignIndex.keyOf(query.format, 'all'));
-      if (wildcard && wildcard.size > 0) parts.push(wildcard);
-    }
+    const parts = this.candidatesOf(query);
     let total = 0;
     let excluded = 0;
     for (const part of parts) {
@@ -146,9 +154,32 @@ export class CampaignIndex implements CampaignCacheListener {
     return null; // unreachable: the counts said `eligible` campaigns exist
   }
 
+  /**
+   * Why `pick` finds nothing for this query, from counts alone: nothing active at all, nothing of the
+   * publisher's format, nothing in the language (or `all`), or only the publisher owner's own campaigns.
+   */
+  noFillReason(query: SelectionQuery): NoFillReason {
+    if (this.locations.size === 0) return 'no_active_campaign';
+    if ((this.perFormat.get(query.format) ?? 0) === 0) return 'no_campaign_for_format';
+    const candidates = this.candidatesOf(query).reduce((sum, part) => sum + part.size, 0);
+    return candidates === 0 ? 'no_campaign_for_language' : 'own_campaigns_only';
+  }
+
   /** A uniform integer in [0, bound). */
   private draw(bound: number): number {
     return Math.min(bound - 1, Math.floor(this.random() * bound));
+  }
+
+  /** The non-empty buckets a query draws from: its format in its language, and in `all`. */
+  private candidatesOf(query: SelectionQuery): Bucket[] {
+    const parts: Bucket[] = [];
+    const exact = this.buckets.get(CampaignIndex.keyOf(query.format, query.language));
+    if (exact && exact.size > 0) parts.push(exact);
+    if (query.language !== 'all') {
+      const wildcard = this.buckets.get(CampaignIndex.keyOf(query.format, 'all'));
+      if (wildcard && wildcard.size > 0) parts.push(wildcard);
+    }
+    return parts;
   }
 
   private at(parts: Bucket[], index: number): CachedCampaign {

@@ -10,6 +10,7 @@
  */
 import { TEST_CAMPAIGN_ID, TEST_CAMPAIGN_OWNER, type AllocationClaims } from '@pilot/tokens';
 import type { Creative } from './ad';
+import type { NoFillReason } from './selection';
 
 export const TEST_ANSWER_HEADER = 'x-pilot-test-answer';
 /** On every answer to a test key: the caller can tell a sandbox answer without reading the body. */
@@ -17,6 +18,9 @@ export const TEST_MARK_HEADERS = { 'X-Pilot-Test': 'true' } as const;
 
 export const FORCED_ANSWERS = ['204', '429', '503'] as const;
 export type ForcedAnswer = (typeof FORCED_ANSWERS)[number];
+
+/** What a forced 204 gives as its Pilot-No-Fill-Reason: the sandbox has no campaigns. */
+export const FORCED_NO_FILL_REASON: NoFillReason = 'no_active_campaign';
 
 export type TestAnswerChoice = { ok: true; forced: ForcedAnswer | null } | { ok: false; detail: string };
 

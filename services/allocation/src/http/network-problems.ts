@@ -5,6 +5,8 @@
  * compares the answer with its example. The answers come from several places (allocation, tracking, the
  * gateway, the key read model): they are written out here, and that comparison is what keeps them true.
  */
+import { problemTypeOf } from '@pilot/problems';
+
 export interface ProblemAnswer {
   status: number;
   code: string;
@@ -17,6 +19,7 @@ const answer = (status: number, code: string, title: string, detail: string): Pr
 export const NETWORK_PROBLEMS = {
   invalidLanguage: answer(400, 'invalid_language', 'Bad request', 'language must be an ISO 639-1 code such as en, or a tag of one such as pt-BR'),
   invalidTestAnswer: answer(400, 'invalid_test_answer', 'Bad request', 'X-Pilot-Test-Answer must be one of 204, 429 or 503'),
+  invalidDeliveryTestAnswer: answer(400, 'invalid_test_answer', 'Bad request', 'X-Pilot-Test-Answer must be one of 404 or 503 on a confirmation'),
   bodyNotAllowed: answer(400, 'body_not_allowed', 'Bad request', 'GET requests carry no body'),
   invalidJson: answer(400, 'invalid_json', 'Bad request', 'The body is not valid JSON'),
   invalidToken: answer(400, 'invalid_token', 'Bad request', 'token is not a delivery token'),
@@ -36,7 +39,7 @@ export const NETWORK_PROBLEMS = {
   gatewayTimeout: answer(504, 'gateway_timeout', 'Gateway timeout', 'The service did not answer in time; retry later'),
 } as const satisfies Record<string, ProblemAnswer>;
 
-/** The problem+json body of an answer, as the server writes it (http-kit's HttpError.toBody). */
-export function problemBody(problem: ProblemAnswer): Record<string, unknown> {
-  return { type: `urn:pilot:problem:${problem.code}`, title: problem.title, status: problem.status, detail: problem.detail, code: problem.code };
+/** The problem+json body of an answer, as the server writes it (HttpError.toBody, type under PUBLIC_BASE_URL). */
+export function problemBody(problem: ProblemAnswer, publicBaseUrl?: string): Record<string, unknown> {
+  return { type: problemTypeOf(problem.code, publicBaseUrl), title: problem.title, status: problem.status, detail: problem.detail, code: problem.code };
 }

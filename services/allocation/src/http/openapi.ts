@@ -10,6 +10,7 @@
 import { Ad, DeliveryConfirmation, DeliveryConfirmed, Problem } from '@pilot/contracts';
 import { languagePattern, MAX_TAG_LENGTH } from '../domain/language';
 import { AD_REQUESTS_PER_WINDOW, WINDOW_SECONDS } from '../domain/rate-limit';
+import { NO_FILL_REASONS } from '../domain/selection';
 import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-problems';
 
 export const API_VERSION = '0.1.0';
@@ -33,7 +34,7 @@ const AD_EXAMPLE: Ad = {
  * A problem response: its status, the codes it answers (the schema's `code` enum) and each code's real
  * body as an example. Every answer passed must have that status.
  */
-const problem = (description: string, answers: readonly ProblemAnswer[], headers?: Record<string, unknown>) => {
+const problem = (site: string | undefined, description: string, answers: readonly ProblemAnswer[], headers?: Record<string, unknown>) => {
   const status = answers[0]!.status;
   if (answers.some((a) => a.status !== status)) throw new Error(`one response, one status: ${answers.map((a) => a.code).join(', ')}`);
   return {
@@ -50,29 +51,47 @@ const problem = (description: string, answers: readonly ProblemAnswer[], headers
             },
           ],
         },
-        examples: Object.fromEntries(answers.map((a) => [a.code, { summary: a.code, value: problemBody(a) }])),
+        examples: Object.fromEntries(answers.map((a) => [a.code, { summary: a.code, value: problemBody(a, site) }])),
       },
     },
   };
 };
 
+const testMark = { 'X-Pilot-Test': { $ref: '#/components/headers/X-Pilot-Test' } };
+
+const DEAD_LINK_PAGE =
+  'A request that prefers text/html (a reader\'s browser) gets a small page of the site instead; any other (Accept */*, none, a JSON type) gets problem+json.';
+
+const DEAD_LINK_HTML_EXAMPLE =
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>This offer has ended · Publisher pilot</title>\n</head>\n' +
+  '<body>\n<main>\n<h1>This offer has ended</h1>\n<p>The offer behind this sponsored link is no longer available.</p>\n' +
+  '<p><a href="/">Go to the Publisher pilot home page</a></p>\n</main>\n</body>\n</html>\n';
+
+/** A click's 404 or 410: problem+json, or the site's small page for a browser (both vary with Accept). */
+const deadLinkPage = (response: ReturnType<typeof problem>) => ({
+  ...response,
+  headers: { Vary: { $ref: '#/components/headers/Vary' } },
+  content: { ...response.content, 'text/html': { schema: { type: 'string', description: 'a small HTML page of the site' }, example: DEAD_LINK_HTML_EXAMPLE } },
+});
+
 const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
 const bearerChallenge = { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } };
 
-const unavailable = () =>
-  problem('Service unavailable: retry after Retry-After seconds with bounded backoff', [NETWORK_PROBLEMS.serviceUnavailable], retryAfter);
+const unavailable = (site: string | undefined) =>
+  problem(site, 'Service unavailable: retry after Retry-After seconds with bounded backoff', [NETWORK_PROBLEMS.serviceUnavailable], retryAfter);
 
 /** The entry point (gateway) answers these when the service behind it does not: treat like 503 without a hint. */
-const gatewayAnswers = () => ({
-  '502': problem('Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After).', [NETWORK_PROBLEMS.badGateway]),
-  '504': problem('Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After).', [
+const gatewayAnswers = (site: string | undefined) => ({
+  '502': problem(site, 'Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After).', [NETWORK_PROBLEMS.badGateway]),
+  '504': problem(site, 'Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After).', [
     NETWORK_PROBLEMS.gatewayTimeout,
   ]),
 });
 
-const keyRefused = () =>
+const keyRefused = (site: string | undefined) =>
   problem(
-    'Key missing (missing_key); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved). Do not retry in a loop.',
+    site,
+    'Key missing (no Authorization header, another scheme than Bearer, or the scheme alone: missing_key, with a bare bearer challenge); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved); the challenge of a refused key says error="invalid_token" (RFC 6750). Do not retry in a loop.',
     [NETWORK_PROBLEMS.missingKey, NETWORK_PROBLEMS.invalidKey, NETWORK_PROBLEMS.publisherNotApproved],
     bearerChallenge,
   );
@@ -84,12 +103,27 @@ const rateLimitHeaderRefs = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
 };
 
+type PathItems = Record<string, Record<string, unknown>>;
+
+/** Every answer carries X-Request-Id (the gateway sets it): each response of each operation says so. */
+function withRequestIds(paths: PathItems): PathItems {
+  const requestId = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const responses = (operation as { responses?: Record<string, { headers?: Record<string, unknown> }> }).responses;
+      for (const response of Object.values(responses ?? {})) response.headers = { ...response.headers, ...requestId };
+    }
+  }
+  return paths;
+}
+
 /**
  * The document. `publicBaseUrl` (PUBLIC_BASE_URL, which the service always passes) gives the absolute
  * links of contact and externalDocs; without it they are left out.
  */
 export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> {
-  const site = publicBaseUrl === undefined ? undefined : `${publicBaseUrl.replace(/\/+$/, '')}/`;
+  const base = publicBaseUrl === undefined ? undefined : publicBaseUrl.replace(/\/+$/, '');
+  const site = base === undefined ? undefined : `${base}/`;
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -99,7 +133,11 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
       description:
         'Server-to-server API for approved publishers: request one creative, confirm its delivery, follow its click link. ' +
         'Nothing is billed: every event is a pilot_non_billable pilot event. Status: pilot. ' +
-        'Errors are application/problem+json (RFC 9457) with a stable snake_case code: switch on code; each response lists its codes.',
+        'Errors are application/problem+json (RFC 9457) with a stable snake_case code: switch on code; each response lists its codes, ' +
+        'and type is the site\'s page that explains the code (PUBLIC_BASE_URL/guide/errors#<code>). ' +
+        'A method a path does not list (POST on the ad path, OPTIONS, DELETE on the delivery path, ...) is 405 method_not_allowed with Allow. ' +
+        'Every answer carries X-Request-Id: quote it to support. Fields may be added to answers, codes and headers without notice; ' +
+        'removals are announced in the guide\'s changelog (PUBLIC_BASE_URL/guide/changelog) before they happen.',
       version: API_VERSION,
       contact: { name: 'The pilot network administrators (reachable from the workspace)', ...(site ? { url: site } : {}) },
       license: { name: 'MIT', identifier: 'MIT' },
@@ -112,7 +150,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
     servers: [{ url: '/', description: 'the service origin (PUBLIC_BASE_URL)' }],
     tags: [{ name: 'network', description: 'Publisher servers, authenticated with the publisher API key' }],
     security: [{ publisherKey: [] }],
-    paths: {
+    paths: withRequestIds({
       '/api/network/ad': {
         get: {
           operationId: 'requestAd',
@@ -156,25 +194,34 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           responses: {
             '200': {
               description: 'One creative. Show it labelled as sponsored, keep click_url unchanged.',
-              headers: { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' }, ...rateLimitHeaderRefs },
+              headers: { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' }, ...rateLimitHeaderRefs, ...testMark },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/Ad' }, example: AD_EXAMPLE } },
             },
             '204': {
-              description: 'No creative matches (including when only own-account campaigns match). No body; send nothing.',
-              headers: { ...rateLimitHeaderRefs },
+              description: 'No creative matches (including when only own-account campaigns match). No body; send nothing. Pilot-No-Fill-Reason says why.',
+              headers: {
+                'Cache-Control': { $ref: '#/components/headers/Cache-Control' },
+                'Pilot-No-Fill-Reason': { $ref: '#/components/headers/Pilot-No-Fill-Reason' },
+                ...rateLimitHeaderRefs,
+                ...testMark,
+              },
             },
             '400': problem(
-              'Invalid language (invalid_language, with the RateLimit headers: it counts against the limit), a GET sent with a body (body_not_allowed), or an X-Pilot-Test-Answer other than 204, 429 or 503 with a test key (invalid_test_answer). Do not retry unchanged.',
+              base,
+              'Invalid language (invalid_language) or, with a test key, an X-Pilot-Test-Answer other than 204, 429 or 503 (invalid_test_answer): ' +
+                'both carry the RateLimit headers and use up one of the minute\'s 60 requests. A GET sent with a body (body_not_allowed) is refused by ' +
+                'the entry point before the key is read: it carries no RateLimit headers and uses up nothing. Do not retry unchanged.',
               [NETWORK_PROBLEMS.invalidLanguage, NETWORK_PROBLEMS.bodyNotAllowed, NETWORK_PROBLEMS.invalidTestAnswer],
               rateLimitHeaderRefs,
             ),
-            '401': keyRefused(),
-            '429': problem(`Over ${AD_REQUESTS_PER_WINDOW} requests per publisher per minute: wait Retry-After seconds`, [NETWORK_PROBLEMS.rateLimited], {
+            '401': keyRefused(base),
+            '429': problem(base, `Over ${AD_REQUESTS_PER_WINDOW} requests per publisher per minute: wait Retry-After seconds`, [NETWORK_PROBLEMS.rateLimited], {
               ...retryAfter,
               ...rateLimitHeaderRefs,
+              ...testMark,
             }),
-            ...gatewayAnswers(),
-            '503': unavailable(),
+            ...gatewayAnswers(base),
+            '503': unavailable(base),
           },
         },
       },
@@ -187,9 +234,21 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
             'Call only after a successful send; never for a failed one, and do not blindly retry after a send timeout. ' +
             'Idempotent: a repeated confirmation answers 200 with first_confirmation false.',
           security: [{ publisherKey: [] }],
+          parameters: [
+            {
+              name: 'X-Pilot-Test-Answer',
+              in: 'header',
+              required: false,
+              description:
+                'Test keys only (the sandbox): forces this answer once the body is valid, to test error handling: 404 token_expired, ' +
+                '503 service_unavailable with Retry-After. Any other value is 400 invalid_test_answer. A live key ignores it.',
+              schema: { type: 'string', enum: ['404', '503'] },
+            },
+          ],
           requestBody: {
             required: true,
-            description: 'At most 200 characters.',
+            description:
+              'At most 200 characters. The body is read as JSON whatever its Content-Type (send application/json); fields other than token are ignored.',
             content: {
               'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmation' }, example: { token: AD_EXAMPLE.delivery_token } },
             },
@@ -197,22 +256,24 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           responses: {
             '200': {
               description: 'Delivery confirmed, or already confirmed',
+              headers: { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' }, ...testMark },
               content: {
                 'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmed' }, example: { status: 'confirmed', first_confirmation: true } },
               },
             },
-            '400': problem('The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token)', [
-              NETWORK_PROBLEMS.invalidJson,
-              NETWORK_PROBLEMS.invalidToken,
-            ]),
-            '401': keyRefused(),
-            '404': problem('Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired)', [
+            '400': problem(
+              base,
+              'The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token); with a test key, an X-Pilot-Test-Answer other than 404 or 503 (invalid_test_answer)',
+              [NETWORK_PROBLEMS.invalidJson, NETWORK_PROBLEMS.invalidToken, NETWORK_PROBLEMS.invalidDeliveryTestAnswer],
+            ),
+            '401': keyRefused(base),
+            '404': problem(base, 'Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired)', [
               NETWORK_PROBLEMS.deliveryTokenNotFound,
               NETWORK_PROBLEMS.tokenExpired,
             ]),
-            '413': problem('Body over 200 characters', [NETWORK_PROBLEMS.payloadTooLarge]),
-            ...gatewayAnswers(),
-            '503': unavailable(),
+            '413': problem(base, 'Body over 200 characters', [NETWORK_PROBLEMS.payloadTooLarge]),
+            ...gatewayAnswers(base),
+            '503': unavailable(base),
           },
         },
       },
@@ -234,15 +295,17 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           security: [],
           responses: {
             '302': { description: 'Redirect to the campaign destination', headers: { Location: { $ref: '#/components/headers/Location' } } },
-            '400': problem('A GET sent with a body', [NETWORK_PROBLEMS.bodyNotAllowed]),
-            '404': problem('Unknown or malformed token', [NETWORK_PROBLEMS.linkNotFound]),
-            '410': problem('Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive)', [
-              NETWORK_PROBLEMS.linkExpired,
-              NETWORK_PROBLEMS.campaignInactive,
-              NETWORK_PROBLEMS.publisherInactive,
-            ]),
-            ...gatewayAnswers(),
-            '503': unavailable(),
+            '400': problem(base, 'A GET sent with a body', [NETWORK_PROBLEMS.bodyNotAllowed]),
+            '404': deadLinkPage(problem(base, `Unknown or malformed token. ${DEAD_LINK_PAGE}`, [NETWORK_PROBLEMS.linkNotFound])),
+            '410': deadLinkPage(
+              problem(base, `Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive). ${DEAD_LINK_PAGE}`, [
+                NETWORK_PROBLEMS.linkExpired,
+                NETWORK_PROBLEMS.campaignInactive,
+                NETWORK_PROBLEMS.publisherInactive,
+              ]),
+            ),
+            ...gatewayAnswers(base),
+            '503': unavailable(base),
           },
         },
         head: {
@@ -260,7 +323,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           },
         },
       },
-    },
+    }),
     components: {
       securitySchemes: {
         publisherKey: {
@@ -274,17 +337,37 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
       },
       schemas: { Ad, DeliveryConfirmation, DeliveryConfirmed, Problem },
       headers: {
-        'Cache-Control': { description: 'no-store: an ad is for one immediate placement', schema: { type: 'string', const: 'no-store' } },
-        'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-        'RateLimit-Limit': { description: `requests allowed per window (${AD_REQUESTS_PER_WINDOW})`, schema: { type: 'integer' } },
-        'RateLimit-Remaining': { description: 'requests left in the current window', schema: { type: 'integer', minimum: 0 } },
-        'RateLimit-Reset': { description: 'seconds until the current window ends', schema: { type: 'integer', minimum: 1 } },
+        'Cache-Control': { required: true, description: 'no-store: an answer of the network is for one immediate use', schema: { type: 'string', const: 'no-store' } },
+        'Retry-After': { required: true, description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        'RateLimit-Limit': { required: true, description: `requests allowed per window (${AD_REQUESTS_PER_WINDOW})`, schema: { type: 'integer' } },
+        'RateLimit-Remaining': { required: true, description: 'requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+        'RateLimit-Reset': { required: true, description: 'seconds until the current window ends', schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Policy': {
+          required: true,
           description: `the quota policy: ${AD_REQUESTS_PER_WINDOW} requests per ${WINDOW_SECONDS}-second fixed window, per publisher`,
           schema: { type: 'string', const: `${AD_REQUESTS_PER_WINDOW};w=${WINDOW_SECONDS}` },
         },
-        'WWW-Authenticate': { description: 'the bearer challenge', schema: { type: 'string' } },
-        Location: { description: 'the campaign destination (HTTPS)', schema: { type: 'string', format: 'uri' } },
+        'WWW-Authenticate': {
+          required: true,
+          description: 'the bearer challenge (RFC 6750): Bearer realm="pilot-network", with error="invalid_token" and the code as error_description when a key was sent and refused',
+          schema: { type: 'string' },
+        },
+        'X-Pilot-Test': { description: 'true on every answer to a test key (the sandbox): nothing of it is counted', schema: { type: 'string', const: 'true' } },
+        'Pilot-No-Fill-Reason': {
+          required: true,
+          description:
+            'why nothing qualified: no_active_campaign (nothing active at all), no_campaign_for_format (nothing of your platform\'s format), ' +
+            'no_campaign_for_language (nothing in this language or in all), own_campaigns_only (only your own account\'s campaigns qualify). ' +
+            'A forced 204 of the sandbox says no_active_campaign. New reasons may be added: treat an unknown one as no fill.',
+          schema: { type: 'string', enum: [...NO_FILL_REASONS] },
+        },
+        'X-Request-Id': {
+          required: true,
+          description: 'on every answer: the request\'s id in the network\'s logs. Quote it when you ask the administrators about an answer.',
+          schema: { type: 'string' },
+        },
+        Vary: { required: true, description: 'Accept: the answer depends on it', schema: { type: 'string' } },
+        Location: { required: true, description: 'the campaign destination (HTTPS)', schema: { type: 'string', format: 'uri' } },
       },
     },
   };

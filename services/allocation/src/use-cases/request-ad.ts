@@ -22,6 +22,7 @@ import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';
 import { AD_REQUEST_LIMIT, rateLimitHeaders, secondsUntilReset, type LimitState } from '../domain/rate-limit';
 import type { CampaignIndex } from '../domain/selection';
+import { NO_FILL_REASON_HEADER } from './no-fill';
 import { requestTestAd, type TestAdAnswer } from './request-test-ad';
 
 export interface AdRequestDependencies {
@@ -76,7 +77,9 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
 
   // 3. Selection from the local index, and everything the answer needs, before anything is counted.
   if (!deps.indexReady()) throw new ServiceUnavailableError('campaign-cache', 'the campaign snapshot is not loaded yet');
-  const campaign = deps.index.pick({ format: owner.type, language, excludedOwnerAccountId: owner.ownerAccountId });
+  const query = { format: owner.type, language, excludedOwnerAccountId: owner.ownerAccountId };
+  const campaign = deps.index.pick(query);
+  const noFillReason = campaign ? null : deps.index.noFillReason(query);
   const issuedAt = deps.clock.now();
   const allocation = campaign
     ? {
@@ -103,6 +106,7 @@ export async function requestAd(deps: AdRequestDependencies, request: AdRequest)
   const counted = await deps.counts.countAdRequest(owner.publisherId, AD_REQUEST_LIMIT, fact, issuedAt);
   const headers = rateLimitHeaders(counted);
   if (!counted.allowed) throw rateLimited(headers, counted);
+  if (noFillReason) headers[NO_FILL_REASON_HEADER] = noFillReason;
   return { ad, headers };
 }
 

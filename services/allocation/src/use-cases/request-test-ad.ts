@@ -3,7 +3,8 @@
  * the platform's status. In order:
  *   1. the test key's own limit window, 60 a minute as for the live key, counting nothing (429 over it);
  *   2. the language, as for a live key (400 invalid_language);
- *   3. X-Pilot-Test-Answer: 204, 429 or 503 forces that answer; another value is 400 invalid_test_answer;
+ *   3. X-Pilot-Test-Answer: 204, 429 or 503 forces that answer (a forced 204 gives a no-fill reason, a
+ *      forced 429 says nothing is left in the window); another value is 400 invalid_test_answer;
  *   4. otherwise the fixed test creative, with tokens of a test allocation (never counted by tracking).
  * One Redis round trip after the key check, as on the live path; no campaign index, no count, no database.
  * Refusals are returned as `problem` (not thrown) so the route tells them from the live path's in metrics.
@@ -16,7 +17,8 @@ import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';
 import { AD_REQUEST_LIMIT, rateLimitHeaders, type LimitState } from '../domain/rate-limit';
-import { parseTestAnswer, TEST_CREATIVE, TEST_MARK_HEADERS, testAllocationOf } from '../domain/test-ad';
+import { FORCED_NO_FILL_REASON, parseTestAnswer, TEST_CREATIVE, TEST_MARK_HEADERS, testAllocationOf } from '../domain/test-ad';
+import { NO_FILL_REASON_HEADER } from './no-fill';
 
 export interface TestAdDependencies {
   counts: CountRecorder;
@@ -59,8 +61,12 @@ export async function requestTestAd(
     const error = problems.badRequest(INVALID_TEST_ANSWER, choice.detail);
     return refused(new HttpError(error.status, error.code, error.title, error.detail, undefined, headers));
   }
-  if (choice.forced === '204') return { ad: null, headers, test: true };
-  if (choice.forced === '429') return refused(refusals.rateLimited(headers, limit, 'Forced by X-Pilot-Test-Answer: 429 (test key)'));
+  if (choice.forced === '204') return { ad: null, headers: { ...headers, [NO_FILL_REASON_HEADER]: FORCED_NO_FILL_REASON }, test: true };
+  if (choice.forced === '429') {
+    // As a real 429 says: nothing left in this window.
+    const exhausted = { ...headers, 'RateLimit-Remaining': '0' };
+    return { ...refused(refusals.rateLimited(exhausted, limit, 'Forced by X-Pilot-Test-Answer: 429 (test key)')), headers: exhausted };
+  }
   if (choice.forced === '503') {
     const error = problems.unavailable('Forced by X-Pilot-Test-Answer: 503 (test key)');
     return refused(new HttpError(error.status, error.code, error.title, error.detail, undefined, { ...headers, ...error.headers }));

@@ -5,7 +5,7 @@
  */
 import { workspaceOpenApi } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
+import { HttpError, problems } from '@pilot/problems';
 import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routes';
@@ -21,6 +21,12 @@ export interface GatewayRouteOptions {
   siteOrigin: string;
   sessionCookie: string;
   maxBodyBytes: number;
+}
+
+/** Refused before any upstream sees it, so nothing is counted; like every network answer, it is not to be stored. */
+function bodyNotAllowed(method: string): HttpError {
+  const refusal = problems.badRequest('body_not_allowed', `${method} requests carry no body`);
+  return new HttpError(refusal.status, refusal.code, refusal.title, refusal.detail, undefined, { 'Cache-Control': 'no-store' });
 }
 
 export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
@@ -52,7 +58,7 @@ export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
       throw problems.forbidden('origin_refused', 'Workspace changes must come from the site itself');
     }
     const refusal = bodyRefusal(req.method, req.headers['content-length'], req.headers['transfer-encoding'], maxBodyBytes);
-    if (refusal === 'body_not_allowed') throw problems.badRequest('body_not_allowed', `${req.method} requests carry no body`);
+    if (refusal === 'body_not_allowed') throw bodyNotAllowed(req.method);
     if (refusal === 'payload_too_large') throw problems.payloadTooLarge(`Request bodies are limited to ${maxBodyBytes} bytes`);
     const principal = route.needsSession ? await principalOf(req) : null;
     forward(req, res, next, upstreams.pool(route.upstream), principal, req.ip ?? req.socket.remoteAddress ?? 'unknown');

@@ -46,3 +46,15 @@ export function judgeDeliveryToken(claims: AllocationClaims | null, callerPublis
   if (isExpired(claims, now)) return { ok: false, code: 'token_expired' };
   return { ok: true, claims };
 }
+
+/** The answers a test key may force on a confirmation with X-Pilot-Test-Answer (API.md, the sandbox). */
+export const DELIVERY_FORCED_ANSWERS = ['404', '503'] as const;
+export type DeliveryForcedAnswer = (typeof DELIVERY_FORCED_ANSWERS)[number];
+
+/** The value of X-Pilot-Test-Answer on a test key's confirmation (absent or empty: none forced). */
+export function parseDeliveryTestAnswer(raw: unknown): { ok: true; forced: DeliveryForcedAnswer | null } | { ok: false; detail: string } {
+  if (raw === undefined || raw === '') return { ok: true, forced: null };
+  const value = typeof raw === 'string' ? raw.trim() : null;
+  if (value !== null && (DELIVERY_FORCED_ANSWERS as readonly string[]).includes(value)) return { ok: true, forced: value as DeliveryForcedAnswer };
+  return { ok: false, detail: 'X-Pilot-Test-Answer must be one of 404 or 503 on a confirmation' };
+}

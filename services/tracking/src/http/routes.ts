@@ -1,14 +1,16 @@
 /**
  * Tracking's HTTP side, thin: parse, call a use case, map its result.
- *   POST /api/network/delivery            publisher key; confirms a delivery (SPEC.md, API.md)
+ *   POST /api/network/delivery            publisher key; confirms a delivery (SPEC.md, API.md); a test key
+ *                                         may force 404 or 503 with X-Pilot-Test-Answer
+ *   any other method on a network path    405 method_not_allowed with Allow
  *   GET|HEAD /api/network/click/:token    redirects to the campaign destination; GET counts once; a dead
  *                                         link is a page for browsers (http/dead-link-page.ts)
  *   GET /api/workspace/stats              the three totals and their days, over visible records
  */
 import { requirePrincipal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
+import { problems, sendProblem, type HttpError } from '@pilot/problems';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody } from '../domain/delivery';
+import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody, parseDeliveryTestAnswer } from '../domain/delivery';
 import { parseStatsQuery } from '../domain/stats';
 import { confirmDelivery, openClickLink, readStats, type TrackingDeps } from '../use-cases';
 import { deadLinkPages } from './dead-link-page';
@@ -35,6 +37,25 @@ const DETAIL: Record<string, string> = {
   publisher_inactive: 'The publisher of this link is no longer active',
 };
 
+const TEST_ANSWER_HEADER = 'x-pilot-test-answer';
+
+/** The answer X-Pilot-Test-Answer forces on a test key's confirmation (the sandbox), a 400 for a bad value, or none. */
+function forcedDeliveryAnswer(raw: unknown): HttpError | null {
+  const choice = parseDeliveryTestAnswer(raw);
+  if (!choice.ok) return problems.badRequest('invalid_test_answer', choice.detail);
+  if (choice.forced === '404') return problems.notFound('token_expired', DETAIL.token_expired);
+  if (choice.forced === '503') return problems.unavailable('Forced by X-Pilot-Test-Answer: 503 (test key)');
+  return null;
+}
+
+/** One rule for every network path (API.md): a method it does not serve is 405 with Allow. */
+function methodNotAllowed(allow: string): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('Allow', allow);
+    next(problems.methodNotAllowed());
+  };
+}
+
 export function mountRoutes(app: Express, deps: TrackingDeps, counters: TrackingCounters): void {
   app.post(
     '/api/network/delivery',
@@ -51,6 +72,16 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       }
       const body = parseDeliveryBody(raw.text);
       if (!body.ok) throw problems.badRequest(body.code, body.detail);
+      if (owner.keyKind === 'test') {
+        const forced = forcedDeliveryAnswer(req.headers[TEST_ANSWER_HEADER]);
+        res.setHeader('X-Pilot-Test', 'true');
+        if (forced) {
+          if (forced.status === 400) throw forced;
+          counters.confirmationForced(forced.status);
+          sendProblem(res, forced);
+          return;
+        }
+      }
 
       const result = await confirmDelivery(deps, owner.publisherId, owner.keyKind, body.token);
       if (!result.ok) throw problems.notFound(result.code, DETAIL[result.code]);
@@ -59,6 +90,8 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       res.status(200).json({ status: 'confirmed', first_confirmation: result.firstConfirmation });
     }, counters.confirmationFailed),
   );
+
+  app.all('/api/network/delivery', methodNotAllowed('POST'));
 
   // Express answers HEAD with the GET route; the use case tells them apart and never counts a HEAD.
   app.get(
@@ -75,6 +108,7 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       res.redirect(302, result.destination);
     }, counters.clickFailed),
   );
+  app.all('/api/network/click/:token', methodNotAllowed('GET, HEAD'));
   // A person's browser gets a 404 or 410 of a click link as a page of the site, not as problem+json.
   app.use('/api/network/click', deadLinkPages);
 

@@ -6,6 +6,8 @@ export interface TrackingCounters {
   /** A click redirect: counted first, a repeat of a counted click, filtered (HEAD, preview agent), or a test ad's. */
   clicked(click: 'first' | 'repeat' | 'filtered' | 'test', filter?: string): void;
   confirmationFailed(error: unknown): void;
+  /** A test key's confirmation answered as X-Pilot-Test-Answer forced it: a test outcome, never a failure. */
+  confirmationForced(status: number): void;
   clickFailed(error: unknown): void;
 }
 
@@ -20,6 +22,7 @@ export function trackingCounters(registry: Registry): TrackingCounters {
     confirmed: (first, test = false) => confirmations.inc({ outcome: test ? 'test' : first ? 'first' : 'repeat', reason: 'none' }),
     clicked: (click, filter) => clicks.inc({ outcome: click, reason: filter ?? 'none' }),
     confirmationFailed: (error) => confirmations.inc(outcomeOfError(error)),
+    confirmationForced: (status) => confirmations.inc({ outcome: 'test', reason: `forced_${status}` }),
     clickFailed: (error) => clicks.inc(outcomeOfError(error)),
   };
 }

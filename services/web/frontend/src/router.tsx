@@ -15,6 +15,7 @@ import { AuditPage } from './pages/AuditPage';
 import { PlacementsPage } from './pages/PlacementsPage';
 import { ReviewPage } from './pages/ReviewPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import type { GuidePageName } from './pages/GuidePage';
 
 // The dashboard carries the chart library: loaded only when opened, with a word on screen meanwhile.
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((module) => ({ default: module.DashboardPage })));
@@ -22,7 +23,7 @@ const DashboardPage = lazy(() => import('./pages/DashboardPage').then((module) =
 // The guide is long text: loaded only when opened, like the dashboard.
 const GuidePage = lazy(() => import('./pages/GuidePage').then((module) => ({ default: module.GuidePage })));
 
-function LazyGuide() {
+function LazyGuide({ page }: { page?: GuidePageName }) {
   return (
     <Suspense
       fallback={
@@ -31,7 +32,7 @@ function LazyGuide() {
         </p>
       }
     >
-      <GuidePage />
+      <GuidePage page={page} />
     </Suspense>
   );
 }
@@ -59,6 +60,8 @@ export const router = createBrowserRouter([
       { path: '/signin', element: <SignInPage /> },
       { path: '/sandbox', element: <SandboxPage /> },
       { path: '/guide', element: <LazyGuide /> },
+      { path: '/guide/errors', element: <LazyGuide page="errors" /> },
+      { path: '/guide/changelog', element: <LazyGuide page="changelog" /> },
     ],
   },
   {

@@ -1,0 +1,3 @@
+module pilot.example/networkclient
+
+go 1.22
