@@ -99,6 +99,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       registry: metrics,
       logger,
       internalSecret: config.INTERNAL_SECRET,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
       readiness: {
         mongodb: () => pingMongo(mongo),
         rabbitmq: () => bus.ping(),
