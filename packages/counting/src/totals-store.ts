@@ -23,10 +23,11 @@
  * times per fold).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { createDeclaredIndexes, eachLimited, isDuplicateKeyError, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { createDeclaredIndexes, eachLimited, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import type { Fold } from './journal';
 import { parseField, subjectsOf } from './layout';
+import { monthOf, monthsToRead, totalsIdOf, type DayRange } from './months';
 
 /** Day counts: `<YYYY-MM-DD>` -> kind -> count. */
 export type DayCounts = Record<string, Record<string, number>>;
@@ -59,12 +60,6 @@ export interface StoredGrain {
   lastFolds: Record<string, number>;
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
-}
-
-/** Inclusive UTC dates, YYYY-MM-DD; absent means from the first month counted, or up to now. */
-export interface DayRange {
-  from?: string;
-  to?: string;
 }
 
 export interface ApplyOptions {
@@ -105,41 +100,6 @@ const READ_CONCURRENCY = 8;
 const WRITE_CONCURRENCY = 2;
 /** Documents written per lease check, and new documents per insert command. */
 const DOCUMENTS_PER_GROUP = 200;
-const DAY_MS = 86_400_000;
-
-export function monthOf(day: string): string {
-  return day.slice(0, 7);
-}
-
-export function totalsIdOf(grain: string, month: string): string {
-  return `${grain}|${month}`;
-}
-
-/** The months from `first` to `last` (YYYY-MM, inclusive), oldest first. */
-export function monthsBetween(first: string, last: string): string[] {
-  const months: string[] = [];
-  let [year, month] = first.split('-').map(Number) as [number, number];
-  for (let current = first; current <= last; ) {
-    months.push(current);
-    month += 1;
-    if (month > 12) [year, month] = [year + 1, 1];
-    current = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
-  }
-  return months;
-}
-
-/**
- * The months whose documents answer a read of `range` at `now`: from the first month counted (or `from`'s
- * month, when later) to `to`'s month or the month of tomorrow (a writer's clock a little ahead at the turn
- * of a month), whichever is earlier. None before the first fold.
- */
-export function monthsToRead(range: DayRange, firstMonth: string | null, now: Date): string[] {
-  if (firstMonth === null) return [];
-  const fromMonth = range.from === undefined ? firstMonth : monthOf(range.from);
-  const latest = monthOf(new Date(now.getTime() + DAY_MS).toISOString());
-  const toMonth = range.to === undefined || monthOf(range.to) > latest ? latest : monthOf(range.to);
-  return monthsBetween(fromMonth > firstMonth ? fromMonth : firstMonth, toMonth);
-}
 
 /** One document's part of a batch: its counts in each fold it lacks. */
 interface DocumentParts {
@@ -197,11 +157,6 @@ export class TotalsStore {
 
   async ensureIndexes(): Promise<void> {
     await createDeclaredIndexes(this.model, this.stateModel);
-  }
-
-  /** How many month documents there are (for benchmarks and operators). */
-  documentCount(): Promise<number> {
-    return this.totals.estimatedDocumentCount();
   }
 
   async readState(): Promise<FolderState> {
@@ -276,34 +231,9 @@ export class TotalsStore {
     await eachLimited(replaced, WRITE_CONCURRENCY, async (document) => {
       await this.totals.replaceOne({ _id: document._id }, document);
     });
-    if (inserted.length === 0) return;
-    try {
-      await this.totals.insertMany(inserted, { ordered: true });
-    } catch (error) {
-      // A document that appeared meanwhile (only one folder writes, so hardly ever): each one again, alone.
-      if (!isDuplicateKeyError(error)) throw error;
-      const partsById = new Map(group);
-      for (const { _id } of inserted) await this.rewriteOne(_id, partsById.get(_id)!, owners);
-    }
-  }
-
-  /** Reads one document and writes it with the parts it lacks (the slow path, one at a time). */
-  private async rewriteOne(_id: string, parts: DocumentParts, owners: Map<string, string>): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      const stored = await this.totals.findOne({ _id });
-      const next = this.withParts(_id, parts, stored, owners);
-      if (!next) return;
-      if (stored) {
-        await this.totals.replaceOne({ _id }, next);
-        return;
-      }
-      try {
-        await this.totals.insertOne(next);
-        return;
-      } catch (error) {
-        if (!isDuplicateKeyError(error) || attempt >= 3) throw error;
-      }
-    }
+    // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
+    // pass; the next pass reads it and adds only what it lacks.
+    if (inserted.length > 0) await this.totals.insertMany(inserted, { ordered: true });
   }
 
   /** The document with the parts it lacks added, or null when it has them all. */
