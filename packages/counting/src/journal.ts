@@ -22,6 +22,11 @@ export interface SweepCounts {
   hours: number;
 }
 
+/** Hash reads of one READ_GRAINS call at most (grains x folds). */
+const HASHES_PER_READ = 2_000;
+/** Applied folds one SWEEP call deletes at most. */
+const FOLDS_PER_SWEEP = 2;
+
 export function pairsToMap(pairs: string[]): Map<string, number> {
   const fields = new Map<string, number>();
   for (let i = 0; i + 1 < pairs.length; i += 2) fields.set(pairs[i]!, Number(pairs[i + 1]));
@@ -81,7 +86,10 @@ export class CountJournal {
    * expires after `ms`, should the folder die). The number of grains.
    */
   async gatherGrains(seqs: number[], ms: number): Promise<number> {
-    return Number(await this.scripts.run('GATHER_GRAINS', this.keys.passGrains, `${this.keys.base}f:`, ms, ...seqs));
+    await this.redis.del(this.keys.passGrains);
+    let count = 0;
+    for (const seq of seqs) count = Number(await this.scripts.run('GATHER_GRAINS', this.keys.passGrains, `${this.keys.base}f:`, seq, ms));
+    return count;
   }
 
   /**
@@ -102,7 +110,13 @@ export class CountJournal {
   /** What these folds counted for these grains, fold by fold (a fold without them is left out). */
   async readGrains(seqs: number[], grains: string[]): Promise<Fold[]> {
     if (seqs.length === 0 || grains.length === 0) return [];
-    const flat = (await this.scripts.run('READ_GRAINS', `${this.keys.base}f:`, seqs.length, ...seqs, ...grains)) as [string, number, string[]][];
+    // A few thousand hash reads a call at most, so that no call holds Redis long.
+    const step = Math.max(1, Math.floor(HASHES_PER_READ / seqs.length));
+    const flat: [string, number, string[]][] = [];
+    for (let start = 0; start < grains.length; start += step) {
+      const slice = grains.slice(start, start + step);
+      flat.push(...((await this.scripts.run('READ_GRAINS', `${this.keys.base}f:`, seqs.length, ...seqs, ...slice)) as [string, number, string[]][]));
+    }
     const folds = new Map<number, FoldCounts>();
     for (const [grain, seq, pairs] of flat) {
       let counts = folds.get(Number(seq));
@@ -138,15 +152,21 @@ export class CountJournal {
   /** Deletes folds applied more than `keepAppliedMs` ago and counted-once sets whose tokens all expired. */
   async sweep(now: Date, keepAppliedMs: number): Promise<SweepCounts> {
     const firstNeededHour = hourOf(new Date(now.getTime() - ONCE_MARGIN_MS)) - 1;
-    const [folds, hours] = (await this.scripts.run(
-      'SWEEP',
-      this.keys.appliedFolds,
-      this.keys.onceHours,
-      now.getTime() - keepAppliedMs,
-      `${this.keys.base}f:`,
-      firstNeededHour,
-      `${this.keys.base}once:`,
-    )) as [number, number];
-    return { folds, hours };
+    const swept: SweepCounts = { folds: 0, hours: 0 };
+    for (;;) {
+      const [folds, hours] = (await this.scripts.run(
+        'SWEEP',
+        this.keys.appliedFolds,
+        this.keys.onceHours,
+        now.getTime() - keepAppliedMs,
+        `${this.keys.base}f:`,
+        firstNeededHour,
+        `${this.keys.base}once:`,
+        FOLDS_PER_SWEEP,
+      )) as [number, number];
+      swept.folds += folds;
+      swept.hours += hours;
+      if (folds < FOLDS_PER_SWEEP) return swept;
+    }
   }
 }

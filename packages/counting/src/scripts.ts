@@ -127,18 +127,15 @@ return seq
 };
 
 /**
- * Gathers the grains of the folds ARGV[3..] into the set KEYS[1] (expiring after ARGV[2] ms), for the
- * folder to walk in chunks. ARGV: fold base prefix, ms, sequence numbers. Returns the number of grains.
+ * Adds the grains of fold ARGV[2] to the set KEYS[1] (expiring after ARGV[3] ms), for the folder to walk
+ * in chunks; one fold a call, so no call holds Redis long. ARGV: fold base prefix, sequence number, ms.
+ * Returns the number of grains gathered so far.
  */
 export const GATHER_GRAINS = {
   numberOfKeys: 1,
   lua: `
-redis.call('DEL', KEYS[1])
-local sets = {}
-for i = 3, #ARGV do table.insert(sets, ARGV[1] .. ARGV[i] .. ':grains') end
-local count = 0
-if #sets > 0 then count = redis.call('SUNIONSTORE', KEYS[1], unpack(sets)) end
-if count > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local count = redis.call('SUNIONSTORE', KEYS[1], KEYS[1], ARGV[1] .. ARGV[2] .. ':grains')
+if count > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return count
 `,
 };
@@ -172,14 +169,15 @@ return out
 };
 
 /**
- * Deletes the folds applied before ARGV[1] (ms) and the counted-once sets of hours before ARGV[3].
- * KEYS: applied folds, once hours. ARGV: applied cutoff, fold base prefix, hour cutoff, once base prefix.
- * Returns {folds removed, hours removed}.
+ * Deletes at most ARGV[5] of the folds applied before ARGV[1] (ms), so that one call holds Redis for a
+ * few milliseconds however large the folds, and the counted-once sets of hours before ARGV[3].
+ * KEYS: applied folds, once hours. ARGV: applied cutoff, fold base prefix, hour cutoff, once base prefix,
+ * most folds. Returns {folds removed, hours removed}.
  */
 export const SWEEP = {
   numberOfKeys: 2,
   lua: `
-local folds = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])
+local folds = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, ARGV[5])
 for _, seq in ipairs(folds) do
   local fold = ARGV[2] .. seq .. ':'
   for _, grain in ipairs(redis.call('SMEMBERS', fold .. 'grains')) do redis.call('DEL', fold .. 'g:' .. grain) end
