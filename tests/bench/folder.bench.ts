@@ -13,9 +13,14 @@
  *
  *   MONGO_URL=mongodb://127.0.0.1:27028/ REDIS_URL=redis://127.0.0.1:6379 \
  *     node --expose-gc --import tsx tests/bench/folder.bench.ts [facts per month=300000]
+ *
+ * COUNTING_SRC=<directory> runs another version of @pilot/counting's source (an earlier commit's, copied
+ * into packages/counting/ so that it finds its dependencies) for a figure before and after.
  */
 import { performance } from 'node:perf_hooks';
-import { CountFolder, CountJournal, CountRecorder, TotalsStore, type CountedAllocation } from '../../packages/counting/src';
+import path from 'node:path';
+import type * as Counting from '../../packages/counting/src';
+import type { CountedAllocation } from '../../packages/counting/src';
 import { createLogger } from '../../packages/logging/src';
 import { connectMongo } from '../../packages/mongo/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
@@ -46,15 +51,19 @@ async function main(): Promise<void> {
   if (!mongoUrl) throw new Error('MONGO_URL is required');
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'folder-bench');
   await waitForRedis(redis);
+  const { CountFolder, CountJournal, CountRecorder, TotalsStore } = (await import(
+    process.env.COUNTING_SRC ? path.resolve(process.env.COUNTING_SRC, 'index.ts') : '../../packages/counting/src'
+  )) as typeof Counting;
   const mongo = await connectMongo({ url: mongoUrl, dbName: `folder_bench_${runId}` });
   const totals = new TotalsStore(mongo, 30_000);
-  await totals.ensureIndexes();
+  // An earlier version has no indexes to create.
+  if (typeof totals.ensureIndexes === 'function') await totals.ensureIndexes();
   const journal = new CountJournal(redis, prefix);
   const recorder = new CountRecorder(redis, prefix, 30_000);
   const logger = createLogger({ service: 'folder-bench', level: 'silent' });
   const random = seededRandom(20261127);
   const log = (message: string) => process.stderr.write(`[folder bench] ${message}\n`);
-  console.log(`folder bench ${runId}: ${FACTS.toLocaleString('en')} facts a month, ${CAMPAIGNS} campaigns x ${PUBLISHERS} publishers, gc ${global.gc ? 'exposed' : 'NOT exposed (run with --expose-gc)'}`);
+  console.log(`folder bench ${runId} (${process.env.COUNTING_SRC ?? 'packages/counting/src'}): ${FACTS.toLocaleString('en')} facts a month, ${CAMPAIGNS} campaigns x ${PUBLISHERS} publishers, gc ${global.gc ? 'exposed' : 'NOT exposed (run with --expose-gc)'}`);
 
   /** Seeds a month of facts ending `monthsBack` months before now (60 % ad requests, 25 % confirmations, 15 % clicks). */
   const seed = async (round: number, endAt: number): Promise<number> => {
@@ -87,13 +96,16 @@ async function main(): Promise<void> {
     return (performance.now() - started) / 1000;
   };
 
-  /** Grain-days the totals hold (a scan: for the benchmark only). */
+  /** Grain-days the totals hold (a scan: for the benchmark only; an earlier layout's shards and JSON days too). */
   const grainDays = async (): Promise<{ documents: number; grainDays: number }> => {
     let documents = 0;
     let days = 0;
-    for await (const document of mongo.db!.collection('totals').find({}, { projection: { days: 1 }, timeoutMode: 'iteration' })) {
-      documents += 1;
-      days += Object.keys(document.days as object).length;
+    const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).filter((name) => /^totals(_\d+)?$/.test(name));
+    for (const name of names) {
+      for await (const document of mongo.db!.collection(name).find({}, { projection: { days: 1 }, timeoutMode: 'iteration' })) {
+        documents += 1;
+        days += Object.keys(typeof document.days === 'string' ? (JSON.parse(document.days) as object) : (document.days as object)).length;
+      }
     }
     return { documents, grainDays: days };
   };
@@ -126,7 +138,7 @@ async function main(): Promise<void> {
       const stored = await grainDays();
       const written = stored.grainDays - existing.grainDays;
       rounds.push(
-        `round ${round}: ${written.toLocaleString('en')} grain-days in ${(stored.documents - existing.documents).toLocaleString('en')} new month documents, folded in ${foldSeconds.toFixed(1)} s (${passes} passes): ` +
+        `round ${round}: ${written.toLocaleString('en')} grain-days in ${(stored.documents - existing.documents).toLocaleString('en')} new documents, folded in ${foldSeconds.toFixed(1)} s (${passes} passes): ` +
           `${Math.round(written / foldSeconds).toLocaleString('en')} grain-days/s (target >= 2,000); ` +
           `RSS ${mb(before.rss)} before, ${mb(peak.rss)} at peak, ${mb(after.rss)} after; heap ${mb(before.heap)} before, ${mb(peak.heap)} at peak, ${mb(after.heap)} after`,
       );
