@@ -1,7 +1,8 @@
 /**
- * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds, reading a
- * fold, marking it applied, sweeping what is no longer needed, and the lease that lets one folder work at
- * a time. What a fold is applied to (MongoDB) is the caller's business.
+ * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds (above a floor
+ * the caller takes from MongoDB), gathering a batch's grains and reading their counts a chunk at a time,
+ * marking folds applied, sweeping what is no longer needed, and the lease that lets one folder work at a
+ * time. What a fold is applied to (MongoDB) is the caller's business.
  */
 import type { Redis } from 'ioredis';
 import { CountKeys, GRAINS_SUFFIX } from './layout';

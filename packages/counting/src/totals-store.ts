@@ -1,5 +1,5 @@
 /**
- * The totals in MongoDB (docs/decisions/0013), in the owning service's database: one document per grain
+ * The totals in MongoDB (docs/decisions/0013, 0033), in the owning service's database: one document per grain
  * (see layout.ts) and UTC month, holding the month's counts per day, so a totals read is one lookup by
  * `_id` per grain and month asked for, whatever the traffic so far.
  *
