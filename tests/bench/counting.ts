@@ -206,13 +206,15 @@ export interface PerEventData {
   filteredClicks: number | null;
   totalsDocuments: number;
   totalsCollections: number;
+  /** Days held by all the totals documents together: the grain-days folded. */
+  totalsGrainDays: number;
 }
 
 export async function perEventData(system: BenchSystem): Promise<PerEventData> {
   const redis = createRedis(system.redisUrl, 'bench-per-event');
   await waitForRedis(redis);
   const keys = new CountKeys(system.redisPrefix);
-  const data: PerEventData = { onceSetsPastWindow: 0, onceSets: 0, onceMembersPastWindow: 0, onceHoursListed: 0, records: null, filteredClicks: null, totalsDocuments: 0, totalsCollections: 0 };
+  const data: PerEventData = { onceSetsPastWindow: 0, onceSets: 0, onceMembersPastWindow: 0, onceHoursListed: 0, records: null, filteredClicks: null, totalsDocuments: 0, totalsCollections: 0, totalsGrainDays: 0 };
   try {
     const now = Date.now();
     const base = `${keys.base}once:`;
@@ -236,10 +238,15 @@ export async function perEventData(system: BenchSystem): Promise<PerEventData> {
     const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
     if (names.has('records')) data.records = await db.collection('records').countDocuments({});
     if (names.has('filtered_clicks')) data.filteredClicks = await db.collection('filtered_clicks').countDocuments({});
-    // The totals are spread over `totals_<nn>` collections by grain (TOTALS_SHARDS); `totals` was one.
+    // One document per grain and month in `totals` (`totals_<nn>` were the shards of an earlier layout).
     const totals = [...names].filter((name) => /^totals(_\d+)?$/.test(name));
     data.totalsCollections = totals.length;
-    for (const name of totals) data.totalsDocuments += await db.collection(name).countDocuments({});
+    for (const name of totals) {
+      for await (const document of db.collection(name).find({}, { projection: { days: 1 }, timeoutMode: 'iteration' })) {
+        data.totalsDocuments += 1;
+        data.totalsGrainDays += typeof document.days === 'object' && document.days !== null ? Object.keys(document.days).length : 0;
+      }
+    }
   } finally {
     await connection.close();
   }

@@ -626,6 +626,7 @@ async function main(): Promise<void> {
         wait.finished
           ? `${wait.seconds.toFixed(0)} s after the seeding ended (${wait.after.claimed - wait.before.claimed} more folds claimed, ${wait.after.claimed} in all)`
           : `NOT finished ${wait.seconds.toFixed(0)} s after the seeding ended: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (${wait.after.claimed} claimed since the start, ${wait.before.pending} pending when the seeding ended)`;
+      const grainDaysPerSecond = Math.round(left.totalsGrainDays / (seeded.seconds + folding.seconds));
       const nothingLeft = (data: PerEventData) => data.onceSetsPastWindow + (data.records ?? 0) + (data.filteredClicks ?? 0);
       const collection = (value: number | null) => (value === null ? 'absent' : `${count(value)} documents`);
       report.push(
@@ -636,7 +637,8 @@ async function main(): Promise<void> {
           .map(([name, value]) => `${name} ${value.toFixed(0)}`)
           .join(', ')}`,
         `folding: ${foldedWhen(folding)}`,
-        `totals documents in tracking's database: ${count(left.totalsDocuments)} in ${left.totalsCollections} collections (${count(seededData.totalsDocuments)} when the seeding ended)`,
+        `totals documents in tracking's database: ${count(left.totalsDocuments)} in ${left.totalsCollections} collections (${count(seededData.totalsDocuments)} when the seeding ended), holding ${count(left.totalsGrainDays)} grain-days (${count(seededData.totalsGrainDays)} when the seeding ended)`,
+        `folder: ${count(left.totalsGrainDays)} grain-days in ${(seeded.seconds + folding.seconds).toFixed(0)} s from the start of the seeding until folded: ${count(grainDaysPerSecond)} a second (the folder works while the seeding runs)`,
         `counted-once sets in Redis: ${left.onceSets} (${left.onceSetsPastWindow} of hours past their window, ${count(left.onceMembersPastWindow)} allocation ids in those; ${seededData.onceSets} / ${seededData.onceSetsPastWindow} when the seeding ended); hours listed for the sweep: ${left.onceHoursListed}`,
         `per-event collections in tracking's database: records ${collection(left.records)}, filtered_clicks ${collection(left.filteredClicks)}`,
         `stats of account ${STATS_ADVERTISER} equal to what was seeded for it: ${exact ? 'yes' : `NO (seeded ${JSON.stringify(expected)}, answered ${JSON.stringify(answered && { adRequests: answered.adRequests, confirmedDeliveries: answered.confirmedDeliveries, clickedLinks: answered.clickedLinks })})`}`,
@@ -669,6 +671,8 @@ async function main(): Promise<void> {
           pass: nothingLeft(left) === 0,
         },
         { figure: `everything folded within ${FOLD_WAIT_SECONDS} s of the seeding`, value: folding.finished ? `${folding.seconds.toFixed(0)} s` : 'no', target: 'yes', pass: folding.finished },
+        { figure: 'the seeded month folded after the seeding ended', value: folding.finished ? `${folding.seconds.toFixed(0)} s` : 'no', target: '< 60 s', pass: folding.finished && folding.seconds < 60 },
+        { figure: 'folder: grain-days written a second (seeding start to folded)', value: count(grainDaysPerSecond), target: '>= 2,000', pass: folding.finished && grainDaysPerSecond >= 2000 },
         { figure: `stats = seeded counts (account ${STATS_ADVERTISER})`, value: exact ? 'equal' : 'different', target: 'equal', pass: exact },
       );
       counting = { seeded: { ...seeded, byCampaignOwner: Object.fromEntries(seeded.byCampaignOwner) }, seedCpu, folding, seededData, left, timings, idleTimings };

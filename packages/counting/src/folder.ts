@@ -1,10 +1,10 @@
 /**
- * Moves counts from Redis into the MongoDB totals (docs/decisions/0013), for the service that owns them.
+ * Moves counts from Redis into the MongoDB totals (docs/decisions/0013, 0033), for the service that owns them.
  * Every tick, the replica holding the folder lease sweeps what is no longer needed (folds applied more
  * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
- * least `graceMs` ago as a numbered fold, and applies the pending folds to MongoDB in order, as many at
- * once as fit a bound on the counts held in memory (one write per grain for the whole batch, decision
- * 0015), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
+ * least `graceMs` ago as a numbered fold (above the highest fold MongoDB may hold), and applies the pending
+ * folds to MongoDB, several at once, grain chunk by grain chunk (one write per grain and month for the
+ * whole batch), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
  * the next tick carries on from there.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,7 +12,7 @@ import type { Clock } from '@pilot/config';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Logger } from '@pilot/logging';
-import type { Fold, TotalsStore } from './totals-store';
+import { FoldingInterruptedError, type TotalsStore } from './totals-store';
 
 export interface CountFolderOptions {
   journal: CountJournal;
@@ -31,10 +31,14 @@ export interface CountFolderOptions {
 export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
 /**
- * A pass reads pending folds until they hold this many grain x day x kind counts (at least one fold): about
- * 40 MB in memory at most, and a grain counted in several of them is written once.
+ * A pass applies at most this many folds (a minute each at the default interval), walking their grains
+ * GRAINS_PER_CHUNK at a time: a grain counted in several of them is written once per month, and what the
+ * pass holds in memory is one chunk's counts, whatever the backlog.
  */
-const MAX_COUNTS_PER_PASS = 400_000;
+const MAX_FOLDS_PER_PASS = 64;
+const GRAINS_PER_CHUNK = 200;
+/** The pass's set of grains outlives a folder that died by this much (renewed at every chunk). */
+const GATHERED_GRAINS_MS = 10 * 60_000;
 
 export interface FoldPass {
   /** False when another replica holds the lease. */
@@ -69,16 +73,6 @@ export class CountFolder {
     return this.running;
   }
 
-  /** Runs `work` holding the folder lease (waiting up to twice its length for it), so no fold runs beside it. */
-  async exclusively<T>(work: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + 2 * this.options.leaseMs;
-    while (!(await this.options.journal.holdLease(this.holder, this.options.leaseMs))) {
-      if (Date.now() > deadline) throw new Error('the count folder lease stayed taken');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    return work();
-  }
-
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => undefined);
@@ -89,37 +83,43 @@ export class CountFolder {
     const { journal, totals, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
     if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
-    // Redis that lost its data (no persistence) must not number new folds below what MongoDB applied.
-    if (!(await journal.hasSequence())) await journal.seedSequence(await totals.highestFold());
+    // New folds are numbered above what MongoDB may hold, whatever Redis remembers (it may have gone back).
+    const state = await totals.readState();
     // Sweep first: a pass that falls behind must not keep expired counted-once sets alive.
     const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
     const now = clock.now();
     let claimed = 0;
     const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);
-    for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
+    for (const interval of closed) if ((await journal.claim(interval, state.appliedThrough)) !== null) claimed += 1;
     // A bounded pass, so the next one (and its sweep, and a lease check) comes soon even with a backlog.
-    const batch: Fold[] = [];
-    let countsInBatch = 0;
-    for (const seq of await journal.pendingFolds()) {
-      if (batch.length > 0 && countsInBatch >= MAX_COUNTS_PER_PASS) break;
-      const counts = await journal.read(seq);
-      batch.push({ seq, counts });
-      for (const fields of counts.values()) countsInBatch += fields.size;
-    }
+    const seqs = await journal.pendingFolds(MAX_FOLDS_PER_PASS);
     // A pass longer than the lease must not go on beside a replica that took over.
     const stillHeld = () => journal.holdLease(this.holder, this.options.leaseMs);
-    if (batch.length === 0 || !(await stillHeld())) return { held: true, claimed, applied: 0, swept };
-    const subjects = new Set<string>();
-    for (const { counts } of batch) {
-      for (const grain of counts.keys()) {
-        const { campaignId, publisherId } = subjectsOf(grain);
-        if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
-        if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
-      }
+    if (seqs.length === 0 || !(await stillHeld())) return { held: true, claimed, applied: 0, swept };
+    const through = Math.max(...seqs);
+    // The grains of the batch, a chunk at a time: what the pass holds stays the same whatever the backlog.
+    let cursor = (await journal.gatherGrains(seqs, GATHERED_GRAINS_MS)) > 0 ? '0' : null;
+    while (cursor !== null) {
+      const [next, grains]: [string, string[]] = await journal.scanGrains(cursor, GRAINS_PER_CHUNK, GATHERED_GRAINS_MS);
+      cursor = next === '0' ? null : next;
+      if (grains.length === 0) continue;
+      if (!(await stillHeld())) throw new FoldingInterruptedError();
+      const folds = await journal.readGrains(seqs, grains);
+      await totals.applyFolds(folds, await journal.owners(subjectsOfGrains(grains)), { stillHeld, state, through });
     }
-    await totals.applyFolds(batch, await journal.owners([...subjects]), { stillHeld });
-    for (const { seq } of batch) await journal.markApplied(seq, clock.now());
-    const applied = batch.length;
-    return { held: true, claimed, applied, swept };
+    await journal.forgetGatheredGrains();
+    for (const seq of seqs) await journal.markApplied(seq, clock.now());
+    return { held: true, claimed, applied: seqs.length, swept };
   }
+}
+
+/** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains are about, for their owners. */
+function subjectsOfGrains(grains: string[]): string[] {
+  const subjects = new Set<string>();
+  for (const grain of grains) {
+    const { campaignId, publisherId } = subjectsOf(grain);
+    if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
+    if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
+  }
+  return [...subjects];
 }

@@ -5,3 +5,4 @@ export * from './unfolded';
 export * from './totals-store';
 export * from './folder';
 export * from './grain-days';
+export * from './months';

@@ -1,20 +1,32 @@
 /**
- * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds, reading a
- * fold, marking it applied, sweeping what is no longer needed, and the lease that lets one folder work at
- * a time. What a fold is applied to (MongoDB) is the caller's business.
+ * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds (above a floor
+ * the caller takes from MongoDB), gathering a batch's grains and reading their counts a chunk at a time,
+ * marking folds applied, sweeping what is no longer needed, and the lease that lets one folder work at a
+ * time. What a fold is applied to (MongoDB) is the caller's business.
  */
 import type { Redis } from 'ioredis';
-import { CountKeys } from './layout';
+import { CountKeys, GRAINS_SUFFIX } from './layout';
 import { CountScripts } from './redis-scripts';
 import { hourOf, ONCE_MARGIN_MS } from './recorder';
 
 /** A fold's counts: grain -> field (`<day>|<kind>`) -> count. */
 export type FoldCounts = Map<string, Map<string, number>>;
 
+/** A claimed fold: its number and its counts (all of them, or those of some grains). */
+export interface Fold {
+  seq: number;
+  counts: FoldCounts;
+}
+
 export interface SweepCounts {
   folds: number;
   hours: number;
 }
+
+/** Hash reads of one READ_GRAINS call at most (grains x folds). */
+const HASHES_PER_READ = 2_000;
+/** Applied folds one SWEEP call deletes at most. */
+const FOLDS_PER_SWEEP = 2;
 
 export function pairsToMap(pairs: string[]): Map<string, number> {
   const fields = new Map<string, number>();
@@ -54,31 +66,71 @@ export class CountJournal {
     return { interval: oldest[0] === undefined ? null : Number(oldest[0]), folds };
   }
 
-  async hasSequence(): Promise<boolean> {
-    return (await this.redis.exists(this.keys.foldSequence)) === 1;
-  }
-
-  /** Sets the fold sequence to `highest` unless it exists (new folds are numbered above it). */
-  async seedSequence(highest: number): Promise<void> {
-    await this.redis.set(this.keys.foldSequence, String(highest), 'NX');
-  }
-
-  /** Claims an interval as a new fold; its sequence number, or null when it held nothing. */
-  async claim(interval: number): Promise<number | null> {
-    const seq = Number(await this.scripts.run('CLAIM_INTERVAL', this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`));
+  /**
+   * Claims an interval as a new fold numbered above `floor` (the highest fold MongoDB may hold); its
+   * sequence number, or null when it held nothing.
+   */
+  async claim(interval: number, floor: number): Promise<number | null> {
+    const seq = Number(
+      await this.scripts.run('CLAIM_INTERVAL', this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`, floor),
+    );
     return seq > 0 ? seq : null;
   }
 
-  /** Claimed folds not yet applied, in the order they must be applied. */
-  async pendingFolds(): Promise<number[]> {
-    return (await this.redis.zrange(this.keys.pendingFolds, 0, -1)).map(Number);
+  /** Claimed folds not yet applied, in the order they must be applied (at most `limit`). */
+  async pendingFolds(limit = -1): Promise<number[]> {
+    return (await this.redis.zrange(this.keys.pendingFolds, 0, limit < 0 ? -1 : limit - 1)).map(Number);
   }
 
+  /**
+   * Gathers the grains these folds counted into one set in Redis, to be walked with `scanGrains` (it
+   * expires after `ms`, should the folder die). The number of grains.
+   */
+  async gatherGrains(seqs: number[], ms: number): Promise<number> {
+    await this.redis.del(this.keys.passGrains);
+    let count = 0;
+    for (const seq of seqs) count = Number(await this.scripts.run('GATHER_GRAINS', this.keys.passGrains, `${this.keys.base}f:`, seq, ms));
+    return count;
+  }
+
+  /**
+   * A step through the gathered grains: the next cursor ('0' at the end) and about `count` grains; the
+   * set's life is renewed to `ms`. Throws when the set is gone (expired, or Redis lost it), rather than
+   * end the walk early.
+   */
+  async scanGrains(cursor: string, count: number, ms: number): Promise<[string, string[]]> {
+    const step = (await this.scripts.run('SCAN_GRAINS', this.keys.passGrains, cursor, count, ms)) as [string, string[]] | null;
+    if (!step) throw new Error('the grains gathered for the pass are gone');
+    return step;
+  }
+
+  async forgetGatheredGrains(): Promise<void> {
+    await this.redis.del(this.keys.passGrains);
+  }
+
+  /** What these folds counted for these grains, fold by fold (a fold without them is left out). */
+  async readGrains(seqs: number[], grains: string[]): Promise<Fold[]> {
+    if (seqs.length === 0 || grains.length === 0) return [];
+    // A few thousand hash reads a call at most, so that no call holds Redis long.
+    const step = Math.max(1, Math.floor(HASHES_PER_READ / seqs.length));
+    const flat: [string, number, string[]][] = [];
+    for (let start = 0; start < grains.length; start += step) {
+      const slice = grains.slice(start, start + step);
+      flat.push(...((await this.scripts.run('READ_GRAINS', `${this.keys.base}f:`, seqs.length, ...seqs, ...slice)) as [string, number, string[]][]));
+    }
+    const folds = new Map<number, FoldCounts>();
+    for (const [grain, seq, pairs] of flat) {
+      let counts = folds.get(Number(seq));
+      if (!counts) folds.set(Number(seq), (counts = new Map()));
+      counts.set(grain, pairsToMap(pairs));
+    }
+    return [...folds].map(([seq, counts]) => ({ seq, counts })).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Every count of one fold (tests, a look at one fold; the folder reads grains in chunks). */
   async read(seq: number): Promise<FoldCounts> {
-    const flat = (await this.scripts.run('READ_FOLD', this.keys.foldPrefix(seq))) as (string | string[])[];
-    const counts: FoldCounts = new Map();
-    for (let i = 0; i + 1 < flat.length; i += 2) counts.set(flat[i] as string, pairsToMap(flat[i + 1] as string[]));
-    return counts;
+    const grains = await this.redis.smembers(`${this.keys.foldPrefix(seq)}${GRAINS_SUFFIX}`);
+    return (await this.readGrains([seq], grains))[0]?.counts ?? new Map();
   }
 
   /** Owners of campaigns and publishers counted (`c:<id>` / `p:<id>`). */
@@ -101,15 +153,21 @@ export class CountJournal {
   /** Deletes folds applied more than `keepAppliedMs` ago and counted-once sets whose tokens all expired. */
   async sweep(now: Date, keepAppliedMs: number): Promise<SweepCounts> {
     const firstNeededHour = hourOf(new Date(now.getTime() - ONCE_MARGIN_MS)) - 1;
-    const [folds, hours] = (await this.scripts.run(
-      'SWEEP',
-      this.keys.appliedFolds,
-      this.keys.onceHours,
-      now.getTime() - keepAppliedMs,
-      `${this.keys.base}f:`,
-      firstNeededHour,
-      `${this.keys.base}once:`,
-    )) as [number, number];
-    return { folds, hours };
+    const swept: SweepCounts = { folds: 0, hours: 0 };
+    for (;;) {
+      const [folds, hours] = (await this.scripts.run(
+        'SWEEP',
+        this.keys.appliedFolds,
+        this.keys.onceHours,
+        now.getTime() - keepAppliedMs,
+        `${this.keys.base}f:`,
+        firstNeededHour,
+        `${this.keys.base}once:`,
+        FOLDS_PER_SWEEP,
+      )) as [number, number];
+      swept.folds += folds;
+      swept.hours += hours;
+      if (folds < FOLDS_PER_SWEEP) return swept;
+    }
   }
 }

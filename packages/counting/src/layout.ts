@@ -126,6 +126,10 @@ export class CountKeys {
   get owners(): string {
     return `${this.base}owners`;
   }
+  /** Set of the grains of the folds a folder's pass is applying, walked in chunks. */
+  get passGrains(): string {
+    return `${this.base}pass-grains`;
+  }
   get folderLease(): string {
     return `${this.base}lease`;
   }

@@ -100,8 +100,10 @@ return 1`,
 /**
  * Claims interval ARGV[1] for folding: its hashes are renamed under a new fold sequence number, so a
  * writer still counting into that interval (a late clock) starts it afresh and nothing is lost or folded
- * twice. Returns the sequence number, or 0 when the interval held nothing.
- * KEYS: open intervals, pending folds, sequence. ARGV: interval, its prefix, the fold base prefix.
+ * twice. The number is above ARGV[4], the highest fold MongoDB may hold (the folder's floor): a Redis that
+ * went back in time (a restore, a failover to a lagging replica) never numbers a new fold at or below one
+ * already applied. Returns the sequence number, or 0 when the interval held nothing.
+ * KEYS: open intervals, pending folds, sequence. ARGV: interval, its prefix, the fold base prefix, floor.
  */
 export const CLAIM_INTERVAL = {
   numberOfKeys: 3,
@@ -110,6 +112,10 @@ local grains = redis.call('SMEMBERS', ARGV[2] .. 'grains')
 redis.call('ZREM', KEYS[1], ARGV[1])
 if #grains == 0 then return 0 end
 local seq = redis.call('INCR', KEYS[3])
+if seq <= tonumber(ARGV[4]) then
+  seq = tonumber(ARGV[4]) + 1
+  redis.call('SET', KEYS[3], seq)
+end
 local fold = ARGV[3] .. seq .. ':'
 for _, grain in ipairs(grains) do
   redis.call('RENAME', ARGV[2] .. 'g:' .. grain, fold .. 'g:' .. grain)
@@ -120,28 +126,58 @@ return seq
 `,
 };
 
-/** Every grain of fold ARGV[1] with its fields: {grain, {field, value, ...}, ...}. ARGV: the fold's prefix. */
-export const READ_FOLD = {
+/**
+ * Adds the grains of fold ARGV[2] to the set KEYS[1] (expiring after ARGV[3] ms), for the folder to walk
+ * in chunks; one fold a call, so no call holds Redis long. ARGV: fold base prefix, sequence number, ms.
+ * Returns the number of grains gathered so far.
+ */
+export const GATHER_GRAINS = {
+  numberOfKeys: 1,
+  lua: `
+local count = redis.call('SUNIONSTORE', KEYS[1], KEYS[1], ARGV[1] .. ARGV[2] .. ':grains')
+if count > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return count
+`,
+};
+
+/** SSCAN of KEYS[1] from cursor ARGV[1], about ARGV[2] members, renewing its life to ARGV[3] ms; nil when it is gone. */
+export const SCAN_GRAINS = {
+  numberOfKeys: 1,
+  lua: `
+if redis.call('PEXPIRE', KEYS[1], ARGV[3]) == 0 then return false end
+return redis.call('SSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
+`,
+};
+
+/**
+ * The fields of the grains ARGV[3 + ARGV[2]..] in the folds ARGV[3..2 + ARGV[2]]: {grain, seq, {field,
+ * value, ...}} for each grain counted in a fold. ARGV: fold base prefix, number of folds, folds, grains.
+ */
+export const READ_GRAINS = {
   numberOfKeys: 0,
   lua: `
+local folds = tonumber(ARGV[2])
 local out = {}
-for _, grain in ipairs(redis.call('SMEMBERS', ARGV[1] .. 'grains')) do
-  table.insert(out, grain)
-  table.insert(out, redis.call('HGETALL', ARGV[1] .. 'g:' .. grain))
+for g = 3 + folds, #ARGV do
+  for f = 3, 2 + folds do
+    local fields = redis.call('HGETALL', ARGV[1] .. ARGV[f] .. ':g:' .. ARGV[g])
+    if #fields > 0 then table.insert(out, {ARGV[g], tonumber(ARGV[f]), fields}) end
+  end
 end
 return out
 `,
 };
 
 /**
- * Deletes the folds applied before ARGV[1] (ms) and the counted-once sets of hours before ARGV[3].
- * KEYS: applied folds, once hours. ARGV: applied cutoff, fold base prefix, hour cutoff, once base prefix.
- * Returns {folds removed, hours removed}.
+ * Deletes at most ARGV[5] of the folds applied before ARGV[1] (ms), so that one call holds Redis for a
+ * few milliseconds however large the folds, and the counted-once sets of hours before ARGV[3].
+ * KEYS: applied folds, once hours. ARGV: applied cutoff, fold base prefix, hour cutoff, once base prefix,
+ * most folds. Returns {folds removed, hours removed}.
  */
 export const SWEEP = {
   numberOfKeys: 2,
   lua: `
-local folds = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])
+local folds = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, ARGV[5])
 for _, seq in ipairs(folds) do
   local fold = ARGV[2] .. seq .. ':'
   for _, grain in ipairs(redis.call('SMEMBERS', fold .. 'grains')) do redis.call('DEL', fold .. 'g:' .. grain) end

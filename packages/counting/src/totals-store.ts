@@ -1,58 +1,76 @@
 /**
- * The totals in MongoDB (docs/decisions/0013), in the owning service's database: one document per grain
- * (see layout.ts) holding its counts per UTC day, so every totals read is a few lookups by `_id`, whatever
- * the traffic so far. Documents grow with days x grains counted, never with requests.
+ * The totals in MongoDB (docs/decisions/0013, 0033), in the owning service's database: one document per grain
+ * (see layout.ts) and UTC month, holding the month's counts per day, so a totals read is one lookup by
+ * `_id` per grain and month asked for, whatever the traffic so far.
  *
- *   totals_<nn>  {_id: <grain>, lastFold, days: '<JSON of {<YYYY-MM-DD>: {adRequests, confirmedDeliveries,
- *            clickedLinks, filtered_head?, filtered_preview_agent?}}>', campaignOwnerAccountId?, publisherOwnerAccountId?}
- *
- * Measured on FerretDB 1.24 over SQLite, the local and test store (decision 0015): it answers a find by
- * string `_id` from its index but scans the whole collection for every update or replace (its UPDATE
- * does not match the `_id` index), and a filter of more than `_id` alone makes it decode every document
- * in Go; nested documents cost it 5 to 10 times what a string of the same data costs. So the days are
- * stored as one JSON string (documents of the earlier object form are still read), the documents are
- * spread over TOTALS_SHARDS collections by a hash of the grain, and a fold is applied by reading the
- * grain's document by `_id` and replacing it by `_id` alone. On MongoDB all of this costs nothing extra.
+ *   totals        {_id: '<grain>|<YYYY-MM>', grain, month: 'YYYY-MM', lastFold, days: {<YYYY-MM-DD>:
+ *                 {adRequests?, confirmedDeliveries?, clickedLinks?, unfilledAdRequests?, filtered_head?,
+ *                 filtered_preview_agent?, impressions?}}, campaignOwnerAccountId?, publisherOwnerAccountId?}
+ *                 index {grain: 1, month: 1} (for a report or an operator; reads go by `_id`)
+ *   totals_folder {_id: 'folder', appliedThrough, firstMonth}: the highest fold any document may hold (new
+ *                 folds are numbered above it, whatever Redis remembers) and the first month counted (an
+ *                 all-time read looks up the months from there to now). Written before the documents of
+ *                 a batch, so it never lags behind them.
  *
  * Folds are applied by one folder at a time (the folder lease), in sequence order, several at once: a
- * grain gets the folds numbered above its `lastFold` in one write that sets `lastFold` to the batch's
- * highest, so a batch applied again after a crash adds to each grain only what it lacks.
+ * document gets the folds numbered above its `lastFold` in one write that sets `lastFold` to the highest
+ * of them, so a batch applied again after a crash adds to each document only what it lacks. A write reads
+ * the document by `_id` and replaces it by `_id` (or inserts it, many in one command): nothing relies on
+ * `$inc` or a conditional update being atomic, which FerretDB's are not.
  *
- * Raw driver, not a mongoose model (decision 0026): the fold reads and replaces every grain it touches and
- * the stats path reads grains by `_id`; a model measured 0.3 to 0.6 ms more CPU per find or replace
- * (tests/bench/mongoose-overhead.bench.ts), thousands of times per fold.
+ * The schemas declare the documents and their indexes; the fold and the reads use the driver's collection
+ * of the model (decision 0026: a model costs 0.3 to 0.6 ms more CPU per find or replace, thousands of
+ * times per fold).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { eachLimited, isDuplicateKeyError, KeyedShards, type Connection } from '@pilot/mongo';
-import type { FoldCounts } from './journal';
-import { parseField, subjectsOf } from './layout';
+import { createDeclaredIndexes, eachLimited, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
+import type { Fold } from './journal';
+import { parseField, subjectsOf } from './layout';
+import { monthOf, monthsToRead, totalsIdOf, type DayRange } from './months';
 
+/** Day counts: `<YYYY-MM-DD>` -> kind -> count. */
 export type DayCounts = Record<string, Record<string, number>>;
 
-/** A grain's totals as readers see them (`days` decoded). */
-export interface TotalsDocument {
+/** A document of `totals`: one grain's counts of one UTC month. */
+export interface MonthTotals {
   _id: string;
+  grain: string;
+  /** YYYY-MM */
+  month: string;
   lastFold: number;
   days: DayCounts;
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
-  /** Set once counts of an earlier version's per-event documents were added (mergeInitial). */
-  migrated?: boolean;
 }
 
-/** As stored: `days` is a JSON string, or an object in documents written before decision 0015. */
-type StoredTotals = Omit<TotalsDocument, 'days'> & { days?: string | DayCounts };
+/** The document of `totals_folder`. */
+export interface FolderState {
+  _id: 'folder';
+  /** Every document's `lastFold` is at most this; new folds are numbered above it. */
+  appliedThrough: number;
+  /** The first month any document is of (YYYY-MM); null before the first fold. */
+  firstMonth: string | null;
+}
 
-/** A claimed fold: its number and its counts. */
-export interface Fold {
-  seq: number;
-  counts: FoldCounts;
+/** A grain's stored totals over the months read: their days, and per month the last fold applied. */
+export interface StoredGrain {
+  days: DayCounts;
+  /** Month (YYYY-MM) -> `lastFold` of its document; a month without a document is absent (0). */
+  lastFolds: Record<string, number>;
+  campaignOwnerAccountId?: string;
+  publisherOwnerAccountId?: string;
 }
 
 export interface ApplyOptions {
-  /** Asked every few hundred grains; false stops the batch (another folder took over). */
+  /** Asked between groups of documents; false stops the batch (another folder took over). */
   stillHeld?: () => Promise<boolean>;
+  /**
+   * The folder state as last read or written (updated in place): saves a read per call. The batch's
+   * folds are at most `through` (default: the highest of `folds`).
+   */
+  state?: FolderState;
+  through?: number;
 }
 
 export class FoldingInterruptedError extends Error {
@@ -62,30 +80,68 @@ export class FoldingInterruptedError extends Error {
   }
 }
 
-/** How many collections the totals are spread over; fixed for a deployment (grains do not move). */
-export const TOTALS_SHARDS = 64;
+const monthTotalsSchema = storedSchema<MonthTotals>(
+  {
+    _id: String,
+    grain: String,
+    month: String,
+    lastFold: Number,
+    days: Mixed,
+    campaignOwnerAccountId: String,
+    publisherOwnerAccountId: String,
+  },
+  [[{ grain: 1, month: 1 }]],
+);
+const folderStateSchema = storedSchema<FolderState>({ _id: String, appliedThrough: Number, firstMonth: String });
 
-/** Grains written side by side: reads of some overlap writes of others. */
-const WRITE_CONCURRENCY = 4;
-const GRAINS_BETWEEN_LEASE_CHECKS = 250;
+const FOLDER_STATE_ID = 'folder';
+/** Documents read side by side (reads of some overlap writes of others); writes go two at a time. */
+const READ_CONCURRENCY = 8;
+const WRITE_CONCURRENCY = 2;
+/** Documents written per lease check, and new documents per insert command. */
+const DOCUMENTS_PER_GROUP = 200;
 
-function decodeDays(days: StoredTotals['days']): DayCounts {
-  if (days === undefined) return {};
-  return typeof days === 'string' ? (JSON.parse(days) as DayCounts) : days;
+/** One document's part of a batch: its counts in each fold it lacks. */
+interface DocumentParts {
+  grain: string;
+  month: string;
+  parts: Array<{ seq: number; days: DayCounts }>;
 }
 
-/** Adds `<day>|<kind>` counts into day counts, in place. */
-function addFields(days: DayCounts, fields: Map<string, number>): void {
-  for (const [field, count] of fields) {
-    const parsed = parseField(field);
-    if (!parsed || count <= 0) continue;
-    const day = (days[parsed.day] ??= {});
-    day[parsed.kind] = (day[parsed.kind] ?? 0) + count;
+/** Splits the folds' counts into documents (grain and month), each with its parts fold by fold. */
+function documentPartsOf(folds: Fold[]): Map<string, DocumentParts> {
+  const documents = new Map<string, DocumentParts>();
+  for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
+    for (const [grain, fields] of counts) {
+      for (const [field, count] of fields) {
+        const parsed = parseField(field);
+        if (!parsed || count <= 0) continue;
+        const month = monthOf(parsed.day);
+        const id = totalsIdOf(grain, month);
+        let document = documents.get(id);
+        if (!document) documents.set(id, (document = { grain, month, parts: [] }));
+        let part = document.parts[document.parts.length - 1];
+        if (part?.seq !== seq) document.parts.push((part = { seq, days: {} }));
+        const day = (part.days[parsed.day] ??= {});
+        day[parsed.kind] = (day[parsed.kind] ?? 0) + count;
+      }
+    }
+  }
+  return documents;
+}
+
+function addDays(into: DayCounts, days: DayCounts): void {
+  for (const [date, counts] of Object.entries(days)) {
+    const day = (into[date] ??= {});
+    for (const [kind, count] of Object.entries(counts)) day[kind] = (day[kind] ?? 0) + count;
   }
 }
 
 export class TotalsStore {
-  private readonly shards: KeyedShards<StoredTotals>;
+  private readonly model: Model<MonthTotals>;
+  private readonly stateModel: Model<FolderState>;
+  private readonly totals: Collection<MonthTotals>;
+  private readonly states: Collection<FolderState>;
 
   constructor(
     connection: Connection,
@@ -93,123 +149,108 @@ export class TotalsStore {
   ) {
     const db = connection.db;
     if (!db) throw new Error('MongoDB is not connected');
-    this.shards = new KeyedShards<StoredTotals>(db, 'totals', TOTALS_SHARDS);
+    this.model = modelOf(connection, 'totals', monthTotalsSchema);
+    this.stateModel = modelOf(connection, 'totals_folder', folderStateSchema);
+    this.totals = db.collection<MonthTotals>(this.model.collection.collectionName);
+    this.states = db.collection<FolderState>(this.stateModel.collection.collectionName);
   }
 
-  private totalsOf(grain: string): Collection<StoredTotals> {
-    return this.shards.of(grain);
+  async ensureIndexes(): Promise<void> {
+    await createDeclaredIndexes(this.model, this.stateModel);
   }
 
-  /** How many grain documents there are (for benchmarks and operators; counts every shard). */
-  async documentCount(): Promise<number> {
-    const counts = await Promise.all(this.shards.all.map((shard) => shard.estimatedDocumentCount()));
-    return counts.reduce((sum, count) => sum + count, 0);
+  async readState(): Promise<FolderState> {
+    return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0, firstMonth: null };
   }
 
-  /** The highest fold any grain applied (0 when none): where numbering must go on after Redis lost it. */
-  async highestFold(): Promise<number> {
-    const tops = await Promise.all(this.shards.all.map((shard) => shard.find({}, { projection: { lastFold: 1 } }).sort({ lastFold: -1 }).limit(1).toArray()));
-    return tops.reduce((highest, [top]) => Math.max(highest, top?.lastFold ?? 0), 0);
+  /** The stored totals of these grains over `range` at `now`: the folder state, then one lookup per grain and month. */
+  async readRange(grains: string[], range: DayRange, now: Date): Promise<Map<string, StoredGrain>> {
+    const { firstMonth } = await this.guarded('totals read', () => this.readState());
+    return this.read(grains, monthsToRead(range, firstMonth, now));
   }
 
-  /** The documents of these grains that exist, by grain. */
-  async read(grains: string[]): Promise<Map<string, TotalsDocument>> {
-    const found = await this.guarded('totals read', () =>
-      // One lookup by `_id` each: an `_id` equality is what every store answers without a scan.
-      Promise.all(grains.map((grain) => this.totalsOf(grain).findOne({ _id: grain }, { maxTimeMS: this.timeoutMs }))),
-    );
-    const documents = new Map<string, TotalsDocument>();
-    for (const document of found) if (document) documents.set(document._id, { ...document, days: decodeDays(document.days) });
-    return documents;
+  /** The stored totals of these grains in these months (YYYY-MM), by grain: one lookup by `_id` each. */
+  async read(grains: string[], months: string[]): Promise<Map<string, StoredGrain>> {
+    const ids = grains.flatMap((grain) => months.map((month) => totalsIdOf(grain, month)));
+    const found = await this.guarded('totals read', () => Promise.all(ids.map((_id) => this.totals.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
+    const stored = new Map<string, StoredGrain>();
+    for (const document of found) {
+      if (!document) continue;
+      let grain = stored.get(document.grain);
+      if (!grain) stored.set(document.grain, (grain = { days: {}, lastFolds: {} }));
+      addDays(grain.days, document.days);
+      grain.lastFolds[document.month] = document.lastFold;
+      grain.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
+      grain.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
+    }
+    return stored;
   }
 
   /** Adds fold `seq` to every grain it counted, once (see applyFolds). */
-  async apply(seq: number, counts: FoldCounts, owners: Map<string, string>): Promise<void> {
+  async apply(seq: number, counts: Fold['counts'], owners: Map<string, string>): Promise<void> {
     await this.applyFolds([{ seq, counts }], owners);
   }
 
   /**
-   * Adds every fold of the batch to the grains it counted, once: each grain gets the folds numbered above
-   * its `lastFold` in one write, which sets `lastFold` to the batch's highest number. `owners` maps
-   * `c:<id>` / `p:<id>` to accounts. One write per grain, not a bulk write: FerretDB 1.24 hangs on a bulk
-   * write of more than about 40 operations and stops an unordered one at its first error.
+   * Adds every fold of the batch to the documents of the grains and months it counted, once: each
+   * document gets the folds numbered above its `lastFold` in one write, which sets `lastFold` to the
+   * highest of them. The folder state covers the batch first (its fold numbers and its months). `owners`
+   * maps `c:<id>` / `p:<id>` to accounts.
    */
   async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
-    if (folds.length === 0) return;
-    const top = Math.max(...folds.map((fold) => fold.seq));
-    const byGrain = new Map<string, Array<{ seq: number; fields: Map<string, number> }>>();
-    for (const { seq, counts } of folds) {
-      for (const [grain, fields] of counts) {
-        let parts = byGrain.get(grain);
-        if (!parts) byGrain.set(grain, (parts = []));
-        parts.push({ seq, fields });
-      }
+    const documents = documentPartsOf(folds);
+    if (documents.size === 0) return;
+    const state = options.state ?? (await this.readState());
+    const through = Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq));
+    const firstMonth = [...documents.values()].reduce((first, { month }) => (first === null || month < first ? month : first), state.firstMonth);
+    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
+      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
+      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
+      Object.assign(state, next);
     }
-    await eachLimited([...byGrain], WRITE_CONCURRENCY, async ([grain, parts], index) => {
-      if (index > 0 && index % GRAINS_BETWEEN_LEASE_CHECKS === 0 && options.stillHeld && !(await options.stillHeld())) {
-        throw new FoldingInterruptedError();
-      }
-      await this.rewrite(grain, (stored) => {
-        const missing = parts.filter((part) => part.seq > (stored?.lastFold ?? 0));
-        if (missing.length === 0) return null;
-        const days = decodeDays(stored?.days);
-        for (const part of missing) addFields(days, part.fields);
-        return { ...this.identity(grain, owners, stored), lastFold: top, days };
-      });
+    const entries = [...documents];
+    for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) {
+      if (start > 0 && options.stillHeld && !(await options.stillHeld())) throw new FoldingInterruptedError();
+      await this.writeGroup(entries.slice(start, start + DOCUMENTS_PER_GROUP), owners);
+    }
+  }
+
+  /** Reads the group's documents, then replaces those that exist and inserts the others in one command. */
+  private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>): Promise<void> {
+    const stored = new Map<string, MonthTotals>();
+    await eachLimited(group, READ_CONCURRENCY, async ([_id]) => {
+      const document = await this.totals.findOne({ _id });
+      if (document) stored.set(_id, document);
     });
-  }
-
-  /**
-   * Adds counts kept by an earlier version (per-event documents) to the grains, once per grain: a grain
-   * carries `migrated` afterwards, so a migration run again after a crash adds only what is missing. Run
-   * it under the folder's lease (CountFolder.exclusively), so no fold writes the same documents meanwhile.
-   */
-  async mergeInitial(counts: FoldCounts): Promise<void> {
-    for (const [grain, fields] of counts) {
-      await this.rewrite(grain, (stored) => {
-        if (stored?.migrated) return null;
-        const days = decodeDays(stored?.days);
-        addFields(days, fields);
-        return { ...this.identity(grain, new Map(), stored), lastFold: stored?.lastFold ?? 0, days, migrated: true };
-      });
+    const replaced: MonthTotals[] = [];
+    const inserted: MonthTotals[] = [];
+    for (const [_id, parts] of group) {
+      const next = this.withParts(_id, parts, stored.get(_id) ?? null, owners);
+      if (next) (stored.has(_id) ? replaced : inserted).push(next);
     }
+    await eachLimited(replaced, WRITE_CONCURRENCY, async (document) => {
+      await this.totals.replaceOne({ _id: document._id }, document);
+    });
+    // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
+    // pass; the next pass reads it and adds only what it lacks.
+    if (inserted.length > 0) await this.totals.insertMany(inserted, { ordered: true });
   }
 
-  /** The grain's owner fields: the stored ones, or those `owners` knows. */
-  private identity(grain: string, owners: Map<string, string>, stored: StoredTotals | null): Partial<TotalsDocument> {
+  /** The document with the parts it lacks added, or null when it has them all. */
+  private withParts(_id: string, { grain, month, parts }: DocumentParts, stored: MonthTotals | null, owners: Map<string, string>): MonthTotals | null {
+    const lastFold = stored?.lastFold ?? 0;
+    const missing = parts.filter((part) => part.seq > lastFold);
+    if (missing.length === 0) return null;
+    const days: DayCounts = {};
+    addDays(days, stored?.days ?? {});
+    for (const part of missing) addDays(days, part.days);
+    const document: MonthTotals = { _id, grain, month, lastFold: Math.max(...missing.map((part) => part.seq)), days };
     const { campaignId, publisherId } = subjectsOf(grain);
-    const identity: Partial<TotalsDocument> = {};
     const campaignOwner = stored?.campaignOwnerAccountId ?? (campaignId === undefined ? undefined : owners.get(`c:${campaignId}`));
     const publisherOwner = stored?.publisherOwnerAccountId ?? (publisherId === undefined ? undefined : owners.get(`p:${publisherId}`));
-    if (campaignOwner) identity.campaignOwnerAccountId = campaignOwner;
-    if (publisherOwner) identity.publisherOwnerAccountId = publisherOwner;
-    if (stored?.migrated) identity.migrated = true;
-    return identity;
-  }
-
-  /**
-   * Reads the grain's document by `_id`, and writes what `change` makes of it (nothing when it answers
-   * null) by `_id` alone. Only one writer works on a grain at a time (the folder lease); should an insert
-   * still meet a document that appeared meanwhile, the change is made again on top of it.
-   */
-  private async rewrite(grain: string, change: (stored: StoredTotals | null) => Omit<TotalsDocument, '_id'> | null): Promise<void> {
-    const totals = this.totalsOf(grain);
-    for (let attempt = 1; ; attempt += 1) {
-      const stored = await totals.findOne({ _id: grain });
-      const next = change(stored);
-      if (!next) return;
-      const document: StoredTotals = { ...next, _id: grain, days: JSON.stringify(next.days) };
-      if (stored) {
-        await totals.replaceOne({ _id: grain }, document);
-        return;
-      }
-      try {
-        await totals.insertOne(document);
-        return;
-      } catch (error) {
-        if (!isDuplicateKeyError(error) || attempt >= 3) throw error;
-      }
-    }
+    if (campaignOwner) document.campaignOwnerAccountId = campaignOwner;
+    if (publisherOwner) document.publisherOwnerAccountId = publisherOwner;
+    return document;
   }
 
   private async guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -221,3 +262,4 @@ export class TotalsStore {
     }
   }
 }
+

@@ -1,9 +1,9 @@
 import { createLogger } from '@pilot/logging';
-import { connectMongo, type Connection } from '@pilot/mongo';
+import { connectMongo, mongoose, type Connection } from '@pilot/mongo';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, grainDaysOf, TotalsStore, UnfoldedCounts } from '../src';
+import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, grainDaysOf, TotalsStore, UnfoldedCounts, type DayRange, type GrainDays, type MonthTotals } from '../src';
 
 describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
   const infra = testInfra();
@@ -41,12 +41,19 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     redis.disconnect();
   });
 
-  /** The grain's figures as a stats read sees them: MongoDB's document plus what Redis has not folded. */
-  async function figures(grain: string): Promise<Record<string, number>> {
-    const stored = (await totals.read([grain])).get(grain);
+  /** The grain's days as a stats read sees them: MongoDB's documents plus what Redis has not folded. */
+  async function daysOf(grain: string, range: DayRange = {}): Promise<GrainDays> {
+    const stored = (await totals.readRange([grain], range, clock.now())).get(grain);
     const { parts } = await unfolded.read([grain]);
-    return grainDaysOf(stored?.days, stored?.lastFold ?? 0, parts)['2026-04-01'] ?? {};
+    return grainDaysOf(stored, parts);
   }
+
+  async function figures(grain: string): Promise<Record<string, number>> {
+    return (await daysOf(grain))['2026-04-01'] ?? {};
+  }
+
+  const folderOf = (options: { clock?: ManualClock; journal?: CountJournal; totals?: TotalsStore } = {}) =>
+    new CountFolder({ journal: options.journal ?? new CountJournal(redis, infra.redisPrefix), totals: options.totals ?? totals, clock: options.clock ?? clock, logger, tickMs: 0, ...COUNT_FOLDING });
 
   it('counts an ad request once even when the same call is sent again (a resend after a lost answer)', async () => {
     const first = await recorder.countAdRequest(6, limit, allocation('a-1'), clock.now());
@@ -97,7 +104,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
   });
 
   it('numbers new folds above what MongoDB applied when Redis lost the sequence, so none is dropped', async () => {
-    const folder = new CountFolder({ journal: new CountJournal(redis, infra.redisPrefix), totals, clock, logger, tickMs: 0, ...COUNT_FOLDING });
+    const folder = folderOf();
     await folder.foldNow(true);
     expect(await figures('p:6')).to.deep.include({ adRequests: 60, confirmedDeliveries: 2 });
     // Redis restarted without persistence: its keys are gone, MongoDB keeps its totals.
@@ -107,7 +114,25 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     await folder.foldNow(true);
     await folder.stop();
     expect((await figures('p:6')).adRequests).to.equal(61);
-    expect((await totals.read(['p:6'])).get('p:6')?.days['2026-04-01']?.adRequests).to.equal(61);
+    expect((await totals.read(['p:6'], ['2026-04'])).get('p:6')?.days['2026-04-01']?.adRequests).to.equal(61);
+  });
+
+  it('numbers new folds above what MongoDB applied when Redis went back to an older sequence, on every pass', async () => {
+    const journal = new CountJournal(redis, infra.redisPrefix);
+    const folder = folderOf();
+    await recorder.countAdRequest(6, limit, allocation('b-2'), clock.now());
+    await folder.foldNow(true);
+    const { appliedThrough } = await totals.readState();
+    expect(appliedThrough).to.be.at.least(2);
+    // Redis restored from an older snapshot: its sequence is behind, though it exists.
+    await redis.set(journal.keys.foldSequence, '1');
+    clock.advance(60_000);
+    await recorder.countAdRequest(6, limit, allocation('b-3'), clock.now());
+    await folder.foldNow(true);
+    await folder.stop();
+    expect(Number(await redis.get(journal.keys.foldSequence)), 'the new fold numbered above the floor').to.equal(appliedThrough + 1);
+    expect((await totals.readState()).appliedThrough).to.equal(appliedThrough + 1);
+    expect((await totals.read(['p:6'], ['2026-04'])).get('p:6')?.days['2026-04-01']?.adRequests).to.equal(63);
   });
 
   describe('applying folds to the totals', () => {
@@ -130,16 +155,17 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       'c:92': { '2026-04-03': { adRequests: 7 } },
     };
     const stored = async () => {
-      const documents = await totals.read(Object.keys(expected));
+      const documents = await totals.read(Object.keys(expected), ['2026-04']);
       return Object.fromEntries([...documents].map(([grain, document]) => [grain, document.days]));
     };
 
-    it('adds a batch of folds with one write per grain and every grain at the batch\'s highest fold', async () => {
+    it('adds a batch of folds with one write per grain and month, each at the highest fold it got', async () => {
       await totals.applyFolds(folds, owners);
       expect(await stored()).to.deep.equal(expected);
-      const documents = await totals.read(['c:90', 'c:92']);
-      expect(documents.get('c:90')).to.include({ lastFold: 103, campaignOwnerAccountId: '900' });
-      expect(documents.get('c:92')?.lastFold).to.equal(103);
+      const documents = await totals.read(['c:90', 'c:92'], ['2026-04']);
+      expect(documents.get('c:90')).to.deep.include({ lastFolds: { '2026-04': 102 }, campaignOwnerAccountId: '900' });
+      expect(documents.get('c:92')?.lastFolds).to.deep.equal({ '2026-04': 103 });
+      expect(await totals.readState()).to.deep.include({ appliedThrough: 103 });
     });
 
     it('adds to each grain only the folds it lacks when batches are cut differently after a crash', async () => {
@@ -157,18 +183,118 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect(days['c:91']?.['2026-04-03']).to.deep.equal({ confirmedDeliveries: 4, adRequests: 2 });
     });
 
-    it('reads and adds to a grain document of the earlier layout (days as an object)', async () => {
-      const old = { _id: 'c:93', lastFold: 50, days: { '2026-04-01': { adRequests: 2 } } };
-      // Where the store keeps c:93: the shard that holds it after one write through the store.
-      await totals.applyFolds([fold(200, { 'c:93': { '2026-04-01|clickedLinks': 1 } })], owners);
-      const shardNames = (await mongo.db!.listCollections().toArray()).map((collection) => collection.name).filter((name) => name.startsWith('totals_'));
-      const holders = await Promise.all(shardNames.map(async (name) => ((await mongo.db!.collection(name).findOne({ _id: 'c:93' as never })) ? name : null)));
-      const shard = holders.find((name): name is string => name !== null)!;
-      await mongo.db!.collection(shard).replaceOne({ _id: 'c:93' as never }, old);
-      expect((await totals.read(['c:93'])).get('c:93')?.days).to.deep.equal(old.days);
-      await totals.applyFolds([fold(201, { 'c:93': { '2026-04-01|adRequests': 1, '2026-04-02|adRequests': 4 } })], owners);
-      expect((await totals.read(['c:93'])).get('c:93')).to.deep.include({ lastFold: 201, days: { '2026-04-01': { adRequests: 3 }, '2026-04-02': { adRequests: 4 } } });
-      expect(typeof (await mongo.db!.collection(shard).findOne({ _id: 'c:93' as never }))?.days, 'stored as a string again').to.equal('string');
+    it('keeps one document per grain and UTC month in one collection, with real fields a MongoDB reader can query', async () => {
+      await totals.ensureIndexes();
+      await totals.applyFolds([fold(300, { 'c:94': { '2026-04-30|adRequests': 2, '2026-05-01|adRequests': 3, '2026-05-01|clickedLinks': 1 } })], owners);
+      const collection = mongo.db!.collection<MonthTotals>('totals');
+      expect(await collection.find({ grain: 'c:94' }).sort({ month: 1 }).toArray()).to.deep.equal([
+        { _id: 'c:94|2026-04', grain: 'c:94', month: '2026-04', lastFold: 300, days: { '2026-04-30': { adRequests: 2 } } },
+        { _id: 'c:94|2026-05', grain: 'c:94', month: '2026-05', lastFold: 300, days: { '2026-05-01': { adRequests: 3, clickedLinks: 1 } } },
+      ]);
+      const indexes = (await collection.indexes()).map((index) => index.key);
+      expect(indexes).to.deep.include({ grain: 1, month: 1 });
+      const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).sort();
+      expect(names).to.deep.equal(['totals', 'totals_folder']);
+    });
+  });
+
+  describe('months', () => {
+    const fold = (seq: number, grain: string, fields: Record<string, number>) => ({ seq, counts: new Map([[grain, new Map(Object.entries(fields))]]) });
+
+    it('answers a range across a month boundary from the two months\' documents and Redis, exactly', async () => {
+      const journal = new CountJournal(redis, infra.redisPrefix);
+      const grain = 'c:95';
+      // Folded: the last two days of May and the first of June; counted in Redis, not folded: June 2.
+      await totals.applyFolds([fold(400, grain, { '2026-05-30|adRequests': 1, '2026-05-31|adRequests': 2, '2026-06-01|adRequests': 4 })], new Map());
+      const at = new Date('2026-06-02T09:00:00Z');
+      await recorder.count([grain], '2026-06-02', 'adRequests', at);
+      const june = new ManualClock(at.getTime());
+      const days = (await totals.readRange([grain], { from: '2026-05-31', to: '2026-06-02' }, june.now())).get(grain);
+      expect(days?.lastFolds).to.deep.equal({ '2026-05': 400, '2026-06': 400 });
+      const { parts } = await unfolded.read([grain]);
+      const seen = grainDaysOf(days, parts);
+      expect(seen).to.deep.include({ '2026-05-31': { adRequests: 2 }, '2026-06-01': { adRequests: 4 }, '2026-06-02': { adRequests: 1 } });
+      // The fold of June 2, applied once; applied again it adds nothing.
+      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval, (await totals.readState()).appliedThrough);
+      const [seq] = await journal.pendingFolds();
+      const counts = await journal.read(seq!);
+      await totals.apply(seq!, counts, new Map());
+      await totals.apply(seq!, counts, new Map());
+      const after = grainDaysOf((await totals.readRange([grain], {}, june.now())).get(grain), (await unfolded.read([grain])).parts);
+      expect(after['2026-06-02']).to.deep.equal({ adRequests: 1 });
+      expect(after['2026-05-30']).to.deep.equal({ adRequests: 1 });
+    });
+  });
+
+  describe('the cost of a stats read', () => {
+    const prefix = () => `${infra.redisPrefix}cost:`;
+    let connection: Connection;
+    const finds: string[] = [];
+
+    before(async () => {
+      // A connection of its own that reports every command it sends, to count the lookups.
+      connection = mongoose.createConnection(infra.mongoUrl, { dbName: `counting_cost_${infra.runId}`, monitorCommands: true, autoIndex: false, autoCreate: false });
+      await connection.asPromise();
+      connection.getClient().on('commandStarted', (event: { commandName: string; command: Record<string, unknown> }) => {
+        if (event.commandName === 'find') finds.push(String(event.command.find));
+      });
+    });
+
+    after(async () => {
+      await connection.db!.dropDatabase();
+      await connection.close();
+    });
+
+    it('is one lookup per grain and month asked for, and one of the folder state: the same after millions of events', async () => {
+      const store = new TotalsStore(connection, 5000);
+      const seeding = new ManualClock(new Date('2026-01-01T00:00:00Z').getTime());
+      const writer = new CountRecorder(redis, prefix(), 2000);
+      const folder = folderOf({ clock: seeding, journal: new CountJournal(redis, prefix()), totals: store });
+      // Three months of counting through the recorder, every 45 minutes of the clock, folded as it goes.
+      const facts = 2_800;
+      for (let i = 0; i < facts; i += 1) {
+        const counted = { campaignId: 700 + (i % 10), publisherId: 800 + (i % 5), campaignOwnerAccountId: '7000', publisherOwnerAccountId: '8000', allocatedAt: seeding.now() };
+        await writer.countAdRequest(counted.publisherId, { points: 1e9, windowSeconds: 60 }, { ...counted, allocationId: `cost-${i}` }, seeding.now());
+        if (i % 3 === 0) await writer.countOnce('confirmedDeliveries', `cost-${i}`, counted, seeding.now());
+        seeding.advance(45 * 60_000);
+        if (i % 500 === 499) await folder.foldNow(true);
+      }
+      await folder.foldNow(true);
+      await folder.stop();
+      const now = new Date('2026-03-20T12:00:00Z');
+      expect(seeding.now().getTime()).to.be.greaterThan(now.getTime());
+      const grains = ['co:7000', 'po:8000'];
+      const read = async (range: DayRange, at: Date) => {
+        finds.length = 0;
+        const stored = await store.readRange(grains, range, at);
+        const lookups = finds.filter((collection) => collection === 'totals').length;
+        const state = finds.filter((collection) => collection === 'totals_folder').length;
+        const inRange = ([date]: [string, unknown]) => (range.from === undefined || date >= range.from) && (range.to === undefined || date <= range.to);
+        const days = [...stored.values()].flatMap((grain) => Object.entries(grain.days).filter(inRange).map(([, counts]) => counts));
+        const adRequests = days.reduce((sum, day) => sum + (day.adRequests ?? 0), 0);
+        return { lookups, state, adRequests };
+      };
+      const week = { from: '2026-03-01', to: '2026-03-07' };
+      const before = { allTime: await read({}, now), week: await read(week, now) };
+      // 2 grains x January to March, and 2 grains x March.
+      expect(before.allTime).to.include({ lookups: 6, state: 1 });
+      expect(before.week).to.include({ lookups: 2, state: 1 });
+
+      // Two million more events in the same months, applied as the folder applies them.
+      const million = (seq: number, day: string) => ({ seq, counts: new Map(grains.map((grain) => [grain, new Map([[`${day}|adRequests`, 500_000]])])) });
+      const { appliedThrough } = await store.readState();
+      await store.applyFolds([million(appliedThrough + 1, '2026-01-15'), million(appliedThrough + 2, '2026-02-15')], new Map());
+      await store.applyFolds([million(appliedThrough + 3, '2026-03-03'), million(appliedThrough + 4, '2026-03-10')], new Map());
+      const after = { allTime: await read({}, now), week: await read(week, now) };
+      expect(after.allTime.adRequests - before.allTime.adRequests).to.equal(4_000_000);
+      expect(after.week.adRequests - before.week.adRequests).to.equal(1_000_000);
+      expect(after.allTime).to.include({ lookups: before.allTime.lookups, state: 1 });
+      expect(after.week).to.include({ lookups: before.week.lookups, state: 1 });
+
+      // What grows it is the months since counting began: a month later, one more lookup per grain.
+      expect(await read({}, new Date('2026-04-20T12:00:00Z'))).to.include({ lookups: 8, state: 1 });
+      // A range reaching far beyond what was counted costs no more than the months counted.
+      expect(await read({ from: '2000-01-01', to: '2099-12-31' }, now)).to.include({ lookups: 6, state: 1 });
     });
   });
 });

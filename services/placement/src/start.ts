@@ -51,17 +51,13 @@ export async function start(config: Config, logger: Logger, options: StartOption
     // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
     const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    await totals.ensureIndexes();
     const journal = new CountJournal(redis, countPrefix);
     registerCountingLag(metrics, journal);
     const folder = resources.add(
       new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
-    // Only an upgrade from one document per impression waits for the folder lease.
-    if (await ImpressionRepository.hasDocuments(mongo)) {
-      const migrated = await folder.exclusively(() => ImpressionRepository.migrateDocuments(mongo, totals));
-      logger.info({ placements: migrated }, 'impression documents moved into totals');
-    }
     const impressions = new ImpressionRepository(
       new CountRecorder(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS),
       new UnfoldedCounts(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),

@@ -1,8 +1,6 @@
 import type { PlacementChanged } from '@pilot/contracts';
-import { infraEnv, waitFor } from '@pilot/testkit';
+import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { TotalsStore } from '@pilot/counting';
-import { connectMongo } from '@pilot/mongo';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
 import { ADMIN, MEMBER, startHarness, type Harness } from './support';
@@ -446,37 +444,6 @@ describe('placement service', function () {
     it('reports ready when MongoDB, RabbitMQ and Redis answer', async () => {
       const response = await request(h.service.url).get('/readyz').expect(200);
       expect(response.body.checks).to.deep.equal({ mongodb: 'ok', rabbitmq: 'ok', redis: 'ok' });
-    });
-  });
-
-  describe('impression documents of the earlier version', () => {
-    it('carries their counts into the totals at start and drops the collection', async () => {
-      const placementId = 'legacy-placement-1';
-      const other = await startHarness({}, async (infra) => {
-        const client = await MongoClient.connect(infra.mongoUrl);
-        try {
-          const db = client.db(infraEnv(infra, 'placement').MONGO_DB);
-          await db.collection('impressions').insertMany(
-            Array.from({ length: 12 }, (_, index) => ({ placementId, slot: 'tr-footer', at: new Date(Date.UTC(2026, 4, 1 + (index % 3), 10)) })),
-          );
-        } finally {
-          await client.close();
-        }
-      });
-      try {
-        const client = await MongoClient.connect(other.infra.mongoUrl);
-        try {
-          const db = client.db(infraEnv(other.infra, 'placement').MONGO_DB);
-          expect(await db.collection('impressions').countDocuments()).to.equal(0);
-          const mongo = await connectMongo({ url: other.infra.mongoUrl, dbName: infraEnv(other.infra, 'placement').MONGO_DB! });
-          const totals = (await new TotalsStore(mongo, 2000).read([`pl:${placementId}`]).finally(() => mongo.close())).get(`pl:${placementId}`);
-          expect(totals?.days).to.deep.equal({ '2026-05-01': { impressions: 4 }, '2026-05-02': { impressions: 4 }, '2026-05-03': { impressions: 4 } });
-        } finally {
-          await client.close();
-        }
-      } finally {
-        await other.stop();
-      }
     });
   });
 });

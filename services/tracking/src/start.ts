@@ -15,7 +15,6 @@ import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
-import { hasLegacyRecords, migrateLegacyRecords } from './data/legacy-records';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';
 import { trackingCounters } from './http/tracking-counters';
@@ -48,17 +47,13 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    await totals.ensureIndexes();
     const journal = new CountJournal(redis, config.REDIS_KEY_PREFIX);
     registerCountingLag(metrics, journal);
     const folder = resources.add(
       new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
-    // Only an upgrade from the per-event records waits for the folder lease (the migration is short).
-    if (await hasLegacyRecords(mongo)) {
-      const migrated = await folder.exclusively(() => migrateLegacyRecords(mongo, totals));
-      logger.info({ documents: migrated }, 'per-event records of the earlier version moved into totals');
-    }
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const { campaigns } = subscribe({
       bus,

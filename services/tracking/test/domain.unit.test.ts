@@ -181,15 +181,16 @@ describe('stats rules', () => {
     expect(pair.choose(owners({ 'c:3': '8', 'p:4': '7' }))).to.deep.equal([]);
   });
 
-  it("adds Redis counts a grain's document has not applied: open intervals always, folds above its lastFold", () => {
-    const stored = { '2026-01-01': { adRequests: 5 } };
+  it("adds Redis counts a grain's documents have not applied: open intervals always, folds above the lastFold of the day's month", () => {
+    const stored = { days: { '2026-01-31': { adRequests: 5 }, '2026-02-01': { adRequests: 2 } }, lastFolds: { '2026-01': 3, '2026-02': 4 } };
     const parts = [
-      { fold: 0, fields: new Map([['2026-01-01|adRequests', 1]]) },
-      { fold: 3, fields: new Map([['2026-01-01|adRequests', 10]]) },
-      { fold: 4, fields: new Map([['2026-01-02|clickedLinks', 2]]) },
+      { fold: 0, fields: new Map([['2026-01-31|adRequests', 1]]) },
+      { fold: 3, fields: new Map([['2026-01-31|adRequests', 10]]) },
+      { fold: 4, fields: new Map([['2026-01-31|clickedLinks', 2], ['2026-02-01|adRequests', 7]]) },
+      { fold: 5, fields: new Map([['2026-02-01|adRequests', 1]]) },
     ];
-    expect(grainDaysOf(stored, 3, parts)).to.deep.equal({ '2026-01-01': { adRequests: 6 }, '2026-01-02': { clickedLinks: 2 } });
-    expect(grainDaysOf(undefined, 0, parts)).to.deep.equal({ '2026-01-01': { adRequests: 11 }, '2026-01-02': { clickedLinks: 2 } });
-    expect(stored).to.deep.equal({ '2026-01-01': { adRequests: 5 } });
+    expect(grainDaysOf(stored, parts)).to.deep.equal({ '2026-01-31': { adRequests: 6, clickedLinks: 2 }, '2026-02-01': { adRequests: 3 } });
+    expect(grainDaysOf(undefined, parts)).to.deep.equal({ '2026-01-31': { adRequests: 11, clickedLinks: 2 }, '2026-02-01': { adRequests: 8 } });
+    expect(stored.days).to.deep.equal({ '2026-01-31': { adRequests: 5 }, '2026-02-01': { adRequests: 2 } });
   });
 });

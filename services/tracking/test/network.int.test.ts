@@ -292,9 +292,9 @@ describe('tracking: delivery confirmations and click links', () => {
   async function filteredVisits(allocation: Allocation, visit: 'head' | 'preview_agent'): Promise<number> {
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'tracking').MONGO_DB! });
     try {
-      const stored = (await new TotalsStore(mongo, 2000).read(['all'])).get('all');
+      const stored = (await new TotalsStore(mongo, 2000).readRange(['all'], {}, new Date())).get('all');
       const { parts } = await world.unfolded.read(['all']);
-      const days = grainDaysOf(stored?.days, stored?.lastFold ?? 0, parts);
+      const days = grainDaysOf(stored, parts);
       return days[dayOf(allocation.claims.issuedAt)]?.[`filtered_${visit}`] ?? 0;
     } finally {
       await mongo.close();

@@ -45,7 +45,7 @@ describe('tracking: restarts, faults and configuration', () => {
       const journal = new CountJournal(world.redis, infra.redisPrefix);
       const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'tracking').MONGO_DB! });
       cleanup.push(() => mongo.close());
-      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
+      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval, 0);
       const [seq] = await journal.pendingFolds();
       const counts = await journal.read(seq!);
       const owners = await journal.owners(['c:31', 'c:32', 'p:41', 'p:42']);
@@ -62,64 +62,6 @@ describe('tracking: restarts, faults and configuration', () => {
       // The same fold applied yet again (a folder that wakes up late) changes nothing.
       await new TotalsStore(mongo, 2000).apply(seq!, counts, owners);
       expect(await read(), 'read after a repeated fold').to.deep.equal(expected);
-    });
-  });
-
-  describe('records of the earlier version', () => {
-    const infra = testInfra();
-    const cleanup: Array<() => Promise<void>> = [];
-    after(async () => {
-      while (cleanup.length > 0) await cleanup.pop()?.();
-    });
-
-    it('carries the per-event records into the totals at start, once, and drops them', async () => {
-      const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'tracking').MONGO_DB! });
-      cleanup.push(() => mongo.close());
-      const record = (kind: string, n: number, publisherId: number, publisherOwnerAccountId: string) => ({
-        _id: `${kind}:legacy-${n}`,
-        kind,
-        allocationId: `legacy-${n}`,
-        campaignId: 71,
-        publisherId,
-        campaignOwnerAccountId: '8101',
-        publisherOwnerAccountId,
-        day: n < 4 ? '2026-02-01' : '2026-02-02',
-        at: new Date('2026-02-01T10:00:00Z'),
-      });
-      await mongo.db!.collection('records').insertMany([
-        ...Array.from({ length: 6 }, (_, n) => record('allocation', n, 81, '8102')),
-        ...[0, 1].map((n) => record('confirmation', n, 81, '8102')),
-        record('click', 0, 81, '8102'),
-        record('allocation', 9, 82, '8103'),
-      ] as never[]);
-      await mongo.db!.collection('filtered_clicks').insertOne({ _id: 'f1', allocationId: 'legacy-0', campaignId: 71, publisherId: 81, reason: 'head', at: new Date('2026-02-01T10:00:00Z') } as never);
-      const snapshot = await campaignSnapshot([]);
-      cleanup.push(snapshot.close);
-      const stats = async (url: string, who: { accountId: string; admin?: boolean }, query = '') =>
-        (await request(url).get(`/api/workspace/stats${query}`).set(gatewaySigned(infra, 'GET', `/api/workspace/stats${query}`, who)).expect(200)).body;
-      for (let start = 0; start < 2; start += 1) {
-        // The second start finds nothing left to carry over and adds nothing.
-        const tracking = await startTracking(infra, snapshot.url, {}, { COUNT_FOLD_INTERVAL_MS: '0' });
-        try {
-          expect(await stats(tracking.url, { accountId: '8101' })).to.deep.equal({
-            adRequests: 7,
-            confirmedDeliveries: 2,
-            clickedLinks: 1,
-            unfilledAdRequests: 0, // the earlier version kept no 204s
-            days: [
-              { date: '2026-02-01', adRequests: 4, confirmedDeliveries: 2, clickedLinks: 1, unfilledAdRequests: 0 },
-              { date: '2026-02-02', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0 },
-            ],
-          });
-          expect((await stats(tracking.url, { accountId: '8103' })).adRequests).to.equal(1);
-          expect((await stats(tracking.url, { accountId: '1', admin: true }, '?campaignId=71&publisherId=81')).adRequests).to.equal(6);
-        } finally {
-          await tracking.stop();
-        }
-      }
-      const names = (await mongo.db!.listCollections().toArray()).map((collection) => collection.name);
-      expect(names).to.not.include('records');
-      expect(names).to.not.include('filtered_clicks');
     });
   });
 

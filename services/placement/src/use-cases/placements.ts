@@ -106,7 +106,7 @@ export class PlacementService {
     return {
       slot,
       placement: placement ? adminViewOf(placement) : null,
-      impressions: placement ? await this.impressions.countFor(placement.placementId) : 0,
+      impressions: placement ? await this.impressions.countFor(placement.placementId, this.clock.now()) : 0,
     };
   }
 }

@@ -89,24 +89,27 @@ function openTestClickLink(deps: TrackingDeps, claims: AllocationClaims): ClickR
 }
 
 /**
- * The totals over the records the filter and the account may see: MongoDB's documents first, then what
- * Redis holds that they do not (docs/decisions/0013). A handful of lookups by key, whatever the traffic.
+ * The totals over the records the filter and the account may see: MongoDB's documents first (one per
+ * grain and month of the range), then what Redis holds that they do not (docs/decisions/0013). A handful
+ * of lookups by key, whatever the traffic.
  */
-export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, filter: StatsFilter): Promise<StatsAnswer> {
+export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded' | 'clock'>, filter: StatsFilter): Promise<StatsAnswer> {
   const plan = planStats(filter);
-  const stored = await deps.totals.read(plan.candidates);
+  const stored = await deps.totals.readRange(plan.candidates, filter, deps.clock.now());
   const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
   // Every candidate document names the owners of the campaign or publisher the plan asks about.
   const owners = new Map(unfolded.owners);
   for (const subject of plan.ownerSubjects) {
     const field = subject.startsWith('c:') ? 'campaignOwnerAccountId' : 'publisherOwnerAccountId';
-    const owner = [...stored.values()].map((document) => document[field]).find(Boolean);
+    const owner = [...stored.values()].map((grain) => grain[field]).find(Boolean);
     if (owner && !owners.has(subject)) owners.set(subject, owner);
   }
-  const grains = plan.choose(owners).map((grain) => {
-    const document = stored.get(grain);
-    return grainDaysOf(document?.days, document?.lastFold ?? 0, unfolded.parts.filter((part) => part.grain === grain));
-  });
+  const grains = plan.choose(owners).map((grain) =>
+    grainDaysOf(
+      stored.get(grain),
+      unfolded.parts.filter((part) => part.grain === grain),
+    ),
+  );
   return sumStats(grains, filter);
 }
 
