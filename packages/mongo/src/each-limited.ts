@@ -1,6 +1,6 @@
 /**
  * Runs `work` on every item, at most `limit` at a time; stops at the first failure. For database work over
- * many items (grains, collections) that must not all hit FerretDB, which serializes its writers, at once.
+ * many items (grains) that must not all hit the store at once: FerretDB serializes its writers.
  */
 export async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;

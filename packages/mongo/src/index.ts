@@ -116,6 +116,5 @@ export class NextIds<T extends { _id: number }> {
 }
 
 export * from './retention';
-export * from './shards';
 export * from './models';
 export * from './each-limited';

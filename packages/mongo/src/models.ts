@@ -3,11 +3,10 @@
  * collection, typed by the document as stored, with its indexes declared on the schema and created by the
  * owning repository's `ensureIndexes` at start (never behind its back: autoIndex and autoCreate are off).
  *
- * A document written through a model holds exactly the fields written before models existed, because the
- * data of earlier releases must keep working and FerretDB answers only a string `_id` lookup without a scan:
- * - no `__v` (versionKey off), no timestamps, no `id` virtual (projections store a real `id` field);
- * - `_id` is declared with the type stored today (a string or a number), so mongoose never adds or casts
- *   to an ObjectId;
+ * A document written through a model holds exactly the fields the repository gives it (docs/storage.md):
+ * - no `__v` (versionKey off), no timestamps, no `id` virtual;
+ * - `_id` is declared with the type the collection keys by (a string or a number), so mongoose never adds
+ *   or casts to an ObjectId;
  * - a field the schema does not declare fails the write (`strict: 'throw'`) instead of being dropped;
  * - empty objects are kept (`minimize` off).
  * Reads are `lean()`: plain objects, no documents built.
