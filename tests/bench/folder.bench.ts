@@ -18,8 +18,10 @@
  * into packages/counting/ so that it finds its dependencies) for a figure before and after.
  */
 import { performance } from 'node:perf_hooks';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as Counting from '../../packages/counting/src';
+import type * as CountingTotals from '../../packages/counting/src/totals';
 import type { CountedAllocation } from '../../packages/counting/src';
 import { createLogger } from '../../packages/logging/src';
 import { connectMongo } from '../../packages/mongo/src';
@@ -51,9 +53,13 @@ async function main(): Promise<void> {
   if (!mongoUrl) throw new Error('MONGO_URL is required');
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'folder-bench');
   await waitForRedis(redis);
-  const { CountFolder, CountJournal, CountRecorder, TotalsStore } = (await import(
-    process.env.COUNTING_SRC ? path.resolve(process.env.COUNTING_SRC, 'index.ts') : '../../packages/counting/src'
-  )) as typeof Counting;
+  // An earlier version exports everything from its index; this one keeps the MongoDB side in totals.ts.
+  const source = process.env.COUNTING_SRC ? path.resolve(process.env.COUNTING_SRC) : path.resolve(__dirname, '../../packages/counting/src');
+  const totalsEntry = path.join(source, 'totals.ts');
+  const { CountFolder, CountJournal, CountRecorder, TotalsStore } = {
+    ...((await import(path.join(source, 'index.ts'))) as typeof Counting),
+    ...((existsSync(totalsEntry) ? await import(totalsEntry) : {}) as typeof CountingTotals),
+  };
   const mongo = await connectMongo({ url: mongoUrl, dbName: `folder_bench_${runId}` });
   const totals = new TotalsStore(mongo, 30_000);
   // An earlier version has no indexes to create.

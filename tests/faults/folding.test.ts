@@ -10,7 +10,8 @@
  */
 import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { CountKeys, TotalsStore } from '../../packages/counting/src';
+import { CountKeys } from '../../packages/counting/src';
+import { TotalsStore } from '../../packages/counting/src/totals';
 import { connectMongo, type Connection } from '../../packages/mongo/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';

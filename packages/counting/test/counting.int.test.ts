@@ -3,7 +3,8 @@ import { connectMongo, mongoose, type Connection } from '@pilot/mongo';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, grainDaysOf, TotalsStore, UnfoldedCounts, type DayRange, type GrainDays, type MonthTotals } from '../src';
+import { CountJournal, CountRecorder, grainDaysOf, UnfoldedCounts, type DayRange, type GrainDays } from '../src';
+import { COUNT_FOLDING, CountFolder, TotalsStore, type MonthTotals } from '../src/totals';
 
 describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
   const infra = testInfra();

@@ -4,7 +4,8 @@
  */
 import { Bus } from '@pilot/bus';
 import { systemClock, type Clock } from '@pilot/config';
-import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
+import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
+import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
 import { listen, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry, registerCountingLag, registerOutboxBacklog } from '@pilot/metrics';
 import { createServiceApp } from '@pilot/service-app';

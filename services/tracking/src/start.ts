@@ -5,7 +5,8 @@
 import { Bus } from '@pilot/bus';
 import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
-import { COUNT_FOLDING, CountFolder, CountJournal, CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
+import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
+import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
 import { internalGet } from '@pilot/http-client';
 import { listen, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry, registerCountingLag } from '@pilot/metrics';

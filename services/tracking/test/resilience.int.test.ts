@@ -1,5 +1,6 @@
 import { ConfigError } from '@pilot/config';
-import { CountJournal, TotalsStore } from '@pilot/counting';
+import { CountJournal } from '@pilot/counting';
+import { TotalsStore } from '@pilot/counting/totals';
 import { connectMongo } from '@pilot/mongo';
 import { infraEnv, ManualClock, runServiceMain, TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';

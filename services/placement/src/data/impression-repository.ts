@@ -4,7 +4,8 @@
  * (docs/decisions/0013), under this service's own Redis namespace, so a count read is one lookup by key
  * per month counted, however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
  */
-import { dayOf, grainDaysOf, type TotalsStore, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import { dayOf, grainDaysOf, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import type { TotalsStore } from '@pilot/counting/totals';
 
 const KIND = 'impressions';
 

@@ -4,7 +4,8 @@
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
-import type { CountRecorder, TotalsStore, UnfoldedCounts } from '@pilot/counting';
+import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
+import type { TotalsStore } from '@pilot/counting/totals';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
