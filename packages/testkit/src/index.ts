@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
+export { buttonUpdate, confirmInBot, questionButton, startUpdate, type ChatType } from './bot-updates';
 export { reservedPort } from './ports';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';

@@ -108,21 +108,3 @@ export function cookieFrom(response: request.Response, name: string): { pair: st
   }
   return null;
 }
-
-const UPDATE_BASE = Date.now() * 100;
-let nextUpdateId = 1;
-
-/** The Update the messaging platform posts when account `accountId` sends `/start <code>` to the bot. */
-export function startUpdate(code: string, accountId: string, username = `user_${accountId}`): Record<string, unknown> {
-  const id = Number(accountId);
-  return {
-    update_id: UPDATE_BASE + nextUpdateId++,
-    message: {
-      message_id: 1,
-      date: 1,
-      chat: { id, type: 'private' },
-      from: { id, is_bot: false, first_name: 'Test', username },
-      text: `/start ${code}`,
-    },
-  };
-}

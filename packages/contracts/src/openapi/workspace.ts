@@ -124,7 +124,7 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/auth/telegram-webhook': {
         post: {
-          ...operation('telegramWebhook', { summary: "The sign-in bot's webhook (a Telegram Update)", session: false, answer: ['200', null, 'Always, with the right secret; may carry a sendMessage body'], problems: { '401': problem('Wrong or missing X-Telegram-Bot-Api-Secret-Token (webhook_secret_invalid)') } }),
+          ...operation('telegramWebhook', { summary: "The sign-in bot's webhook (a Telegram Update)", session: false, answer: ['200', null, 'Always, with the right secret; may carry a sendMessage (the question to confirm, Confirm first), editMessageText or answerCallbackQuery body'], problems: { '401': problem('Wrong or missing X-Telegram-Bot-Api-Secret-Token (webhook_secret_invalid)') } }),
           requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } },
         },
       },

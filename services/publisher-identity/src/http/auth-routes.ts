@@ -10,7 +10,8 @@
  *   exactly as long as the request, the browser dropped it at the moment of expiry.
  * - Polls after the session was issued answer `{status: "confirmed"}` without a new cookie.
  * - The webhook answers 200 with an empty body when the update has nothing to say (or was seen before),
- *   and 200 with a `sendMessage` body replying to a person's message. A body that is not JSON is ignored
+ *   200 with a `sendMessage` body replying to a person's `/start` (the question, with Confirm and Cancel),
+ *   and 200 with an `editMessageText` body replacing the question by its outcome when a button is pressed. A body that is not JSON is ignored
  *   (200). Only infrastructure trouble answers 503, so the platform retries.
  */
 import { clientIpOf } from '@pilot/internal-auth';
@@ -46,7 +47,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   const sessionOf = (req: Request) => readCookie(req, sessionCookie, SESSION_ID_PATTERN);
 
   app.post('/api/auth/login', noStore, async (req, res) => {
-    const login = await signIn.createLogin(clientIpOf(req));
+    const login = await signIn.createLogin(clientIpOf(req), req.headers['user-agent']);
     setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: BINDING_COOKIE_MAX_AGE_SECONDS, secure: secureCookies });
     res.status(201).json({ requestId: login.requestId, code: login.code, botUrl: login.botUrl, expiresAt: login.expiresAt });
   });
