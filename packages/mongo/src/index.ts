@@ -98,3 +98,4 @@ export * from './retention';
 export * from './shards';
 export * from './models';
 export * from './each-limited';
+export * from './account-slots';

@@ -1,4 +1,4 @@
-import { httpSettings, listenPort, loadConfig as load, makeValidator, num, str, url } from '@pilot/config';
+import { httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, str, url } from '@pilot/config';
 import proxyaddr from 'proxy-addr';
 
 /** A comma-separated list of upstream base URLs (replicas of one service). */
@@ -50,6 +50,8 @@ export const configSpec = {
   WEB_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8106'], desc: 'web replicas' }),
   UPSTREAM_TIMEOUT_MS: num({ default: 10_000, desc: 'an upstream slower than this gives 504' }),
   MAX_BODY_BYTES: num({ default: 65_536, desc: 'a request body larger than this is refused with 413 before it reaches a service' }),
+  ...redisSettings,
+  WORKSPACE_WRITE_LIMIT_POINTS: num({ default: 120, desc: 'workspace writes (POST, PUT, PATCH, DELETE) one account may make per minute; over it 429 rate_limited' }),
   SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie set by publisher-identity (__Host- prefixed when PUBLIC_BASE_URL is https)' }),
 };
 

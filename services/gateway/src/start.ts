@@ -1,11 +1,13 @@
 /**
- * The gateway: the only public entry. Config -> upstream pools -> app (logs, metrics, probes, security
- * headers) -> routes -> listen. stop() stops accepting, lets in-flight requests finish, closes the agents.
+ * The gateway: the only public entry. Config -> upstream pools -> Redis (the workspace write limit) -> app
+ * (logs, metrics, probes, security headers) -> routes -> listen. stop() stops accepting, lets in-flight
+ * requests finish, closes the agents and Redis.
  */
 import { sessionCookieName } from '@pilot/contracts';
 import { listen } from '@pilot/lifecycle';
 import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
+import { createRedis, RedisLimiter } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';
 import { createForwarder } from './http/proxy';
@@ -44,6 +46,14 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     ),
   );
 
+  // Not waited for: the gateway serves ads and pages without Redis; only workspace writes need it (503 meanwhile).
+  const redis = createRedis(config.REDIS_URL, 'gateway');
+  const workspaceWriteLimit = new RedisLimiter(redis, {
+    keyPrefix: `${config.REDIS_KEY_PREFIX}gateway:workspace-writes`,
+    points: config.WORKSPACE_WRITE_LIMIT_POINTS,
+    windowSeconds: 60,
+  });
+
   const { app, operator, finish } = createServiceApp({
     service: 'gateway',
     logger,
@@ -62,6 +72,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
     maxBodyBytes: config.MAX_BODY_BYTES,
+    workspaceWriteLimit,
   });
   finish();
 
@@ -77,6 +88,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     async stop() {
       await Promise.all([server.close(), operatorServer.close()]);
       upstreams.stop();
+      redis.disconnect();
     },
   };
 }

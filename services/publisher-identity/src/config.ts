@@ -41,6 +41,8 @@ export const configSpec = {
   SESSION_TTL_HOURS: num({ default: 168, desc: 'a workspace session ends this many hours after sign-in' }),
   LOGIN_LIMIT_POINTS: num({ default: 10, desc: 'login requests one client address may create per window' }),
   LOGIN_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'length of the login request limit window, in seconds' }),
+  KEY_ROTATION_LIMIT_POINTS: num({ default: 60, desc: 'keys and test keys one account may generate per window (revoking is never limited)' }),
+  KEY_ROTATION_LIMIT_WINDOW_SECONDS: num({ default: 3600, desc: 'length of the key generation limit window, in seconds' }),
   ...outboxSettings,
   READ_MODEL_REPAIR_INTERVAL_MS: num({
     default: 60_000,

@@ -67,7 +67,19 @@ export async function start(config: Config, logger: Logger, options: StartOption
     registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
-    const publishers = new Publishers(publisherRecords, readModel, clock, () => relay.kick(), logger, config.PUBLIC_BASE_URL);
+    const publishers = new Publishers(
+      publisherRecords,
+      readModel,
+      clock,
+      () => relay.kick(),
+      logger,
+      config.PUBLIC_BASE_URL,
+      new RedisLimiter(redis, {
+        keyPrefix: `${config.REDIS_KEY_PREFIX}identity:key-generation`,
+        points: config.KEY_ROTATION_LIMIT_POINTS,
+        windowSeconds: config.KEY_ROTATION_LIMIT_WINDOW_SECONDS,
+      }),
+    );
     const signIn = new SignIn(
       logins,
       sessions,

@@ -30,6 +30,8 @@ describe('publisher-identity through the gateway', () => {
         INTERNAL_SECRET: h.infra.internalSecret,
         PUBLIC_BASE_URL: SITE,
         IDENTITY_URLS: h.service.url,
+        REDIS_URL: h.infra.redisUrl,
+        REDIS_KEY_PREFIX: h.infra.redisPrefix,
         LOG_LEVEL: 'silent',
       },
       stdio: 'ignore',

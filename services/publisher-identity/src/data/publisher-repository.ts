@@ -2,10 +2,12 @@
  * Publisher platforms as a VersionedStore (docs/decisions/0002): each change inserts history entry
  * `<id>:<version>` holding the new state, the audit facts and the publisher.* events in ONE insert; the
  * outbox relay publishes the events afterwards. New ids come from `insertWithNextId`, unique across replicas.
+ * `publisher_slots` holds `<account>:<slot>` claims (AccountSlots): a platform is created only under a
+ * free slot of its owner, which caps the platforms of an account exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import { claimOnce, insertWithNextId, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { AccountSlots, claimOnce, createDeclaredIndexes, insertWithNextId, modelOf, slotClaimSchema, storedSchema, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry } from '@pilot/versioned-store';
 import type { Collection, Document, Filter } from 'mongodb';
@@ -41,6 +43,9 @@ export class PublisherRepository {
   private readonly leases: Collection;
   private readonly ids: Model<PublisherId>;
   private readonly incarnations: Model<ReadModelIncarnation>;
+  private readonly slotClaims: Model<SlotClaim>;
+  /** The owners' platform slots. */
+  readonly slots: AccountSlots;
 
   constructor(connection: Connection) {
     if (!connection.db) throw new Error('MongoDB is not connected');
@@ -48,6 +53,8 @@ export class PublisherRepository {
     this.leases = connection.db.collection('publisher_outbox_leases');
     this.ids = modelOf(connection, 'publisher_ids', idSchema);
     this.incarnations = modelOf(connection, 'key_read_model', incarnationSchema);
+    this.slotClaims = modelOf(connection, 'publisher_slots', slotClaimSchema);
+    this.slots = new AccountSlots(this.slotClaims);
   }
 
   /**
@@ -74,6 +81,12 @@ export class PublisherRepository {
     await this.store.ensureIndexes();
     await this.store.createCurrentIndex({ ownerAccountId: 1, id: -1 });
     await this.store.createCurrentIndex({ status: 1, id: -1 });
+    await createDeclaredIndexes(this.slotClaims);
+  }
+
+  /** How many platforms the account holds (its projections, by the owner index). */
+  async countOwned(ownerAccountId: string): Promise<number> {
+    return (await this.store.findCurrent({ ownerAccountId }, { projection: { id: 1 } })).length;
   }
 
   /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */

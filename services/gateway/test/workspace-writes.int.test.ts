@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { standIn, startGateway, type StandIn } from './support';
+
+const SITE = 'http://127.0.0.1:8080';
+
+describe('gateway: workspace writes per account', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanup.length > 0) await cleanup.pop()?.();
+  });
+
+  /** publisher-identity standing in: session `session-of-<id>...` is account <id>; every workspace call 201. */
+  async function identity(): Promise<StandIn> {
+    const upstream = await standIn((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.startsWith('/internal/sessions/resolve')) {
+        const session = String(req.headers['x-pilot-session'] ?? '');
+        const accountId = /^session0of0([0-9]+)x+$/.exec(session)?.[1];
+        res.statusCode = accountId ? 200 : 401;
+        res.end(JSON.stringify(accountId ? { accountId, displayName: accountId, admin: false } : {}));
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        res.statusCode = req.method === 'GET' ? 200 : 201;
+        res.end('{}');
+      });
+    });
+    cleanup.push(upstream.close);
+    return upstream;
+  }
+
+  const cookieOf = (accountId: string) => `pilot_session=session0of0${accountId}${'x'.repeat(16)}`;
+
+  it('refuses an account its writes over WORKSPACE_WRITE_LIMIT_POINTS a minute with 429 rate_limited and Retry-After; reads and other accounts go on', async () => {
+    const upstream = await identity();
+    const gateway = await startGateway({ identity: upstream.url }, { WORKSPACE_WRITE_LIMIT_POINTS: '3' });
+    cleanup.push(gateway.stop);
+    const write = (accountId: string) =>
+      request(gateway.url).post('/api/workspace/publishers').set('Origin', SITE).set('Cookie', cookieOf(accountId)).send({ type: 'bot', link: '@a_bot' });
+    for (let i = 0; i < 3; i += 1) await write('501').expect(201);
+    const refused = await write('501').expect(429);
+    expect(refused.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(refused.body.code).to.equal('rate_limited');
+    expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
+    await request(gateway.url).delete('/api/workspace/publishers/1/test-key').set('Origin', SITE).set('Cookie', cookieOf('501')).expect(429);
+    await request(gateway.url).get('/api/workspace/publishers').set('Cookie', cookieOf('501')).expect(200);
+    await write('502').expect(201);
+    // The refused writes never reached the service.
+    const forwardedWrites = upstream.requests.filter((req) => req.method !== 'GET');
+    expect(forwardedWrites).to.have.length(4);
+  });
+
+  it('limits 120 writes a minute by default', async () => {
+    const upstream = await identity();
+    const gateway = await startGateway({ identity: upstream.url });
+    cleanup.push(gateway.stop);
+    const answers = [];
+    for (let i = 0; i < 121; i += 1) {
+      answers.push((await request(gateway.url).put('/api/workspace/notifications').set('Origin', SITE).set('Cookie', cookieOf('503')).send({ reviews: true })).status);
+    }
+    expect(answers.filter((status) => status === 201)).to.have.length(120);
+    expect(answers.at(-1)).to.equal(429);
+  });
+});
