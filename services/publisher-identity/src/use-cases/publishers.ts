@@ -46,6 +46,7 @@ function stateOf(record: PublisherRecord): PublisherState {
     keyCreatedAt: record.keyCreatedAt ?? null,
     revokedKeyHashes: record.revokedKeyHashes ?? [],
     rejectionReason: record.rejectionReason ?? null,
+    pauseReason: record.pauseReason ?? null,
     testKeyHash: record.testKeyHash ?? null,
     testKeyCreatedAt: record.testKeyCreatedAt ?? null,
   };
@@ -114,6 +115,7 @@ export class Publishers {
         keyCreatedAt: null,
         revokedKeyHashes: [],
         rejectionReason: null,
+        pauseReason: null,
         testKeyHash: null,
         testKeyCreatedAt: null,
       };
@@ -207,7 +209,12 @@ export class Publishers {
       const to = nextStatus(record.status, action);
       if (!to) throw problems.conflict('invalid_transition', `A ${record.status} platform cannot be ${ACTION_NAMES[action]}`);
       const now = this.clock.now();
-      const next: PublisherState = { ...stateOf(record), status: to, rejectionReason: action === 'reject' ? reason : null };
+      const next: PublisherState = {
+        ...stateOf(record),
+        status: to,
+        rejectionReason: action === 'reject' ? reason : null,
+        pauseReason: action === 'pause' ? reason : null,
+      };
       // A rejection revokes the key for good: after a new approval the owner generates a new one.
       if (to === 'rejected' && record.keyHash) Object.assign(next, withoutKey(record));
       const event = createEnvelope(`publisher.${ACTION_NAMES[action]}` as const, String(id), record.version + 1, eventData(id, next), now);

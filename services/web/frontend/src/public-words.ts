@@ -37,7 +37,7 @@ const WORDS = {
     getNewCode: 'Get a new code',
     expired: 'This sign-in code expired before it was confirmed. Get a new sign-in link and press Start in the bot within 5 minutes.',
     openBot: 'Open the bot and press Start',
-    howItWorks: 'The code travels inside the link: open the bot and press Start. The bot asks you to confirm this sign-in, naming this browser, its address and the time; press Confirm and this page continues by itself. If you did not ask for a sign-in yourself, press Cancel.'
+    howItWorks: 'The code travels inside the link: open the bot and press Start. The bot asks you to confirm this sign-in, naming this browser, its address and the time; press Confirm and this page continues by itself. If you did not ask for a sign-in yourself, press Cancel.',
     scan: 'On another device? Scan this QR code with your phone and press Start in the bot:',
     qrTitle: 'QR code of the bot link',
     codeLabel: 'Sign-in code (only if the bot asks for it):',
