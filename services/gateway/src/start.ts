@@ -7,7 +7,7 @@ import { sessionCookieName } from '@pilot/contracts';
 import { listen } from '@pilot/lifecycle';
 import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
-import { createRedis, RedisLimiter } from '@pilot/redis';
+import { createRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';
 import { createForwarder } from './http/proxy';
@@ -46,8 +46,10 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     ),
   );
 
-  // Not waited for: the gateway serves ads and pages without Redis; only workspace writes need it (503 meanwhile).
+  // Waited for a moment only: the gateway serves ads and pages without Redis; workspace writes need it
+  // (503 until it answers).
   const redis = createRedis(config.REDIS_URL, 'gateway');
+  await waitForRedis(redis, 3000).catch(() => logger.warn('Redis not ready; workspace writes answer 503 until it is'));
   const workspaceWriteLimit = new RedisLimiter(redis, {
     keyPrefix: `${config.REDIS_KEY_PREFIX}gateway:workspace-writes`,
     points: config.WORKSPACE_WRITE_LIMIT_POINTS,
@@ -67,7 +69,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
   app.set('trust proxy', config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false);
   mountRoutes(app, {
     upstreams,
-    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
+    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxBodyBytes: config.MAX_BODY_BYTES, logger }),
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),

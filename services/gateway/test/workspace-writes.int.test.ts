@@ -4,6 +4,25 @@ import { standIn, startGateway, type StandIn } from './support';
 
 const SITE = 'http://127.0.0.1:8080';
 
+describe('gateway: operator and internal paths in any letter case', () => {
+  it('routes no letter case of /metrics, /readyz, /livez or an internal path to a service', async () => {
+    const web = await standIn((_req, res) => res.end('web'));
+    const gateway = await startGateway({ web: web.url, identity: web.url, allocation: web.url });
+    try {
+      for (const path of ['/METRICS', '/Metrics', '/metrics/', '/ReadyZ', '/LIVEZ', '/Internal/sessions/resolve', '/API/INTERNAL/x', '/Api/Internal']) {
+        const answer = await request(gateway.url).get(path);
+        expect(answer.status, path).to.equal(404);
+        expect(answer.body.code, path).to.equal('route_not_found');
+      }
+      expect(web.requests.map((req) => req.url)).to.deep.equal([]);
+      await request(gateway.url).get('/Some/Page').expect(200);
+    } finally {
+      await gateway.stop();
+      await web.close();
+    }
+  });
+});
+
 describe('gateway: workspace writes per account', () => {
   const cleanup: Array<() => Promise<void>> = [];
   afterEach(async () => {

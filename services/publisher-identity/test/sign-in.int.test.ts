@@ -184,6 +184,13 @@ describe('publisher-identity: workspace sign-in', () => {
     expect(replay.text).to.equal('');
   });
 
+  it('answers 413 to an update over 64 KiB, however its body is sent', async () => {
+    const big = JSON.stringify({ update_id: 77, message: { text: 'x'.repeat(70 * 1024) } });
+    const declared = await h.call('post', '/api/auth/telegram-webhook', null).set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).set('content-type', 'application/json').send(big);
+    expect(declared.status).to.equal(413);
+    expect(declared.body.code).to.equal('payload_too_large');
+  });
+
   it('confirms nothing with an unknown code, or with a message that is not /start <code>, and still answers 200', async () => {
     const unknown = await webhook(startUpdate('NoSuchCode_0123456789abcdef', OWNER.accountId)).expect(200);
     expect(unknown.body.text).to.match(/not valid/i);
