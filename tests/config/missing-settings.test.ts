@@ -66,6 +66,7 @@ const WEAK_SECRETS: Array<{ service: string; setting: string; value: string }> =
   { service: 'campaign', setting: 'INTERNAL_SECRET', value: 'local-only-internal-secret-0123456789' },
   { service: 'allocation', setting: 'TOKEN_SECRET', value: 'change-me-token-secret' },
   { service: 'tracking', setting: 'TOKEN_SECRET', value: 'a-31-character-token-secret-xyz' },
+  { service: 'tracking', setting: 'TOKEN_SECRET_PREVIOUS', value: 'change-me-previous-token-secret-0123456789' },
   { service: 'publisher-identity', setting: 'TELEGRAM_WEBHOOK_SECRET', value: 'local-only-telegram-webhook-secret' },
   { service: 'publisher-identity', setting: 'TELEGRAM_WEBHOOK_SECRET', value: 'change-me-telegram-webhook-secret' },
   // Not secrets, but placeholders a deployment must replace as well.

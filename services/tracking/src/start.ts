@@ -83,7 +83,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();
