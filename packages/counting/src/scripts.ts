@@ -101,21 +101,30 @@ return 1`,
  * Claims interval ARGV[1] for folding: its hashes are renamed under a new fold sequence number, so a
  * writer still counting into that interval (a late clock) starts it afresh and nothing is lost or folded
  * twice. Returns the sequence number, or 0 when the interval held nothing.
+ * No step can fail half-way and strand counts: a grain whose hash is gone (a Redis that evicted it) is
+ * skipped rather than failing RENAME, the interval leaves the open ones only once its fold is pending, and
+ * the script runs whole even when Redis is out of memory (`allow-oom`; without the flag Redis may refuse it
+ * at a write in the middle): folding is what frees Redis' memory, so it must go on when nothing else can.
  * KEYS: open intervals, pending folds, sequence. ARGV: interval, its prefix, the fold base prefix.
  */
 export const CLAIM_INTERVAL = {
   numberOfKeys: 3,
-  lua: `
+  lua: `#!lua flags=allow-oom
 local grains = redis.call('SMEMBERS', ARGV[2] .. 'grains')
-redis.call('ZREM', KEYS[1], ARGV[1])
-if #grains == 0 then return 0 end
+if #grains == 0 then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 0
+end
 local seq = redis.call('INCR', KEYS[3])
 local fold = ARGV[3] .. seq .. ':'
 for _, grain in ipairs(grains) do
-  redis.call('RENAME', ARGV[2] .. 'g:' .. grain, fold .. 'g:' .. grain)
+  if redis.call('EXISTS', ARGV[2] .. 'g:' .. grain) == 1 then
+    redis.call('RENAME', ARGV[2] .. 'g:' .. grain, fold .. 'g:' .. grain)
+  end
 end
 redis.call('RENAME', ARGV[2] .. 'grains', fold .. 'grains')
 redis.call('ZADD', KEYS[2], seq, seq)
+redis.call('ZREM', KEYS[1], ARGV[1])
 return seq
 `,
 };

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 
 export { buttonUpdate, confirmInBot, questionButton, startUpdate, type ChatType } from './bot-updates';
+export { AOF_ALWAYS, OwnRedis, redisAnswers } from './own-redis';
 export { reservedPort } from './ports';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';

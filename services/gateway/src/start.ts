@@ -7,7 +7,7 @@ import { sessionCookieName } from '@pilot/contracts';
 import { listen } from '@pilot/lifecycle';
 import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
-import { createRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';
 import { createForwarder } from './http/proxy';
@@ -49,7 +49,8 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
   // Waited for a moment only: the gateway serves ads and pages without Redis; workspace writes need it
   // (503 until it answers).
   const redis = createRedis(config.REDIS_URL, 'gateway');
-  await waitForRedis(redis, 3000).catch(() => logger.warn('Redis not ready; workspace writes answer 503 until it is'));
+  if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });
+  else logger.warn('Redis not ready; workspace writes answer 503 until it is');
   const workspaceWriteLimit = new RedisLimiter(redis, {
     keyPrefix: `${config.REDIS_KEY_PREFIX}gateway:workspace-writes`,
     points: config.WORKSPACE_WRITE_LIMIT_POINTS,

@@ -1,3 +1,5 @@
+import { createRedis, EvictionPolicyError, waitForRedis } from '@pilot/redis';
+import { OwnRedis, reservedPort } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
 import { standIn, startGateway, type StandIn } from './support';
@@ -81,5 +83,34 @@ describe('gateway: workspace writes per account', () => {
     }
     expect(answers.filter((status) => status === 201)).to.have.length(120);
     expect(answers.at(-1)).to.equal(429);
+  });
+});
+
+describe('gateway: the Redis it keeps limits in', function () {
+  this.timeout(30_000);
+
+  it('refuses to start in production against a Redis that may evict keys, and starts against one that does not', async () => {
+    const redis = new OwnRedis(await reservedPort(), ['--maxmemory-policy', 'volatile-lru']);
+    await redis.start();
+    try {
+      const production = { NODE_ENV: 'production', REDIS_URL: redis.url, PUBLIC_BASE_URL: 'https://pilot.example' };
+      const refusal = await startGateway({}, production).then(
+        async (gateway) => {
+          await gateway.stop();
+          return null;
+        },
+        (error: unknown) => error,
+      );
+      expect(refusal).to.be.instanceOf(EvictionPolicyError);
+      expect((refusal as Error).message).to.contain('volatile-lru');
+      const client = createRedis(redis.url, 'gateway-test');
+      await waitForRedis(client);
+      await client.config('SET', 'maxmemory-policy', 'noeviction');
+      client.disconnect();
+      const gateway = await startGateway({}, production);
+      await gateway.stop();
+    } finally {
+      await redis.remove();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { createServiceApp } from '@pilot/service-app';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
-import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import { hasLegacyRecords, migrateLegacyRecords } from './data/legacy-records';
 import type { Config } from './config';
@@ -43,6 +43,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const redis = resources.add(createRedis(config.REDIS_URL, 'tracking'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
+    await checkEvictionPolicy(redis, { production: config.isProduction, logger });
     await bus.ready();
 
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
