@@ -302,6 +302,13 @@ describe('publisher-identity: login limits and HTTPS cookies', () => {
     await h.call('post', '/api/auth/login', null, { clientIp: '203.0.113.10' }).expect(201);
   });
 
+  it('limits an IPv6 client by its /64, whichever of its addresses it uses', async () => {
+    for (let i = 1; i <= 3; i += 1) await h.call('post', '/api/auth/login', null, { clientIp: `2001:db8:5:6::${i}` }).expect(201);
+    const refused = await h.call('post', '/api/auth/login', null, { clientIp: '2001:db8:5:6:abcd::99' }).expect(429);
+    expect(refused.body.code).to.equal('rate_limited');
+    await h.call('post', '/api/auth/login', null, { clientIp: '2001:db8:5:7::1' }).expect(201);
+  });
+
   it('marks the binding and session cookies Secure when the site is HTTPS, the session cookie with the __Host- prefix', async () => {
     const created = await h.call('post', '/api/auth/login', null, { clientIp: '203.0.113.20' }).expect(201);
     const binding = cookieFrom(created, 'pilot_login')!;

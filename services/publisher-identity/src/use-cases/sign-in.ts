@@ -5,6 +5,7 @@
  */
 import type { Clock } from '@pilot/config';
 import type { Logger } from '@pilot/logging';
+import { addressLimitKey } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import type { RedisLimiter } from '@pilot/redis';
 import { newBindingValue, newLoginCode, newRequestId, newSessionId, constantTimeEqual, sha256Hex } from '../domain/secrets';
@@ -69,11 +70,11 @@ export class SignIn {
   }
 
   /**
-   * A sign-in request for the browser at `clientIp`; 429 over the address's limit, before anything is
-   * stored. The address and the browser's name are what the bot shows the person asked to confirm.
+   * A sign-in request for the browser at `clientIp`; 429 over the address's limit (an IPv6 address's
+   * /64), before anything is stored. The address and the browser's name are what the bot shows the person asked to confirm.
    */
   async createLogin(clientIp: string, userAgent?: string): Promise<CreatedLogin> {
-    const decision = await this.loginLimit.consume(clientIp);
+    const decision = await this.loginLimit.consume(addressLimitKey(clientIp));
     if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; wait a moment');
     const now = this.clock.now();
     const requestId = newRequestId();
