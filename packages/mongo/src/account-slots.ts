@@ -6,7 +6,7 @@
  * process that died between the claim and the record.
  */
 import type { Model } from 'mongoose';
-import { claimOnce } from './index';
+import { claimOnce } from './claim-once';
 import { storedSchema } from './models';
 
 /** The claim of slot `slot` of an account, under `<account>:<slot>`. */
