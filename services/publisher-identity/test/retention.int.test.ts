@@ -3,7 +3,7 @@
  * service's ManualClock: what is inside its window survives a sweep, what is past it is gone, and sign-in
  * behaves as before the sweep.
  */
-import { confirmInBot, questionButton, startUpdate, waitFor } from '@pilot/testkit';
+import { buttonUpdate, confirmInBot, questionButton, startUpdate, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { RETENTION } from '../src/domain/retention';
@@ -108,6 +108,16 @@ describe('publisher-identity: retention of per-event data', () => {
     expect(await exists('login_code_uses', codeHash)).to.equal(true);
     expect((await webhook(startUpdate(login.code, STRANGER.accountId)).expect(200)).body.text).to.match(/already used/i);
     expect((await poll(login).expect(200)).body).to.deep.equal({ status: 'pending' });
+  });
+
+  it('finishes a request left pending under an answer already given (a process that died between the two writes) with that answer', async () => {
+    const login = await createLogin();
+    const question = (await webhook(startUpdate(login.code, '6006')).expect(200)).body as unknown;
+    await db.collection('login_answers').insertOne({ _id: login.requestId as never, at: h.clock.now(), accountId: '6006', answer: 'confirmed' });
+    expect((await poll(login).expect(200)).body).to.deep.equal({ status: 'pending' });
+    const pressed = await webhook(buttonUpdate(questionButton(question, 1)!, '6006')).expect(200);
+    expect(pressed.body.text).to.match(/signed in/i);
+    expect((await poll(login).expect(200)).body.status).to.equal('confirmed');
   });
 
   it('keeps session issues as long as their request: a confirmed request issues one session, before and after sweeps', async () => {

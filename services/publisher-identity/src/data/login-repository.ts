@@ -126,6 +126,12 @@ export class LoginRepository {
     return claimOnce(this.answers, requestId, { at, accountId, answer });
   }
 
+  /** The answer given to a request, or null. */
+  async answerOf(requestId: string): Promise<'confirmed' | 'cancelled' | null> {
+    const answer = await this.answers.findOne({ _id: requestId }).lean<LoginAnswerRecord>();
+    return answer?.answer ?? null;
+  }
+
   async markCancelled(requestId: string): Promise<void> {
     await this.requests.updateOne({ _id: requestId }, { $set: { status: 'cancelled' } });
   }

@@ -131,14 +131,22 @@ export class SignIn {
     return confirmationQuestion(start.chatId, request);
   }
 
-  /** A press of Confirm or Cancel: only the account that was asked answers, and only once. */
+  /**
+   * A press of Confirm or Cancel: only the account that was asked answers, and only once. A request still
+   * pending under an answer already given (a process that died between the two writes) is finished with
+   * that answer, whichever button is pressed now.
+   */
   private async answer(press: AnswerPress, now: Date): Promise<AnswerOutcome> {
     const request = await this.logins.findById(press.requestId);
     if (!request || (await this.logins.codeUser(request.codeHash)) !== press.accountId) return 'not_yours';
     if (request.status !== 'pending') return 'already_answered';
     if (visibleStatus(request, now) === 'expired') return 'expired';
-    const outcome = press.answer === 'confirm' ? 'confirmed' : 'cancelled';
-    if (!(await this.logins.claimAnswer(request._id, outcome, press.accountId, now))) return 'already_answered';
+    let outcome: 'confirmed' | 'cancelled' = press.answer === 'confirm' ? 'confirmed' : 'cancelled';
+    if (!(await this.logins.claimAnswer(request._id, outcome, press.accountId, now))) {
+      const given = await this.logins.answerOf(request._id);
+      if (!given) return 'already_answered';
+      outcome = given;
+    }
     if (outcome === 'confirmed') await this.logins.markConfirmed(request._id, press.accountId, press.displayName, now);
     else await this.logins.markCancelled(request._id);
     this.logger.info({ accountId: press.accountId, requestId: request._id, outcome }, 'login request answered');
