@@ -157,7 +157,7 @@ console.log(`
 
   Sign in locally (there is no real bot here): click "Sign in" on the site, then run
       pnpm signin <code> [accountId]
-  with the code the page shows. Account ${shared.ADMIN_ACCOUNT_IDS.split(',')[0]} is an administrator in local runs; any other
+  with the code the page shows (it sends /start <code> as that account and presses Confirm in the bot's question). Account ${shared.ADMIN_ACCOUNT_IDS.split(',')[0]} is an administrator in local runs; any other
   numeric id is an ordinary account.
 
 ${botStandIn ? `  The sign-in bot's messages go to a local stand-in of the Bot API: what account 1000 was told is at

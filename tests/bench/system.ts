@@ -113,6 +113,10 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     TELEGRAM_WEBHOOK_SECRET: webhookSecret,
     // The set-up signs in a handful of accounts from one address.
     LOGIN_LIMIT_POINTS: '1000',
+    // The set-up and the soak's load change records far faster than a person does: an administrator
+    // approves hundreds of platforms in a minute, an owner rotates a key every few seconds.
+    WORKSPACE_WRITE_LIMIT_POINTS: '1000000',
+    KEY_ROTATION_LIMIT_POINTS: '1000000',
     // The snapshot of 10,000 active campaigns takes longer than the default 5 s on FerretDB (see
     // docs/performance.md); the restart with 10,000 campaigns is timed and printed.
     SNAPSHOT_TIMEOUT_MS: process.env.BENCH_SNAPSHOT_TIMEOUT_MS ?? '60000',

@@ -2,6 +2,7 @@
  * Set-up through the real public API, as people do it: accounts sign in through the bot's webhook, owners
  * create publishers and campaigns in the workspace, the administrator approves and activates them.
  */
+import { confirmInBot } from '@pilot/testkit';
 import type { BenchSystem } from './system';
 
 export interface Answer<T> {
@@ -48,27 +49,19 @@ export class Browser {
   }
 }
 
-let updateId = Math.floor(Date.now() / 1000);
-
 export async function signedIn(system: BenchSystem, accountId: string): Promise<Browser> {
   const browser = new Browser(system);
   const login = await browser.must<{ requestId: string; code: string }>(201, 'POST', '/api/auth/login');
-  updateId += 1;
-  const webhook = await fetch(`${system.baseUrl}/api/auth/telegram-webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': system.webhookSecret },
-    body: JSON.stringify({
-      update_id: updateId,
-      message: {
-        message_id: updateId,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: Number(accountId), type: 'private' },
-        from: { id: Number(accountId), is_bot: false, first_name: `bench${accountId}`, username: `bench${accountId}` },
-        text: `/start ${login.code}`,
-      },
-    }),
-  });
-  if (!webhook.ok) throw new Error(`webhook answered ${webhook.status}`);
+  const post = async (update: Record<string, unknown>): Promise<unknown> => {
+    const webhook = await fetch(`${system.baseUrl}/api/auth/telegram-webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': system.webhookSecret },
+      body: JSON.stringify(update),
+    });
+    if (!webhook.ok) throw new Error(`webhook answered ${webhook.status}`);
+    return webhook.json();
+  };
+  await confirmInBot(post, login.code, accountId, `bench${accountId}`);
   const poll = await browser.must<{ status: string }>(200, 'GET', `/api/auth/login/${login.requestId}`);
   if (poll.status !== 'confirmed') throw new Error(`sign-in of ${accountId} not confirmed: ${JSON.stringify(poll)}`);
   return browser;

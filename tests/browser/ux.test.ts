@@ -5,9 +5,10 @@
  * at 375 px where phones matter and with the keyboard where a step is a decision. Screenshots go to
  * test-artifacts/browser/ux-*.png.
  */
+import { buttonUpdate, questionButton, startUpdate } from '@pilot/testkit';
 import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
-import { botConfirms, signedIn, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { botConfirms, botUpdate, signedIn, type Browser as ApiBrowser } from '../e2e/support/clients';
 import { draftCampaign } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
 import { scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
@@ -235,14 +236,14 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     await bot.waitFor();
     const code = ((await page.getByTestId('signin-code').textContent()) ?? '').trim();
     expect(await bot.getAttribute('href')).to.match(new RegExp(`\\?start=${code}$`));
-    await page.getByText('Hiçbir şey yazmanız gerekmez').waitFor();
+    await page.getByText('Girişi siz istemediyseniz İptal’e basın').waitFor();
     expect(await scrollWidth(page)).to.be.at.most(375);
     await stack.screenshot(page, 'ux-05-signin-tr-375');
     expect((await botConfirms(stack.system, code, OWNER_ID)).status).to.equal(200);
     await page.waitForURL('**/workspace', { timeout: 20_000 });
   });
 
-  it('asks to press Start in the bot at sign-in, the code travelling in the link', async () => {
+  it('asks to press Start, then Confirm, in the bot at sign-in, the code travelling in the link; a Cancel in the bot ends it', async () => {
     const { page } = await stack.open();
     await page.goto('/signin');
     await page.getByRole('button', { name: 'Get a sign-in code' }).click();
@@ -250,9 +251,14 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     await bot.waitFor();
     const code = ((await page.getByTestId('signin-code').textContent()) ?? '').trim();
     expect(await bot.getAttribute('href')).to.match(new RegExp(`^https://t\\.me/[A-Za-z0-9_]+\\?start=${code}$`));
-    await page.getByText('There is nothing to type.').waitFor();
-    await page.getByTestId('signin-status').filter({ hasText: 'Waiting for you to press Start in the bot' }).waitFor();
+    await page.getByText('If you did not ask for a sign-in yourself, press Cancel.').waitFor();
+    await page.getByTestId('signin-status').filter({ hasText: 'Waiting for you to press Start, then Confirm, in the bot' }).waitFor();
     await stack.screenshot(page, 'ux-06-signin-press-start');
+    const question = await botUpdate(stack.system, startUpdate(code, ADVERTISER_ID));
+    expect(question.status, question.text).to.equal(200);
+    expect((await botUpdate(stack.system, buttonUpdate(questionButton(question.body, 1)!, ADVERTISER_ID))).status).to.equal(200);
+    await page.getByTestId('signin-ended').filter({ hasText: 'This sign-in was cancelled in the bot.' }).waitFor();
+    await page.getByRole('button', { name: 'Get a new code' }).waitFor();
   });
 
   it('shows a campaign with its image address and a warning when the image does not load, its created date; a rejected one offers a replacement, and the original says it is replaced', async () => {

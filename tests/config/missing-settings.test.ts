@@ -20,7 +20,7 @@ const COMPLETE: Record<string, Record<string, string>> = {
     NOTIFICATION_URLS: 'http://127.0.0.1:1',
     WEB_URLS: 'http://127.0.0.1:1',
   },
-  'publisher-identity': { MONGO_DB: 'identity', TELEGRAM_WEBHOOK_SECRET: 'w'.repeat(32) },
+  'publisher-identity': { MONGO_DB: 'identity', TELEGRAM_WEBHOOK_SECRET: 'w'.repeat(32), ADMIN_ACCOUNT_IDS: '123456789', TELEGRAM_BOT_USERNAME: 'pilot_real_bot' },
   campaign: { MONGO_DB: 'campaign' },
   allocation: { TOKEN_SECRET: 't'.repeat(40), CAMPAIGN_URL: 'http://127.0.0.1:1' },
   tracking: { MONGO_DB: 'tracking', TOKEN_SECRET: 't'.repeat(40), CAMPAIGN_URL: 'http://127.0.0.1:1' },
@@ -74,8 +74,12 @@ const WEAK_SECRETS: Array<{ service: string; setting: string; value: string }> =
   { service: 'campaign', setting: 'INTERNAL_SECRET', value: 'local-only-internal-secret-0123456789' },
   { service: 'allocation', setting: 'TOKEN_SECRET', value: 'change-me-token-secret' },
   { service: 'tracking', setting: 'TOKEN_SECRET', value: 'a-31-character-token-secret-xyz' },
+  { service: 'tracking', setting: 'TOKEN_SECRET_PREVIOUS', value: 'change-me-previous-token-secret-0123456789' },
   { service: 'publisher-identity', setting: 'TELEGRAM_WEBHOOK_SECRET', value: 'local-only-telegram-webhook-secret' },
   { service: 'publisher-identity', setting: 'TELEGRAM_WEBHOOK_SECRET', value: 'change-me-telegram-webhook-secret' },
+  // Not secrets, but placeholders a deployment must replace as well.
+  { service: 'publisher-identity', setting: 'ADMIN_ACCOUNT_IDS', value: '1' },
+  { service: 'publisher-identity', setting: 'TELEGRAM_BOT_USERNAME', value: 'change_me_bot' },
 ];
 
 describe('every service refuses to start in production with a weak secret', function () {

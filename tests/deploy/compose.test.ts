@@ -122,6 +122,7 @@ describe('docker-compose.yml', function () {
     expect(command[0], 'the command runs redis-server').to.equal('redis-server');
     expect(setting('appendonly'), 'AOF on').to.equal('yes');
     expect(setting('appendfsync'), 'fsync before every acknowledgement').to.equal('always');
+    expect(setting('maxmemory-policy'), 'never evicts counts, limits or keys').to.equal('noeviction');
     // Where the image keeps its data (WORKDIR /data), on a volume that outlives the container.
     const data = (redis.volumes ?? []).find((volume) => volume.target === '/data');
     expect(data?.type, 'redis /data mount').to.equal('volume');

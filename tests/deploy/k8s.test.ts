@@ -115,7 +115,7 @@ describe('deploy/k8s', function () {
     expect(overlays).to.include.members(['local', 'production']);
   });
 
-  it('requires of the external Redis what docker-compose runs: AOF fsynced on every write, on a persistent volume', function () {
+  it('requires of the external Redis what docker-compose runs: AOF fsynced on every write, on a persistent volume, never evicting', function () {
     const readme = fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'k8s', 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### Redis persistence'));
     expect(section, 'a "Redis persistence" section').to.match(/^### Redis persistence/);
@@ -123,6 +123,8 @@ describe('deploy/k8s', function () {
     expect(section).to.match(/^appendfsync always$/m);
     expect(section).to.contain('PersistentVolumeClaim');
     expect(readme).to.match(/\| Redis 7 \|[^\n]*persistence required: AOF with `appendfsync always`/);
+    expect(section).to.match(/^maxmemory-policy noeviction$/m);
+    expect(readme).to.match(/\| Redis 7 \|[^\n]*`maxmemory-policy noeviction`/);
   });
 
   it('keeps placeholders, never real secrets, in the Secret example', function () {
@@ -320,6 +322,11 @@ describe('deploy/k8s', function () {
             const config = await serviceConfig(service);
             const env = environmentOf(containerOf());
             expect(missingSettings(config, env), `settings of ${service} missing in overlay ${overlay}`).to.deep.equal([]);
+            if (overlay === 'production' && service === 'publisher-identity') {
+              // The overlay's bot and administrators are placeholders the operator sets before the first apply.
+              expect(productionConfigProblem(config, env)).to.contain('ADMIN_ACCOUNT_IDS is the placeholder 1').and.to.contain('TELEGRAM_BOT_USERNAME is a placeholder');
+              Object.assign(env, { ADMIN_ACCOUNT_IDS: '123456789', TELEGRAM_BOT_USERNAME: 'pilot_production_bot' });
+            }
             expect(productionConfigProblem(config, env)).to.equal(undefined);
           });
         });

@@ -2,7 +2,7 @@
  * The sandbox (docs/decisions/0021) and the fill figures end to end through the gateway, on real Redis,
  * RabbitMQ and FerretDB: a platform's owner makes a test key before any approval, gets the fixed test
  * creative, confirms and clicks it without moving any total, forces 204/429/503, meets the 60-a-minute
- * limit on the test key's own window, and revokes it; a live key's 204s show as the publisher's unfilled
+ * limit on the window all test keys of one account share, and revokes it; a live key's 204s show as the publisher's unfilled
  * ad requests.
  */
 import { expect } from 'chai';
@@ -178,21 +178,37 @@ describe('sandbox: test keys and fill figures end to end', function () {
     expect(ignored.headers.get('x-pilot-test')).to.equal(null);
   });
 
-  it('applies 60 ad requests a minute to the test key, on a window of its own', async () => {
-    const id = await draftPlatform();
-    const test = await testKeyOf(id);
+  it('applies 60 ad requests a minute to the test keys of one account together, apart from live keys and other accounts', async () => {
+    // An account of its own, so the other tests' test keys keep their window.
+    const heavy = await signedIn(system, '6003');
+    const platformOf = async (serial: number): Promise<number> => {
+      const created = await heavy.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: `@sandbox_heavy_${serial}_bot` });
+      expect(created.status, created.text).to.equal(201);
+      return created.body.id;
+    };
+    const testKeyOfHeavy = async (id: number): Promise<string> => {
+      const made = await heavy.post<{ key: string }>(`/api/workspace/publishers/${id}/test-key`);
+      expect(made.status, made.text).to.equal(201);
+      return made.body.key;
+    };
+    const id = await platformOf(1);
+    const first = await testKeyOfHeavy(id);
+    const second = await testKeyOfHeavy(await platformOf(2));
     for (let i = 1; i <= 60; i += 1) {
-      const answer = await adWith(test.key, i % 2 === 0 ? { 'x-pilot-test-answer': '204' } : {});
+      const answer = await adWith(i % 2 === 0 ? first : second, i % 3 === 0 ? { 'x-pilot-test-answer': '204' } : {});
       expect(answer.status, `request ${i}`).to.be.oneOf([200, 204]);
     }
-    const over = await adWith(test.key);
-    expect(over.status).to.equal(429);
-    expect(over.body).to.include({ code: 'rate_limited' });
-    expect(over.headers.get('ratelimit-remaining')).to.equal('0');
-    // The live key of the same platform has its own window.
-    expect((await owner.post(`/api/workspace/publishers/${id}/submit`)).status).to.equal(200);
+    for (const key of [first, second, await testKeyOfHeavy(await platformOf(3))]) {
+      const over = await adWith(key);
+      expect(over.status, 'a new platform brings no new window').to.equal(429);
+      expect(over.body).to.include({ code: 'rate_limited' });
+      expect(over.headers.get('ratelimit-remaining')).to.equal('0');
+    }
+    // Another account's test key, and the live key of the same platform, have windows of their own.
+    expect((await adWith((await testKeyOf(await draftPlatform())).key)).status).to.equal(200);
+    expect((await heavy.post(`/api/workspace/publishers/${id}/submit`)).status).to.equal(200);
     expect((await admin.post(`/api/workspace/publishers/${id}/approve`)).status).to.equal(200);
-    const liveKey = await owner.post<{ key: string }>(`/api/workspace/publishers/${id}/keys`);
+    const liveKey = await heavy.post<{ key: string }>(`/api/workspace/publishers/${id}/keys`);
     expect((await adWith(liveKey.body.key)).status).to.equal(200);
   });
 

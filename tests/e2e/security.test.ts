@@ -4,9 +4,9 @@
  * the right flags and headers, every write family is origin-checked, logins are rate limited, and error
  * bodies leak nothing about the inside.
  */
-import { waitFor } from '@pilot/testkit';
+import { buttonUpdate, questionButton, startUpdate, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { Browser, botConfirms, openLink, signedIn, type Answer } from './support/clients';
+import { Browser, botConfirms, botUpdate, openLink, signedIn, type Answer } from './support/clients';
 import { activeCampaign, approvedPublisher, campaignInput } from './support/scenario';
 import { withoutProblemTypes } from '../faults/support/traffic';
 import { ADMIN_ID, startSystem, type System } from './support/system';
@@ -133,6 +133,22 @@ describe('security through the gateway', function () {
     const forged = await openLink(`${system.baseUrl}/api/network/click/${'A'.repeat(80)}`);
     expect(forged.status).to.equal(404);
     expect(forged.headers.get('location')).to.equal(null);
+  });
+
+  it('hands a forwarded sign-in link nothing: the bot names the asking browser, and Cancel ends the request', async () => {
+    const attacker = new Browser(system);
+    const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
+    const login = await attacker.call<{ requestId: string; code: string }>('POST', '/api/auth/login', {}, { 'user-agent': firefox });
+    expect(login.status, login.text).to.equal(201);
+    // The administrator, sent the link, presses Start: the bot asks instead of signing anyone in.
+    const question = await botUpdate(system, startUpdate(login.body.code, ADMIN_ID));
+    expect(question.body.text).to.contain('Firefox 121 on Windows').and.to.contain('127.0.0.1');
+    expect((await attacker.get(`/api/auth/login/${login.body.requestId}`)).body).to.deep.equal({ status: 'pending' });
+    await botUpdate(system, buttonUpdate(questionButton(question.body, 1)!, ADMIN_ID));
+    const polled = await attacker.get(`/api/auth/login/${login.body.requestId}`);
+    expect(polled.body).to.deep.equal({ status: 'cancelled' });
+    expect(attacker.cookieHeader()).to.not.match(/pilot_session=/);
+    expect((await attacker.get('/api/auth/session')).status).to.equal(401);
   });
 
   it('does not let a session be fixed by a cookie the browser already carried', async () => {

@@ -14,7 +14,7 @@ import { signedIn, type Browser, type PublisherServer } from '../e2e/support/cli
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
 import { CountingLoad, type Served } from './support/counting-load';
-import { OwnRedis } from './support/own-redis';
+import { OwnRedis } from '@pilot/testkit';
 import { expectTotalsSettle, observe, totalsOf } from './support/traffic';
 
 const ADVERTISER = '9801';

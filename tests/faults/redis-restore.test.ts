@@ -15,13 +15,12 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@pilot/logging';
-import { reservedPort, testInfra, waitFor } from '@pilot/testkit';
+import { OwnRedis, reservedPort, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, type CountedAllocation } from '../../packages/counting/src';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
 import { connectMongo, type Connection } from '../../packages/mongo/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
-import { OwnRedis } from './support/own-redis';
 import { observe } from './support/traffic';
 
 const CAMPAIGNS = [11, 12, 13];

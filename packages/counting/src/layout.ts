@@ -36,9 +36,6 @@ export type UnfilledKind = typeof UNFILLED_KIND;
 export type FilteredVisit = 'head' | 'preview_agent';
 export type CountKind = TotalKind | UnfilledKind | `filtered_${FilteredVisit}`;
 
-/** Which limit window an ad request consumes: the live key's or the test key's (decision 0021). */
-export type AdRequestWindow = 'live' | 'test';
-
 /** Who and what a fact is about; every fact of one allocation carries the same. */
 export interface CountedAllocation {
   campaignId: number;
@@ -159,9 +156,16 @@ export class CountKeys {
   recentAdRequests(now: Date): string {
     return `${this.base}recent-ads:${Math.floor(now.getTime() / 60_000)}`;
   }
-  /** The publisher's ad request window: one for its live key, another for its sandbox test key. */
-  adRequestLimit(publisherId: number, window: AdRequestWindow = 'live'): string {
-    return window === 'test' ? `${this.prefix}ratelimit:ad-test:${publisherId}` : `${this.prefix}ratelimit:ad:${publisherId}`;
+  /** The ad request window of a platform's live key. */
+  adRequestLimit(publisherId: number): string {
+    return `${this.prefix}ratelimit:ad:${publisherId}`;
+  }
+  /**
+   * The one ad request window of every sandbox test key of an account (decision 0021): test keys are free
+   * to make, so a window per platform would multiply an account's sandbox traffic by its platforms.
+   */
+  testAdRequestLimit(ownerAccountId: string): string {
+    return `${this.prefix}ratelimit:ad-test:a:${ownerAccountId}`;
   }
 }
 

@@ -16,7 +16,6 @@ import {
   ownerFields,
   UNFILLED_KIND,
   unfilledGrainsOf,
-  type AdRequestWindow,
   type CountedAllocation,
   type CountKind,
   type FilteredVisit,
@@ -82,17 +81,25 @@ export class CountRecorder {
   }
 
   /**
-   * Consumes one request of the publisher's limit (`window`: its live key's or its test key's) and, when
-   * within it and `fact` is given, counts it: a chosen creative's ad request (200) or an unfilled one
-   * (204). One atomic step, so every 200 and every 204 is counted exactly once (a call resent after a
-   * lost answer finds its id counted and answers the same).
+   * Consumes one request of the publisher's live key limit and, when within it and `fact` is given, counts
+   * it: a chosen creative's ad request (200) or an unfilled one (204). One atomic step, so every 200 and
+   * every 204 is counted exactly once (a call resent after a lost answer finds its id counted and answers the same).
    */
-  countAdRequest(publisherId: number, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date, window: AdRequestWindow = 'live'): Promise<AdRequestCount> {
+  countAdRequest(publisherId: number, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date): Promise<AdRequestCount> {
+    return this.adRequestStep(this.keys.adRequestLimit(publisherId), limit, fact, now);
+  }
+
+  /** Consumes one request of the window all test keys of `ownerAccountId` share, counting nothing. */
+  consumeTestAdRequest(ownerAccountId: string, limit: AdRequestLimit, now: Date): Promise<AdRequestCount> {
+    return this.adRequestStep(this.keys.testAdRequestLimit(ownerAccountId), limit, null, now);
+  }
+
+  private adRequestStep(limitKey: string, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date): Promise<AdRequestCount> {
     return this.guarded('ad request count', async () => {
       const [id, count] = this.adRequestCountArgs(fact, now);
       const [consumed, ms, counted, allowed] = (await this.scripts.run(
         'COUNT_AD_REQUEST',
-        this.keys.adRequestLimit(publisherId, window),
+        limitKey,
         this.keys.openIntervals,
         this.keys.owners,
         this.keys.recentAdRequests(now),

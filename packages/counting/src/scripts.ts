@@ -103,14 +103,20 @@ return 1`,
  * twice. The number is above ARGV[4], the highest fold MongoDB may hold (the folder's floor): a Redis that
  * went back in time (a restore, a failover to a lagging replica) never numbers a new fold at or below one
  * already applied. Returns the sequence number, or 0 when the interval held nothing.
+ * No step can fail half-way and strand counts: a grain whose hash is gone (a Redis that evicted it) is
+ * skipped rather than failing RENAME, the interval leaves the open ones only once its fold is pending, and
+ * the script runs whole even when Redis is out of memory (`allow-oom`; without the flag Redis may refuse it
+ * at a write in the middle): folding is what frees Redis' memory, so it must go on when nothing else can.
  * KEYS: open intervals, pending folds, sequence. ARGV: interval, its prefix, the fold base prefix, floor.
  */
 export const CLAIM_INTERVAL = {
   numberOfKeys: 3,
-  lua: `
+  lua: `#!lua flags=allow-oom
 local grains = redis.call('SMEMBERS', ARGV[2] .. 'grains')
-redis.call('ZREM', KEYS[1], ARGV[1])
-if #grains == 0 then return 0 end
+if #grains == 0 then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 0
+end
 local seq = redis.call('INCR', KEYS[3])
 if seq <= tonumber(ARGV[4]) then
   seq = tonumber(ARGV[4]) + 1
@@ -118,10 +124,13 @@ if seq <= tonumber(ARGV[4]) then
 end
 local fold = ARGV[3] .. seq .. ':'
 for _, grain in ipairs(grains) do
-  redis.call('RENAME', ARGV[2] .. 'g:' .. grain, fold .. 'g:' .. grain)
+  if redis.call('EXISTS', ARGV[2] .. 'g:' .. grain) == 1 then
+    redis.call('RENAME', ARGV[2] .. 'g:' .. grain, fold .. 'g:' .. grain)
+  end
 end
 redis.call('RENAME', ARGV[2] .. 'grains', fold .. 'grains')
 redis.call('ZADD', KEYS[2], seq, seq)
+redis.call('ZREM', KEYS[1], ARGV[1])
 return seq
 `,
 };

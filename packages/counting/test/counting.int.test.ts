@@ -83,10 +83,11 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     expect(await figures('co:4008')).to.deep.equal({});
   });
 
-  it('keeps a test key\'s window apart from the live key\'s, counting nothing in it', async () => {
-    for (let i = 1; i <= 60; i += 1) expect((await recorder.countAdRequest(9, limit, null, clock.now(), 'test')).allowed).to.equal(true);
-    expect(await recorder.countAdRequest(9, limit, null, clock.now(), 'test')).to.include({ allowed: false, consumed: 61, counted: false });
+  it('keeps the test keys\' window of an account apart from the live keys\', counting nothing in it', async () => {
+    for (let i = 1; i <= 60; i += 1) expect((await recorder.consumeTestAdRequest('4009', limit, clock.now())).allowed).to.equal(true);
+    expect(await recorder.consumeTestAdRequest('4009', limit, clock.now())).to.include({ allowed: false, consumed: 61, counted: false });
     expect(await recorder.countAdRequest(9, limit, null, clock.now()), 'the live window').to.include({ allowed: true, consumed: 1 });
+    expect(await recorder.consumeTestAdRequest('4010', limit, clock.now()), 'another account').to.include({ allowed: true, consumed: 1 });
     expect(await figures('p:9')).to.deep.equal({});
   });
 

@@ -273,6 +273,15 @@ describe('http-kit: probes and metrics', () => {
     expect(response.text).to.contain('process_cpu_user_seconds_total');
   });
 
+  it('routes by the path as written: /METRICS is not /metrics', async () => {
+    const app = buildApp();
+    for (const path of ['/METRICS', '/Metrics', '/READYZ']) {
+      const response = await request(app).get(path);
+      expect(response.text, path).to.not.contain('# TYPE');
+      expect(response.status, path).to.be.oneOf([401, 404]);
+    }
+  });
+
   it('sets security headers and hides the framework', async () => {
     const response = await request(buildApp()).get('/livez');
     expect(response.headers['x-powered-by']).to.equal(undefined);

@@ -1,2 +1,3 @@
 export * from './internal-auth';
 export * from './body-signature';
+export * from './client-address';

@@ -5,7 +5,7 @@
  * any more does not run on in the database.
  */
 import mongoose, { type Connection, type Model } from 'mongoose';
-import { isDuplicateKeyError } from './errors';
+import { claimOnce } from './claim-once';
 
 export { mongoose };
 export type { Connection, FilterQuery, Model, PipelineStage } from 'mongoose';
@@ -64,22 +64,7 @@ export async function pingMongo(connection: Connection): Promise<void> {
 
 export { isDuplicateKeyError } from './errors';
 
-/**
- * FerretDB (our local and test database) has no atomic read-modify-write: concurrent conditional updates
- * can all "win" and concurrent $inc loses increments. An insert against a unique key IS atomic on every
- * backend, so it is the one primitive we build exclusivity on (docs/decisions/0002).
- *
- * Inserts `document` with `_id: id` through `model`; true when this call created it, false when it already existed.
- */
-export async function claimOnce<T extends { _id: string | number }>(model: Model<T>, id: T['_id'], document: Omit<T, '_id'>): Promise<boolean> {
-  try {
-    await model.create({ ...document, _id: id });
-    return true;
-  } catch (error) {
-    if (isDuplicateKeyError(error)) return false;
-    throw error;
-  }
-}
+export { claimOnce } from './claim-once';
 
 /**
  * Inserts a document under the next free positive integer `_id` of a collection whose records are never
@@ -118,3 +103,4 @@ export class NextIds<T extends { _id: number }> {
 export * from './retention';
 export * from './models';
 export * from './each-limited';
+export * from './account-slots';

@@ -39,3 +39,4 @@ export async function pingRedis(redis: Redis): Promise<void> {
   if (answer !== 'PONG') throw new Error('unexpected PING answer');
 }
 export * from './limiter';
+export * from './eviction-policy';

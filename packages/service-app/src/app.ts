@@ -85,6 +85,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.set('etag', false);
   app.set('trust proxy', false);
   app.locals[PUBLIC_BASE_URL_LOCAL] = options.publicBaseUrl;
+  // `/METRICS` is not `/metrics`: a path reaches a route only as it is written.
+  app.set('case sensitive routing', true);
   const metrics = createMetrics(options.service, options.registry);
   const readiness = readinessMetrics(metrics.registry);
 
@@ -92,7 +94,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
   app.use(metrics.middleware);
 
-  const probes = options.operatorRoutes ? express() : app;
+  const probes = options.operatorRoutes ? express().set('case sensitive routing', true) : app;
   const livez: RequestHandler = (_req, res) => {
     if (isDraining()) res.status(503).json({ status: 'draining', service: options.service });
     else res.json({ status: 'ok', service: options.service });

@@ -4,6 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 
+export { buttonUpdate, confirmInBot, questionButton, startUpdate, type ChatType } from './bot-updates';
+export { AOF_ALWAYS, OwnRedis, redisAnswers } from './own-redis';
+export { waitFor, type WaitOptions } from './wait-for';
+import { waitFor } from './wait-for';
 export { reservedPort } from './ports';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';
@@ -59,31 +63,6 @@ export function infraEnv(infra: TestInfra, service: string): NodeJS.ProcessEnv {
     TOKEN_SECRET: infra.tokenSecret,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   };
-}
-
-export interface WaitOptions {
-  timeoutMs?: number;
-  intervalMs?: number;
-  message?: string;
-}
-
-/** Polls `condition` until it returns a truthy value (which is returned) or the deadline passes. */
-export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await condition();
-      if (value) return value as NonNullable<T>;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      const reason = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`${options.message ?? 'condition not met'} within ${options.timeoutMs ?? 10_000} ms${reason}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
-  }
 }
 
 /**

@@ -3,7 +3,8 @@
  * service does while it is unreachable or hung, and that it recovers by itself:
  * - cut() closes the listener and destroys every open connection, as a network partition would;
  * - open() listens again on the same port (the first call picks a free one);
- * - freeze() keeps connections up but passes nothing on, as a hung server would.
+ * - freeze() keeps connections up but passes nothing on, as a hung server would;
+ * - delayAnswers(ms) passes everything on, the server's answers each `ms` late, as a slow network would.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -14,6 +15,7 @@ export class TcpRelay {
   private readonly sockets = new Set<Socket>();
   private readonly target: URL;
   private frozen = false;
+  private answerDelayMs = 0;
   port = 0;
 
   /** `targetUrl`: the URL the service would use without the relay. */
@@ -50,7 +52,13 @@ export class TcpRelay {
       ] as const) {
         this.sockets.add(from);
         from.on('error', drop).on('close', drop);
-        from.on('data', (chunk) => this.frozen || to.write(chunk));
+        const answers = from === upstream;
+        from.on('data', (chunk) => {
+          if (this.frozen) return;
+          // Timers of one length fire in the order they were set: the answers keep their order.
+          if (answers && this.answerDelayMs > 0) setTimeout(() => to.writable && to.write(chunk), this.answerDelayMs);
+          else to.write(chunk);
+        });
       }
     });
     await new Promise<void>((resolve, reject) => {
@@ -71,5 +79,10 @@ export class TcpRelay {
 
   freeze(): void {
     this.frozen = true;
+  }
+
+  /** From now on the server's answers reach the client `ms` late (0: at once again). */
+  delayAnswers(ms: number): void {
+    this.answerDelayMs = ms;
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Delivery and click tokens: issued by allocation, validated by tracking with the shared TOKEN_SECRET.
+ * Delivery and click tokens: issued by allocation with TOKEN_SECRET, validated by tracking with it and,
+ * while the secret is being rotated, with TOKEN_SECRET_PREVIOUS (each token names its key).
  * A token carries what tracking needs to validate and count it without having seen the allocation, sealed
  * (AES-256-GCM, see sealed-token.ts) so that it reveals none of it. The purpose is authenticated with it:
  * a delivery token is never accepted as a click token and the other way round. Tokens of the earlier,
@@ -26,8 +27,19 @@ export function isWellFormedToken(candidate: unknown): candidate is string {
   return typeof candidate === 'string' && (SEALED_TOKEN_PATTERN.test(candidate) || LEGACY_TOKEN_PATTERN.test(candidate));
 }
 
-/** The claims of an authentic token of this purpose, or null (malformed, tampered, other purpose). Expiry is the caller's rule. */
-export function readToken(secret: string, purpose: TokenPurpose, token: string): AllocationClaims | null {
+/** The secrets a reader accepts: the current one, and the previous one while a rotation is under way. */
+export interface TokenSecrets {
+  current: string;
+  /** The secret before the current one, accepted for the tokens' lifetime after a rotation; null: none. */
+  previous: string | null;
+}
+
+/**
+ * The claims of an authentic token of this purpose, sealed with the current or the previous secret, or
+ * null (malformed, tampered, other purpose, unknown key). Expiry is the caller's rule.
+ */
+export function readToken(secrets: TokenSecrets, purpose: TokenPurpose, token: string): AllocationClaims | null {
   if (typeof token !== 'string') return null;
-  return openToken(secret, purpose, token) ?? readLegacyToken(secret, purpose, token);
+  const accepted = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current];
+  return openToken(accepted, purpose, token) ?? readLegacyToken(secrets.current, purpose, token);
 }

@@ -1,59 +1,96 @@
 /**
- * The token format since decision 0016: the claims encrypted with AES-256-GCM, so a token reveals nothing
- * (no account, campaign or publisher id) and any change to it is refused.
+ * The token format: the claims encrypted with AES-256-GCM, so a token reveals nothing (no account,
+ * campaign or publisher id) and any change to it is refused (decision 0016); the id of the key that sealed
+ * it travels with it, so a reader holding the current and the previous TOKEN_SECRET opens it with the
+ * right one, and rotating the secret voids no live link (decision 0034).
  *
- *   token = base64url( version(1) nonce(12) ciphertext(46) tag(16) )   = 75 bytes, 100 characters
- *   key = HKDF-SHA256(TOKEN_SECRET, salt, info), 32 bytes; nonce random per token;
- *   additional data = purpose || version, so a delivery token never opens as a click token.
- * 75 bytes are exactly 100 base64url characters with no unused bits: one token has one spelling.
+ *   token = base64url( version(1)=3 keyId(3) nonce(12) ciphertext(46) tag(16) )   = 78 bytes, 104 characters
+ *   key = HKDF-SHA256(TOKEN_SECRET, salt, info), 32 bytes; keyId = the first 3 bytes of SHA-256 of the key
+ *   (says nothing of it); nonce random per token;
+ *   additional data = purpose || version || keyId, so a delivery token never opens as a click token.
+ * 78 bytes are exactly 104 base64url characters with no unused bits: one token has one spelling.
+ *
+ * Version 2, the same without keyId (75 bytes, 100 characters), is still read, with either key, for the
+ * tokens issued before the upgrade (they expire an hour after it).
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { AllocationClaims, TokenPurpose } from './claims';
 import { CLAIMS_BYTES, decodeClaims, encodeClaims } from './claims-codec';
 
-const VERSION = 2;
+const VERSION = 3;
+const UNKEYED_VERSION = 2;
+const KEY_ID_BYTES = 3;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-const TOKEN_BYTES = 1 + NONCE_BYTES + CLAIMS_BYTES + TAG_BYTES;
+const TOKEN_BYTES = 1 + KEY_ID_BYTES + NONCE_BYTES + CLAIMS_BYTES + TAG_BYTES;
+const UNKEYED_TOKEN_BYTES = 1 + NONCE_BYTES + CLAIMS_BYTES + TAG_BYTES;
 const KEY_SALT = 'pilot/tokens';
 const KEY_INFO = 'delivery and click tokens, AES-256-GCM, v2';
 
-export const SEALED_TOKEN_PATTERN = /^[A-Za-z0-9_-]{100}$/;
+export const SEALED_TOKEN_PATTERN = /^(?:[A-Za-z0-9_-]{104}|[A-Za-z0-9_-]{100})$/;
 
-// Allocation issues a token per ad request: derive the key once per secret, not per token.
-let derived: { secret: string; key: Buffer } | null = null;
-
-function keyOf(secret: string): Buffer {
-  if (derived?.secret !== secret) derived = { secret, key: Buffer.from(hkdfSync('sha256', secret, KEY_SALT, KEY_INFO, 32)) };
-  return derived.key;
+interface TokenKey {
+  key: Buffer;
+  id: Buffer;
 }
 
-function additionalData(purpose: TokenPurpose): Buffer {
-  return Buffer.concat([Buffer.from(purpose), Buffer.from([VERSION])]);
+// Allocation issues a token per ad request: derive each secret's key once, not per token.
+const derived = new Map<string, TokenKey>();
+
+function keyOf(secret: string): TokenKey {
+  let known = derived.get(secret);
+  if (!known) {
+    const key = Buffer.from(hkdfSync('sha256', secret, KEY_SALT, KEY_INFO, 32));
+    known = { key, id: createHash('sha256').update(key).digest().subarray(0, KEY_ID_BYTES) };
+    if (derived.size >= 8) derived.clear();
+    derived.set(secret, known);
+  }
+  return known;
+}
+
+function additionalData(purpose: TokenPurpose, version: number, keyId: Buffer = Buffer.alloc(0)): Buffer {
+  return Buffer.concat([Buffer.from(purpose), Buffer.from([version]), keyId]);
 }
 
 export function sealToken(secret: string, purpose: TokenPurpose, claims: AllocationClaims): string {
+  const { key, id } = keyOf(secret);
   const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), nonce, { authTagLength: TAG_BYTES });
-  cipher.setAAD(additionalData(purpose));
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(additionalData(purpose, VERSION, id));
   const ciphertext = Buffer.concat([cipher.update(encodeClaims(claims)), cipher.final()]);
-  return Buffer.concat([Buffer.from([VERSION]), nonce, ciphertext, cipher.getAuthTag()]).toString('base64url');
+  return Buffer.concat([Buffer.from([VERSION]), id, nonce, ciphertext, cipher.getAuthTag()]).toString('base64url');
 }
 
-/** The claims of an authentic sealed token of this purpose, or null. */
-export function openToken(secret: string, purpose: TokenPurpose, token: string): AllocationClaims | null {
-  if (!SEALED_TOKEN_PATTERN.test(token)) return null;
-  const bytes = Buffer.from(token, 'base64url');
-  if (bytes.length !== TOKEN_BYTES || bytes[0] !== VERSION) return null;
-  const nonce = bytes.subarray(1, 1 + NONCE_BYTES);
-  const ciphertext = bytes.subarray(1 + NONCE_BYTES, 1 + NONCE_BYTES + CLAIMS_BYTES);
-  const tag = bytes.subarray(TOKEN_BYTES - TAG_BYTES);
-  const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), nonce, { authTagLength: TAG_BYTES });
-  decipher.setAAD(additionalData(purpose));
+function open(key: Buffer, aad: Buffer, nonce: Buffer, ciphertext: Buffer, tag: Buffer): AllocationClaims | null {
+  const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  decipher.setAAD(aad);
   decipher.setAuthTag(tag);
   try {
     return decodeClaims(Buffer.concat([decipher.update(ciphertext), decipher.final()]));
   } catch {
     return null; // tampered, other purpose or other secret: the tag does not match
   }
+}
+
+/** The claims of an authentic sealed token of this purpose, sealed with one of `secrets`, or null. */
+export function openToken(secrets: readonly string[], purpose: TokenPurpose, token: string): AllocationClaims | null {
+  if (!SEALED_TOKEN_PATTERN.test(token)) return null;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length === TOKEN_BYTES && bytes[0] === VERSION) {
+    const keyId = bytes.subarray(1, 1 + KEY_ID_BYTES);
+    const sealer = secrets.map(keyOf).find((candidate) => candidate.id.equals(keyId));
+    if (!sealer) return null;
+    const nonceAt = 1 + KEY_ID_BYTES;
+    return open(sealer.key, additionalData(purpose, VERSION, keyId), bytes.subarray(nonceAt, nonceAt + NONCE_BYTES), bytes.subarray(nonceAt + NONCE_BYTES, nonceAt + NONCE_BYTES + CLAIMS_BYTES), bytes.subarray(TOKEN_BYTES - TAG_BYTES));
+  }
+  if (bytes.length === UNKEYED_TOKEN_BYTES && bytes[0] === UNKEYED_VERSION) {
+    const nonce = bytes.subarray(1, 1 + NONCE_BYTES);
+    const ciphertext = bytes.subarray(1 + NONCE_BYTES, 1 + NONCE_BYTES + CLAIMS_BYTES);
+    const tag = bytes.subarray(UNKEYED_TOKEN_BYTES - TAG_BYTES);
+    for (const secret of secrets) {
+      const claims = open(keyOf(secret).key, additionalData(purpose, UNKEYED_VERSION), nonce, ciphertext, tag);
+      if (claims) return claims;
+    }
+  }
+  return null;
 }

@@ -11,9 +11,11 @@ import {
   type TokenPurpose,
 } from '../src';
 import { encodeClaims } from '../src/claims-codec';
-import { createHmac } from 'node:crypto';
+import { createCipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 const SECRET = 'test-token-secret-0123456789abcdef';
+/** A reader that accepts SECRET only. */
+const ONLY = { current: SECRET, previous: null };
 const issuedAt = new Date('2026-05-01T12:00:00.000Z');
 
 function claims(overrides: Partial<AllocationClaims> = {}): AllocationClaims {
@@ -41,6 +43,16 @@ function legacyToken(secret: string, purpose: TokenPurpose, original: Allocation
   return `${payload.toString('base64url')}.${mac.toString('base64url')}`;
 }
 
+/** A token as the version before key ids sealed it (version 2: no key id, 100 characters). */
+function unkeyedToken(secret: string, purpose: TokenPurpose, original: AllocationClaims): string {
+  const key = Buffer.from(hkdfSync('sha256', secret, 'pilot/tokens', 'delivery and click tokens, AES-256-GCM, v2', 32));
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: 16 });
+  cipher.setAAD(Buffer.concat([Buffer.from(purpose), Buffer.from([2])]));
+  const ciphertext = Buffer.concat([cipher.update(encodeClaims(original)), cipher.final()]);
+  return Buffer.concat([Buffer.from([2]), nonce, ciphertext, cipher.getAuthTag()]).toString('base64url');
+}
+
 /** The ways an account id could be written into bytes: decimal text, 64-bit big and little endian, hex text. */
 function accountIdEncodings(accountId: string): Buffer[] {
   const big = Buffer.alloc(8);
@@ -56,8 +68,8 @@ describe('tokens', () => {
       const original = claims();
       const token = issueToken(SECRET, purpose, original);
       expect(isWellFormedToken(token)).to.equal(true);
-      expect(token).to.have.length(100);
-      expect(readToken(SECRET, purpose, token)).to.deep.equal(original);
+      expect(token).to.have.length(104);
+      expect(readToken(ONLY, purpose, token)).to.deep.equal(original);
     });
   }
 
@@ -84,35 +96,70 @@ describe('tokens', () => {
 
   it('keeps large account ids (above 2^53) exact', () => {
     const original = claims({ campaignOwnerAccountId: '18446744073709551615', publisherOwnerAccountId: '9007199254740993' });
-    expect(readToken(SECRET, 'click', issueToken(SECRET, 'click', original))).to.deep.equal(original);
+    expect(readToken(ONLY, 'click', issueToken(SECRET, 'click', original))).to.deep.equal(original);
   });
 
   it('drops the milliseconds of the issue time (whole seconds are signed)', () => {
     const original = claims({ issuedAt: new Date('2026-05-01T12:00:00.999Z') });
-    expect(readToken(SECRET, 'delivery', issueToken(SECRET, 'delivery', original))?.issuedAt.toISOString()).to.equal('2026-05-01T12:00:00.000Z');
+    expect(readToken(ONLY, 'delivery', issueToken(SECRET, 'delivery', original))?.issuedAt.toISOString()).to.equal('2026-05-01T12:00:00.000Z');
   });
 
   it('does not accept a delivery token as a click token, nor a click token as a delivery token', () => {
     const original = claims();
-    expect(readToken(SECRET, 'click', issueToken(SECRET, 'delivery', original))).to.equal(null);
-    expect(readToken(SECRET, 'delivery', issueToken(SECRET, 'click', original))).to.equal(null);
+    expect(readToken(ONLY, 'click', issueToken(SECRET, 'delivery', original))).to.equal(null);
+    expect(readToken(ONLY, 'delivery', issueToken(SECRET, 'click', original))).to.equal(null);
   });
 
   it('refuses a token signed with another secret', () => {
-    expect(readToken(SECRET, 'delivery', issueToken('another-secret', 'delivery', claims()))).to.equal(null);
+    expect(readToken(ONLY, 'delivery', issueToken('another-secret', 'delivery', claims()))).to.equal(null);
   });
 
   it('refuses a token whose payload or signature was changed in any character', () => {
     const token = issueToken(SECRET, 'delivery', claims());
     for (let index = 0; index < token.length; index += 1) {
       if (token[index] === '.') continue;
-      expect(readToken(SECRET, 'delivery', tamper(token, index)), `changed at ${index}`).to.equal(null);
+      expect(readToken(ONLY, 'delivery', tamper(token, index)), `changed at ${index}`).to.equal(null);
     }
   });
 
   it('seals the same claims into a different token every time (random nonce)', () => {
     const original = claims();
     expect(issueToken(SECRET, 'click', original)).not.to.equal(issueToken(SECRET, 'click', original));
+  });
+
+  describe('a rotation of TOKEN_SECRET (decision 0034)', () => {
+    const OLD = 'old-token-secret-0123456789abcdef-old';
+    const NEW = 'new-token-secret-0123456789abcdef-new';
+
+    it('names the key in the token: the same secret always the same id, another secret another', () => {
+      const keyIdOf = (token: string) => Buffer.from(token, 'base64url').subarray(1, 4).toString('hex');
+      expect(keyIdOf(issueToken(OLD, 'click', claims()))).to.equal(keyIdOf(issueToken(OLD, 'delivery', claims())));
+      expect(keyIdOf(issueToken(OLD, 'click', claims()))).not.to.equal(keyIdOf(issueToken(NEW, 'click', claims())));
+    });
+
+    it('opens a token of the previous secret while it is accepted, and a token of the current one', () => {
+      const original = claims();
+      const rotating = { current: NEW, previous: OLD };
+      expect(readToken(rotating, 'click', issueToken(OLD, 'click', original))).to.deep.equal(original);
+      expect(readToken(rotating, 'click', issueToken(NEW, 'click', original))).to.deep.equal(original);
+      expect(readToken(rotating, 'delivery', issueToken(OLD, 'click', original)), 'still for its purpose only').to.equal(null);
+    });
+
+    it('refuses a token of the previous secret once it is no longer accepted, and of any other secret', () => {
+      expect(readToken({ current: NEW, previous: null }, 'click', issueToken(OLD, 'click', claims()))).to.equal(null);
+      expect(readToken({ current: NEW, previous: OLD }, 'click', issueToken('a-third-secret-0123456789abcdef', 'click', claims()))).to.equal(null);
+    });
+
+    it('reads a token sealed before tokens named their key (100 characters) with either secret', () => {
+      const original = claims();
+      const token = unkeyedToken(OLD, 'delivery', original);
+      expect(token).to.have.length(100);
+      expect(isWellFormedToken(token)).to.equal(true);
+      expect(readToken({ current: NEW, previous: OLD }, 'delivery', token)).to.deep.equal(original);
+      expect(readToken({ current: OLD, previous: null }, 'delivery', token)).to.deep.equal(original);
+      expect(readToken({ current: NEW, previous: null }, 'delivery', token)).to.equal(null);
+      expect(readToken({ current: OLD, previous: null }, 'click', token)).to.equal(null);
+    });
   });
 
   describe('tokens of the earlier signed-only format (read during the upgrade, decision 0016)', () => {
@@ -122,44 +169,44 @@ describe('tokens', () => {
       const original = claims({ issuedAt: legacyIssuedAt });
       const token = legacyToken(SECRET, 'click', original);
       expect(isWellFormedToken(token)).to.equal(true);
-      expect(readToken(SECRET, 'click', token)).to.deep.equal(original);
-      expect(readToken(SECRET, 'delivery', token)).to.equal(null);
-      expect(readToken('another-secret', 'click', token)).to.equal(null);
+      expect(readToken(ONLY, 'click', token)).to.deep.equal(original);
+      expect(readToken(ONLY, 'delivery', token)).to.equal(null);
+      expect(readToken({ current: 'another-secret', previous: null }, 'click', token)).to.equal(null);
     });
 
     it('refuses a legacy token issued at or after the cut-off', () => {
-      expect(readToken(SECRET, 'click', legacyToken(SECRET, 'click', claims({ issuedAt: LEGACY_TOKENS_ISSUED_BEFORE })))).to.equal(null);
+      expect(readToken(ONLY, 'click', legacyToken(SECRET, 'click', claims({ issuedAt: LEGACY_TOKENS_ISSUED_BEFORE })))).to.equal(null);
     });
 
     it('refuses a legacy token changed in any character, or spelled non-canonically', () => {
       const token = legacyToken(SECRET, 'delivery', claims({ issuedAt: legacyIssuedAt }));
       for (let index = 0; index < token.length; index += 1) {
         if (token[index] === '.') continue;
-        expect(readToken(SECRET, 'delivery', tamper(token, index)), `changed at ${index}`).to.equal(null);
+        expect(readToken(ONLY, 'delivery', tamper(token, index)), `changed at ${index}`).to.equal(null);
       }
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
       const [payload, mac] = token.split('.') as [string, string];
       // The payload's last character carries 2 unused bits, the signature's 4.
       const twinPayload = payload.slice(0, -1) + alphabet[alphabet.indexOf(payload.slice(-1)) | 1];
       const twinMac = mac.slice(0, -1) + alphabet[alphabet.indexOf(mac.slice(-1)) | 1];
-      expect(readToken(SECRET, 'delivery', `${twinPayload}.${mac}`)).to.equal(null);
-      expect(readToken(SECRET, 'delivery', `${payload}.${twinMac}`)).to.equal(null);
+      expect(readToken(ONLY, 'delivery', `${twinPayload}.${mac}`)).to.equal(null);
+      expect(readToken(ONLY, 'delivery', `${payload}.${twinMac}`)).to.equal(null);
     });
   });
 
   it('refuses malformed candidates without throwing', () => {
     const token = issueToken(SECRET, 'click', claims());
-    for (const candidate of ['', 'abc', token.slice(1), `${token}A`, `${token.slice(0, 50)}.${token.slice(51)}`, `${token.slice(0, 99)}=`, ' '.repeat(100)]) {
+    for (const candidate of ['', 'abc', token.slice(1), `${token}A`, `${token.slice(0, 50)}.${token.slice(51)}`, `${token.slice(0, 103)}=`, ' '.repeat(104)]) {
       expect(isWellFormedToken(candidate), candidate).to.equal(false);
-      expect(readToken(SECRET, 'click', candidate), candidate).to.equal(null);
+      expect(readToken(ONLY, 'click', candidate), candidate).to.equal(null);
     }
     expect(isWellFormedToken(undefined)).to.equal(false);
     expect(isWellFormedToken(100)).to.equal(false);
-    expect(readToken(SECRET, 'click', null as unknown as string)).to.equal(null);
+    expect(readToken(ONLY, 'click', null as unknown as string)).to.equal(null);
   });
 
   it(`expires exactly after ${TOKEN_LIFETIME_SECONDS} s, by the given clock`, () => {
-    const read = readToken(SECRET, 'delivery', issueToken(SECRET, 'delivery', claims())) as AllocationClaims;
+    const read = readToken(ONLY, 'delivery', issueToken(SECRET, 'delivery', claims())) as AllocationClaims;
     const at = (seconds: number, ms = 0) => new Date(issuedAt.getTime() + seconds * 1000 + ms);
     expect(TOKEN_LIFETIME_SECONDS).to.equal(3600);
     expect(isExpired(read, at(0))).to.equal(false);
@@ -172,7 +219,7 @@ describe('tokens', () => {
   it('fits a delivery confirmation body {"token":"..."} well under 200 characters', () => {
     const body = JSON.stringify({ token: issueToken(SECRET, 'delivery', claims()) });
     expect(body.length).to.be.below(200);
-    expect(body.length).to.equal(112);
+    expect(body.length).to.equal(116);
   });
 
   it('makes a fresh allocation id every time', () => {

@@ -14,7 +14,7 @@ import { createMetricsRegistry } from '@pilot/metrics';
 import { createServiceApp } from '@pilot/service-app';
 import { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
-import { createRedis, pingRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { campaignSnapshotLoader } from './data/campaign-snapshot';
@@ -44,6 +44,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const metrics = createMetricsRegistry('allocation');
   return resources.openOrClose(async () => {
     const redis = resources.add(createRedis(config.REDIS_URL, 'allocation'), (opened) => opened.disconnect());
+    // Allocation starts without Redis (its ad requests answer 503 until Redis answers); its eviction policy
+    // is checked when Redis answers within a moment, as every service that counts does.
+    if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });
+    else logger.warn('Redis not ready at start; its maxmemory-policy (noeviction) is not checked');
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const keyUses = new KeyUseRecorder(redis, config.REDIS_KEY_PREFIX, (error) => logger.warn({ err: error }, 'key use not recorded'));
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);

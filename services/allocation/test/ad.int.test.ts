@@ -80,13 +80,13 @@ describe('GET /api/network/ad', function () {
     const prefix = `${PUBLIC_BASE_URL}/api/network/click/`;
     expect(response.body.click_url.startsWith(prefix)).to.equal(true);
     const clickToken = response.body.click_url.slice(prefix.length);
-    const click = readToken(infra.tokenSecret, 'click', clickToken);
-    const delivery = readToken(infra.tokenSecret, 'delivery', response.body.delivery_token);
+    const click = readToken({ current: infra.tokenSecret, previous: null }, 'click', clickToken);
+    const delivery = readToken({ current: infra.tokenSecret, previous: null }, 'delivery', response.body.delivery_token);
     expect(click).to.not.equal(null);
     expect(delivery).to.deep.equal(click);
     expect(delivery).to.include({ campaignId: french.campaignId, publisherId: id, campaignOwnerAccountId: '5001', publisherOwnerAccountId: '6001' });
     // Distinct purposes: a delivery token is not a click token.
-    expect(readToken(infra.tokenSecret, 'click', response.body.delivery_token)).to.equal(null);
+    expect(readToken({ current: infra.tokenSecret, previous: null }, 'click', response.body.delivery_token)).to.equal(null);
     expect(JSON.stringify({ token: response.body.delivery_token }).length).to.be.below(200);
   });
 
@@ -120,7 +120,7 @@ describe('GET /api/network/ad', function () {
     for (let i = 0; i < 3; i += 1) answers.push((await getAd(service, infra, '?language=it', bearer(key)).expect(200)).body);
     await getAd(service, infra, '?language=ka', bearer(key)).expect(204);
     await getAd(service, infra, '?language=english', bearer(key)).expect(400);
-    const claims = answers.map((ad) => readToken(infra.tokenSecret, 'delivery', ad.delivery_token)!);
+    const claims = answers.map((ad) => readToken({ current: infra.tokenSecret, previous: null }, 'delivery', ad.delivery_token)!);
     const day = claims[0]!.issuedAt.toISOString().slice(0, 10);
     expect(await world.adRequestsOf(id)).to.deep.equal(
       new Map([

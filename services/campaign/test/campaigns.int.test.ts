@@ -45,7 +45,7 @@ describe('campaign service: workspace campaigns', () => {
     it('creates a draft owned by the caller and answers 201 with the campaign object', async () => {
       const response = await api.post('/api/workspace/campaigns', OWNER, CREATIVE);
       expect(response.status).to.equal(201);
-      expect(response.body).to.include({ ...CREATIVE, status: 'draft', replaces: null, rejectionReason: null, ownerAccountId: OWNER.accountId });
+      expect(response.body).to.include({ ...CREATIVE, status: 'draft', replaces: null, rejectionReason: null, pauseReason: null, ownerAccountId: OWNER.accountId });
       expect(response.body.id).to.be.a('number').and.to.be.above(0);
       expect(Number.isInteger(response.body.id)).to.equal(true);
       expect(Date.parse(response.body.createdAt)).to.be.a('number').and.not.NaN;
@@ -232,7 +232,7 @@ describe('campaign service: workspace campaigns', () => {
       expect((await move(id, 'reject', ADMIN, { reason: 'x'.repeat(500) })).status).to.equal(200);
     });
 
-    it('takes an optional reason on pause (1 to 500 characters) and records it in the audit', async () => {
+    it('takes an optional reason on pause (1 to 500 characters), records it in the audit and answers it as pauseReason while paused', async () => {
       const id = await activeCampaign();
       for (const body of [{ reason: '' }, { reason: 'x'.repeat(501) }, { reason: 7 }, { reason: 'ok', extra: 1 }, ['reason']]) {
         const refused = await move(id, 'pause', OWNER, body);
@@ -241,9 +241,16 @@ describe('campaign service: workspace campaigns', () => {
       expect((await api.get(`/api/workspace/campaigns/${id}`, OWNER)).body.status, 'a refused pause changes nothing').to.equal('active');
       const paused = await move(id, 'pause', OWNER, { reason: 'Our offer ended early.' });
       expect(paused.status, JSON.stringify(paused.body)).to.equal(200);
-      expect(paused.body.status).to.equal('paused');
-      expect((await move(id, 'activate', ADMIN)).status).to.equal(200);
-      expect((await move(id, 'pause', ADMIN, {})).status, 'no reason is fine too').to.equal(200);
+      expect(paused.body).to.include({ status: 'paused', pauseReason: 'Our offer ended early.' });
+      expect((await api.get(`/api/workspace/campaigns/${id}`, ADMIN)).body.pauseReason).to.equal('Our offer ended early.');
+      const listed = (await api.get('/api/workspace/campaigns', OWNER)).body.items as Array<{ id: number; pauseReason: string | null }>;
+      expect(listed.find((item) => item.id === id)?.pauseReason).to.equal('Our offer ended early.');
+      const activated = await move(id, 'activate', ADMIN);
+      expect(activated.status).to.equal(200);
+      expect(activated.body.pauseReason, 'gone with the pause').to.equal(null);
+      const again = await move(id, 'pause', ADMIN, {});
+      expect(again.status, 'no reason is fine too').to.equal(200);
+      expect(again.body.pauseReason).to.equal(null);
       const audit = (await api.get(`/internal/audit?entity=campaign&entityId=${id}`, OWNER)).body.items as Array<{ action: string; reason: string | null }>;
       const pauses = audit.filter((item) => item.action === 'paused').map((item) => item.reason);
       expect(pauses).to.deep.equal([null, 'Our offer ended early.']);

@@ -1,4 +1,5 @@
-import { httpSettings, listenPort, loadConfig as load, makeValidator, num, str, url } from '@pilot/config';
+import { ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, str, url } from '@pilot/config';
+import ipaddr from 'ipaddr.js';
 import proxyaddr from 'proxy-addr';
 
 /** A comma-separated list of upstream base URLs (replicas of one service). */
@@ -51,11 +52,40 @@ export const configSpec = {
   WEB_URLS: upstreamList({ devDefault: ['http://127.0.0.1:8106'], desc: 'web replicas' }),
   UPSTREAM_TIMEOUT_MS: num({ default: 10_000, desc: 'an upstream slower than this gives 504' }),
   MAX_BODY_BYTES: num({ default: 65_536, desc: 'a request body larger than this is refused with 413 before it reaches a service' }),
+  ...redisSettings,
+  WORKSPACE_WRITE_LIMIT_POINTS: num({ default: 120, desc: 'workspace writes (POST, PUT, PATCH, DELETE) one account may make per minute; over it 429 rate_limited' }),
   SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie set by publisher-identity (__Host- prefixed when PUBLIC_BASE_URL is https)' }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** The widest range a production gateway trusts as its ingress: a /24 (IPv4) or a /120 (IPv6), 256 addresses. */
+const WIDEST_TRUSTED_PREFIX = { ipv4: 24, ipv6: 120 } as const;
+/** proxy-addr's names for whole private networks: a pod or node network, never just the ingress. */
+const BROAD_NAMES = new Set(['linklocal', 'uniquelocal']);
+
+/**
+ * Why a TRUSTED_PROXIES entry is too broad for production, or null. Trusting more than the ingress
+ * controller's own addresses (the pod network, the nodes) lets a client's own X-Forwarded-For entry pass
+ * as its address wherever a trusted hop forwarded it (an ingress that sees SNATed node addresses does).
+ */
+export function tooBroadProxy(entry: string): string | null {
+  if (BROAD_NAMES.has(entry)) return `${entry} names whole private networks`;
+  const [address, range] = entry.split('/');
+  if (range === undefined || !address || !ipaddr.isValid(address)) return null;
+  const kind = ipaddr.parse(address).kind();
+  const prefix = /^[0-9]+$/.test(range) ? Number(range) : ipaddr.isValid(range) ? ipaddr.parse(range).prefixLengthFromSubnetMask() : null;
+  if (prefix === null || prefix >= WIDEST_TRUSTED_PREFIX[kind]) return null;
+  return `${entry} covers more than ${2 ** (kind === 'ipv4' ? 32 - WIDEST_TRUSTED_PREFIX.ipv4 : 128 - WIDEST_TRUSTED_PREFIX.ipv6)} addresses`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv) {
-  return load(configSpec, env);
+  const config = load(configSpec, env);
+  if (env.NODE_ENV === 'production') {
+    const broad = config.TRUSTED_PROXIES.map(tooBroadProxy).filter((problem): problem is string => problem !== null);
+    if (broad.length > 0) {
+      throw new ConfigError({ TRUSTED_PROXIES: `trusts more than the ingress controller, refused in production (${broad.join('; ')}; docs/operations.md)` });
+    }
+  }
+  return config;
 }

@@ -1,11 +1,13 @@
 /**
- * The gateway: the only public entry. Config -> upstream pools -> app (logs, metrics, probes, security
- * headers) -> routes -> listen. stop() stops accepting, lets in-flight requests finish, closes the agents.
+ * The gateway: the only public entry. Config -> upstream pools -> Redis (the workspace write limit) -> app
+ * (logs, metrics, probes, security headers) -> routes -> listen. stop() stops accepting, lets in-flight
+ * requests finish, closes the agents and Redis.
  */
 import { sessionCookieName } from '@pilot/contracts';
 import { listen } from '@pilot/lifecycle';
 import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
+import { checkEvictionPolicy, createRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';
 import { createForwarder } from './http/proxy';
@@ -45,6 +47,17 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     ),
   );
 
+  // Waited for a moment only: the gateway serves ads and pages without Redis; workspace writes need it
+  // (503 until it answers).
+  const redis = createRedis(config.REDIS_URL, 'gateway');
+  if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });
+  else logger.warn('Redis not ready; workspace writes answer 503 until it is');
+  const workspaceWriteLimit = new RedisLimiter(redis, {
+    keyPrefix: `${config.REDIS_KEY_PREFIX}gateway:workspace-writes`,
+    points: config.WORKSPACE_WRITE_LIMIT_POINTS,
+    windowSeconds: 60,
+  });
+
   const { app, operator, finish } = createServiceApp({
     service: 'gateway',
     logger,
@@ -59,11 +72,12 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
   app.set('trust proxy', config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false);
   mountRoutes(app, {
     upstreams,
-    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger }),
+    forward: createForwarder({ upstreams, secret: config.INTERNAL_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, maxBodyBytes: config.MAX_BODY_BYTES, logger }),
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
     maxBodyBytes: config.MAX_BODY_BYTES,
+    workspaceWriteLimit,
   });
   finish();
 
@@ -79,6 +93,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     async stop() {
       await Promise.all([server.close(), operatorServer.close()]);
       upstreams.stop();
+      redis.disconnect();
     },
   };
 }

@@ -6,6 +6,7 @@ import express, { type Request } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import request from 'supertest';
 import { waitFor } from '@pilot/testkit';
+import { loadConfig } from '../src/config';
 import { SECRET, standIn, startGateway, type StandIn } from './support';
 
 describe('gateway', () => {
@@ -249,6 +250,25 @@ describe('gateway', () => {
         failure = error as Error;
       }
       expect(failure?.message).to.include('TRUSTED_PROXIES');
+    });
+
+    it('refuses in production to trust more than an ingress controller: a range wider than a /24 or /120, or a whole private network by name', () => {
+      const production = {
+        NODE_ENV: 'production',
+        GATEWAY_PORT: '0',
+        INTERNAL_SECRET: SECRET,
+        PUBLIC_BASE_URL: 'https://pilot.example',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        ...Object.fromEntries(['IDENTITY', 'CAMPAIGN', 'ALLOCATION', 'TRACKING', 'PLACEMENT', 'WEB'].map((name) => [`${name}_URLS`, 'http://127.0.0.1:1'])),
+      };
+      for (const wide of ['10.0.0.0/8', '10.1.0.0/23', '10.0.0.0/255.255.0.0', 'fd00::/64', 'uniquelocal', '10.244.250.0/28, linklocal']) {
+        expect(() => loadConfig({ ...production, TRUSTED_PROXIES: wide }), wide).to.throw(/TRUSTED_PROXIES trusts more than the ingress controller/);
+      }
+      for (const narrow of ['10.244.250.0/28', '10.1.2.0/24', '10.1.2.3', 'fd00::/120', 'loopback', '']) {
+        expect(loadConfig({ ...production, TRUSTED_PROXIES: narrow }).TRUSTED_PROXIES, narrow).to.be.an('array');
+      }
+      // Outside production a wide range still starts (local set-ups, tests).
+      expect(loadConfig({ ...production, NODE_ENV: 'test', TRUSTED_PROXIES: '10.0.0.0/8' }).TRUSTED_PROXIES).to.deep.equal(['10.0.0.0/8']);
     });
   });
 });

@@ -58,6 +58,23 @@ describe('gateway: signed bodies', function () {
     await service?.close();
   });
 
+  it('answers 413 to a chunked body over MAX_BODY_BYTES as to a declared one, and forwards one under it', async () => {
+    const small = await startGateway({ placement: service.url }, { MAX_BODY_BYTES: '1024' });
+    try {
+      const big = `{"placementId":"${'x'.repeat(3000)}"}`;
+      const chunks = big.match(/.{1,500}/g)!;
+      const refused = await postChunked(small.url, PATH, chunks);
+      expect(refused.status).to.equal(413);
+      expect(JSON.parse(refused.body)).to.include({ code: 'payload_too_large' });
+      const declared = await request(small.url).post(PATH).set('content-type', 'application/json').send(big);
+      expect(declared.status).to.equal(413);
+      const fits = await postChunked(small.url, PATH, ['{"placementId":', '"small"}']);
+      expect(fits.status).to.equal(200);
+    } finally {
+      await small.stop();
+    }
+  });
+
   it('forwards a body with its digest signed, and the service accepts it', async () => {
     const response = await request(gateway.url).post(PATH).send({ placementId: 'abc', note: 'ü'.repeat(50) });
     expect(response.status).to.equal(200);

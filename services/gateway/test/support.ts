@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@pilot/logging';
+import { uniqueName } from '@pilot/testkit';
 import { loadConfig } from '../src/config';
 import { start, type RunningGateway } from '../src/start';
 
@@ -46,6 +47,8 @@ export async function startGateway(urls: Partial<Record<string, string>>, extra:
     PLACEMENT_URLS: urls.placement ?? fallback,
     NOTIFICATION_URLS: urls.notification ?? fallback,
     WEB_URLS: urls.web ?? fallback,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_KEY_PREFIX: `${uniqueName('gateway')}:`,
     ...extra,
   });
   return start(config, createLogger({ service: 'gateway', level: 'silent' }));

@@ -12,7 +12,7 @@ import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
-import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';
@@ -45,6 +45,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const redis = resources.add(createRedis(config.REDIS_URL, 'placement'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
+    await checkEvictionPolicy(redis, { production: config.isProduction, logger });
     await bus.ready();
 
     const placements = new PlacementRepository(mongo, { publish: (events) => bus.publishAll(events) });

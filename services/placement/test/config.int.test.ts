@@ -18,6 +18,7 @@ describe('placement configuration', () => {
       'AMQP_URL',
       'REDIS_URL',
       'INTERNAL_SECRET',
+      'PUBLIC_BASE_URL',
     );
   });
 

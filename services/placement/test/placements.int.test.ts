@@ -383,6 +383,14 @@ describe('placement service', function () {
       expect(await impressionsOf('home-feature')).to.equal(6);
     });
 
+    it('counts an IPv6 client by its /64: another address of the same /64 is the same client, another /64 is not', async () => {
+      const answer = await put('home-feature', body({ title: 'IPv6 client', startsAt: null, endsAt: null }));
+      for (let i = 1; i <= 5; i += 1) await report('home-feature', answer.placement.placementId, `2001:db8:77:1::${i}`).expect(204);
+      const limited = await report('home-feature', answer.placement.placementId, '2001:db8:77:1:ffff:1:2:3').expect(429);
+      expect(limited.body.code).to.equal('rate_limited');
+      await report('home-feature', answer.placement.placementId, '2001:db8:77:2::1').expect(204);
+    });
+
     it('keeps impressions out of the network: reporting them publishes no event', async () => {
       const answer = await put('tr-footer', body({ startsAt: null, endsAt: null }));
       for (let i = 0; i < 3; i += 1) await report('tr-footer', answer.placement.placementId).expect(204);

@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, redisSettings, str, url } from '@pilot/config';
+import { busSettings, ConfigError, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, parseIdList, redisSettings, str, url } from '@pilot/config';
 
 /** The secret the messaging platform sends in X-Telegram-Bot-Api-Secret-Token: 1-256 of A-Z a-z 0-9 _ -. */
 const webhookSecret = makeValidator<string>((raw) => {
@@ -41,6 +41,8 @@ export const configSpec = {
   SESSION_TTL_HOURS: num({ default: 168, desc: 'a workspace session ends this many hours after sign-in' }),
   LOGIN_LIMIT_POINTS: num({ default: 10, desc: 'login requests one client address may create per window' }),
   LOGIN_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'length of the login request limit window, in seconds' }),
+  KEY_ROTATION_LIMIT_POINTS: num({ default: 60, desc: 'keys and test keys one account may generate per window (revoking is never limited)' }),
+  KEY_ROTATION_LIMIT_WINDOW_SECONDS: num({ default: 3600, desc: 'length of the key generation limit window, in seconds' }),
   ...outboxSettings,
   READ_MODEL_REPAIR_INTERVAL_MS: num({
     default: 60_000,
@@ -54,6 +56,24 @@ export const configSpec = {
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** What the deployment examples put where the sign-in bot's name goes (deploy/, compose.env.example). */
+const PLACEHOLDER_BOT = /change[-_]?me|placeholder|example/i;
+
+/**
+ * Under NODE_ENV=production, as placeholder secrets are: no administrator at all, the examples' account `1`
+ * as the only one, or a placeholder bot name, each named in a ConfigError.
+ */
+function refusePlaceholders(config: { ADMIN_ACCOUNT_IDS: string; TELEGRAM_BOT_USERNAME: string }): void {
+  const problems: Record<string, string> = {};
+  const admins = [...parseIdList(config.ADMIN_ACCOUNT_IDS)];
+  if (admins.length === 0) problems.ADMIN_ACCOUNT_IDS = 'is empty, refused in production (name the administrators\' account ids)';
+  else if (admins.length === 1 && admins[0] === '1') problems.ADMIN_ACCOUNT_IDS = 'is the placeholder 1, refused in production (name the administrators\' account ids)';
+  if (PLACEHOLDER_BOT.test(config.TELEGRAM_BOT_USERNAME)) problems.TELEGRAM_BOT_USERNAME = 'is a placeholder, refused in production (the sign-in bot\'s username, without @)';
+  if (Object.keys(problems).length > 0) throw new ConfigError(problems);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv) {
-  return load(configSpec, env);
+  const config = load(configSpec, env);
+  if (env.NODE_ENV === 'production') refusePlaceholders(config);
+  return config;
 }

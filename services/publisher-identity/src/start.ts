@@ -11,7 +11,7 @@ import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
-import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';
@@ -52,6 +52,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const redis = resources.add(createRedis(config.REDIS_URL, 'publisher-identity'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
+    await checkEvictionPolicy(redis, { production: config.isProduction, logger });
     await bus.ready();
 
     const logins = new LoginRepository(mongo);
@@ -67,7 +68,18 @@ export async function start(config: Config, logger: Logger, options: StartOption
     registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
-    const publishers = new Publishers(publisherRecords, readModel, clock, logger, config.PUBLIC_BASE_URL);
+    const publishers = new Publishers(
+      publisherRecords,
+      readModel,
+      clock,
+      logger,
+      config.PUBLIC_BASE_URL,
+      new RedisLimiter(redis, {
+        keyPrefix: `${config.REDIS_KEY_PREFIX}identity:key-generation`,
+        points: config.KEY_ROTATION_LIMIT_POINTS,
+        windowSeconds: config.KEY_ROTATION_LIMIT_WINDOW_SECONDS,
+      }),
+    );
     const signIn = new SignIn(
       logins,
       sessions,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { nextStatus, PUBLISHER_STATUSES, TRANSITIONS, usernameOf, validateNewPublisher, validateReason, type PublisherAction } from '../src/domain/publisher';
 import { constantTimeEqual, newLoginCode, newSessionId, SESSION_ID_PATTERN } from '../src/domain/secrets';
-import { botUrlOf, parseUpdate, visibleStatus } from '../src/domain/sign-in';
+import { answerData, botUrlOf, describeBrowser, parseUpdate, visibleStatus, type StartCommand } from '../src/domain/sign-in';
 
 describe('publisher links', () => {
   const valid = (type: 'bot' | 'channel', link: string) => {
@@ -84,18 +84,53 @@ describe('sign-in rules', () => {
     message: { message_id: 1, chat: { id: 42, type: 'private' }, from, text },
   });
 
-  it('reads /start <code> from a person, with the username as display name', () => {
-    expect(parseUpdate(update('/start abc_DEF-123')).message).to.deep.equal({ updateId: 7, chatId: 42, accountId: '42', displayName: 'alice', code: 'abc_DEF-123' });
-    expect(parseUpdate(update('/start@pilot_signin_bot abc')).message?.code).to.equal('abc');
-    expect(parseUpdate(update('/start', { id: 42, first_name: 'Alice', last_name: 'B' })).message).to.include({ code: null, displayName: 'Alice B' });
+  it('reads /start <code> from a person in their private chat, with the username as display name', () => {
+    expect(parseUpdate(update('/start abc_DEF-123')).input).to.deep.equal({ kind: 'start', chatId: 42, accountId: '42', displayName: 'alice', code: 'abc_DEF-123' });
+    expect((parseUpdate(update('/start@pilot_signin_bot abc')).input as StartCommand).code).to.equal('abc');
+    expect(parseUpdate(update('/start', { id: 42, first_name: 'Alice', last_name: 'B' })).input).to.include({ code: null, displayName: 'Alice B' });
+  });
+
+  it('ignores /start from a group, supergroup or channel, and a private chat that is not the sender\'s', () => {
+    for (const type of ['group', 'supergroup', 'channel']) {
+      expect(parseUpdate({ update_id: 7, message: { chat: { id: -5, type }, from: { id: 42 }, text: '/start abc' } }).input, type).to.equal(null);
+    }
+    expect(parseUpdate({ update_id: 7, message: { chat: { id: 43, type: 'private' }, from: { id: 42 }, text: '/start abc' } }).input).to.equal(null);
+  });
+
+  it('reads a press of Confirm or Cancel in a private chat, and nothing else', () => {
+    const press = (data: unknown, chat: Record<string, unknown> = { id: 42, type: 'private' }) => ({
+      update_id: 8,
+      callback_query: { id: 'q1', from: { id: 42, username: 'alice' }, message: { message_id: 9, chat }, data },
+    });
+    const requestId = 'A'.repeat(22);
+    expect(parseUpdate(press(answerData('confirm', requestId))).input).to.deep.equal({
+      kind: 'answer',
+      callbackQueryId: 'q1',
+      chatId: 42,
+      messageId: 9,
+      accountId: '42',
+      displayName: 'alice',
+      requestId,
+      answer: 'confirm',
+    });
+    expect(parseUpdate(press(answerData('cancel', requestId))).input).to.include({ answer: 'cancel' });
+    expect(parseUpdate(press(answerData('confirm', requestId), { id: -1, type: 'group' })).input).to.equal(null);
+    expect(parseUpdate(press('login:confirm:short')).input).to.equal(null);
+    expect(parseUpdate(press('other')).input).to.equal(null);
+  });
+
+  it('names the browser from its User-Agent, or says nothing', () => {
+    expect(describeBrowser('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0')).to.equal('Firefox 121 on Windows');
+    expect(describeBrowser('curl/8.0')).to.equal(null);
+    expect(describeBrowser(undefined)).to.equal(null);
   });
 
   it('ignores codes of the wrong shape, bots, and updates without a message', () => {
-    expect(parseUpdate(update(`/start ${'a'.repeat(65)}`)).message?.code).to.equal(null);
-    expect(parseUpdate(update('/start a*b')).message?.code).to.equal(null);
-    expect(parseUpdate(update('/start abc', { id: 42, is_bot: true })).message).to.equal(null);
-    expect(parseUpdate({ update_id: 1 }).message).to.equal(null);
-    expect(parseUpdate('nonsense')).to.deep.equal({ updateId: null, message: null });
+    expect((parseUpdate(update(`/start ${'a'.repeat(65)}`)).input as StartCommand).code).to.equal(null);
+    expect((parseUpdate(update('/start a*b')).input as StartCommand).code).to.equal(null);
+    expect(parseUpdate(update('/start abc', { id: 42, is_bot: true })).input).to.equal(null);
+    expect(parseUpdate({ update_id: 1 }).input).to.equal(null);
+    expect(parseUpdate('nonsense')).to.deep.equal({ updateId: null, input: null });
   });
 
   it('expires a request at exactly five minutes', () => {
@@ -103,6 +138,7 @@ describe('sign-in rules', () => {
     expect(visibleStatus({ status: 'pending', expiresAt }, new Date('2026-01-01T00:04:59.999Z'))).to.equal('pending');
     expect(visibleStatus({ status: 'pending', expiresAt }, expiresAt)).to.equal('expired');
     expect(visibleStatus({ status: 'confirmed', expiresAt }, expiresAt)).to.equal('expired');
+    expect(visibleStatus({ status: 'cancelled', expiresAt }, expiresAt)).to.equal('cancelled');
   });
 
   it('makes unguessable codes and session ids of the allowed shapes', () => {

@@ -11,6 +11,7 @@ describe('a platform\'s keys last used (decision 0027)', () => {
     keyCreatedAt: '2026-06-01T12:00:00.000Z',
     testKeyCreatedAt: null,
     rejectionReason: null,
+    pauseReason: null,
     apiBaseUrl: 'https://ads.example',
     createdAt: '2026-06-01T11:00:00.000Z',
     updatedAt: '2026-06-01T12:00:00.000Z',

@@ -50,6 +50,7 @@ describe('publisher-identity: publisher platforms', () => {
       'keyCreatedAt',
       'testKeyCreatedAt',
       'rejectionReason',
+      'pauseReason',
       'apiBaseUrl',
       'createdAt',
       'updatedAt',
@@ -132,15 +133,20 @@ describe('publisher-identity: publisher platforms', () => {
     expect((await act(id, 'reject', ADMIN, { reason: 'x'.repeat(501) }).expect(422)).body.errors[0]).to.include({ code: 'too_long' });
   });
 
-  it('takes an optional reason on pause, recorded in the audit the owner reads', async () => {
+  it('takes an optional reason on pause, recorded in the audit the owner reads and answered as pauseReason while paused', async () => {
     const id = await approved();
     for (const body of [{ reason: '' }, { reason: 'x'.repeat(501) }, { reason: 3 }, { reason: 'ok', other: true }]) {
       await act(id, 'pause', ADMIN, body).expect(422);
     }
     expect((await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200)).body.status, 'a refused pause changes nothing').to.equal('approved');
-    await act(id, 'pause', ADMIN, { reason: 'Ads were sent without the Sponsored label.' }).expect(200);
-    await act(id, 'approve', ADMIN).expect(200);
-    await act(id, 'pause', ADMIN).expect(200);
+    expect((await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200)).body.pauseReason).to.equal(null);
+    const paused = await act(id, 'pause', ADMIN, { reason: 'Ads were sent without the Sponsored label.' }).expect(200);
+    expect(paused.body.pauseReason).to.equal('Ads were sent without the Sponsored label.');
+    expect((await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200)).body.pauseReason).to.equal('Ads were sent without the Sponsored label.');
+    const listed = await h.call('get', '/api/workspace/publishers', OWNER).expect(200);
+    expect(listed.body.items.find((item: { id: number }) => item.id === id).pauseReason).to.equal('Ads were sent without the Sponsored label.');
+    expect((await act(id, 'approve', ADMIN).expect(200)).body.pauseReason, 'gone with the pause').to.equal(null);
+    expect((await act(id, 'pause', ADMIN).expect(200)).body.pauseReason, 'a pause without a reason').to.equal(null);
     const audit = await h.call('get', `/internal/audit?entity=publisher&entityId=${id}`, OWNER).expect(200);
     const pauses = (audit.body.items as Array<{ action: string; reason: string | null }>).filter((item) => item.action === 'paused');
     expect(pauses.map((item) => item.reason)).to.deep.equal([null, 'Ads were sent without the Sponsored label.']);

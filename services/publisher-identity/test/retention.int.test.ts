@@ -3,12 +3,12 @@
  * service's ManualClock: what is inside its window survives a sweep, what is past it is gone, and sign-in
  * behaves as before the sweep.
  */
-import { waitFor } from '@pilot/testkit';
+import { buttonUpdate, confirmInBot, questionButton, startUpdate, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { RETENTION } from '../src/domain/retention';
 import { sha256Hex } from '../src/domain/secrets';
-import { ADMIN, cookieFrom, OWNER, startHarness, startUpdate, STRANGER, WEBHOOK_SECRET, type Harness } from './support';
+import { ADMIN, cookieFrom, OWNER, startHarness, STRANGER, WEBHOOK_SECRET, type Harness } from './support';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -44,9 +44,10 @@ describe('publisher-identity: retention of per-event data', () => {
     return h.call('post', '/api/auth/telegram-webhook', null).set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).send(update as object);
   }
   const poll = (login: { requestId: string; binding: string }) => h.call('get', `/api/auth/login/${login.requestId}`, null, { cookie: login.binding });
+  const post = async (update: Record<string, unknown>) => (await webhook(update).expect(200)).body as unknown;
   async function signIn(accountId: string) {
     const login = await createLogin();
-    await webhook(startUpdate(login.code, accountId)).expect(200);
+    await confirmInBot(post, login.code, accountId);
     const response = await poll(login).expect(200);
     return { login, session: cookieFrom(response, 'pilot_session')!, issuedAt: h.clock.now() };
   }
@@ -54,8 +55,8 @@ describe('publisher-identity: retention of per-event data', () => {
   it('keeps login requests and code uses a day past the request, answering as before; then the code is unknown, never usable again', async () => {
     const used = await createLogin();
     const pending = await createLogin();
-    const confirmed = await webhook(startUpdate(used.code, OWNER.accountId)).expect(200);
-    expect(confirmed.body.text).to.match(/signed in/i);
+    const confirmed = (await confirmInBot(post, used.code, OWNER.accountId)) as { text: string };
+    expect(confirmed.text).to.match(/signed in/i);
     const useAt = h.clock.now();
     const codeHash = sha256Hex(used.code);
 
@@ -109,6 +110,16 @@ describe('publisher-identity: retention of per-event data', () => {
     expect((await poll(login).expect(200)).body).to.deep.equal({ status: 'pending' });
   });
 
+  it('finishes a request left pending under an answer already given (a process that died between the two writes) with that answer', async () => {
+    const login = await createLogin();
+    const question = (await webhook(startUpdate(login.code, '6006')).expect(200)).body as unknown;
+    await db.collection('login_answers').insertOne({ _id: login.requestId as never, at: h.clock.now(), accountId: '6006', answer: 'confirmed' });
+    expect((await poll(login).expect(200)).body).to.deep.equal({ status: 'pending' });
+    const pressed = await webhook(buttonUpdate(questionButton(question, 1)!, '6006')).expect(200);
+    expect(pressed.body.text).to.match(/signed in/i);
+    expect((await poll(login).expect(200)).body.status).to.equal('confirmed');
+  });
+
   it('keeps session issues as long as their request: a confirmed request issues one session, before and after sweeps', async () => {
     const { login, session, issuedAt } = await signIn(OWNER.accountId);
     expect(session.value).to.have.length.above(16);
@@ -135,7 +146,7 @@ describe('publisher-identity: retention of per-event data', () => {
     const login = await createLogin();
     const update = startUpdate(login.code, OWNER.accountId);
     const receivedAt = h.clock.now();
-    expect((await webhook(update).expect(200)).body.text).to.match(/signed in/i);
+    expect(questionButton((await webhook(update).expect(200)).body, 0)).to.be.a('string');
     await h.service.sweepRetention();
     expect((await webhook(update).expect(200)).text).to.equal('');
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ADMIN, cookieFrom, OWNER, startHarness, startUpdate, WEBHOOK_SECRET, type Harness } from './support';
+import { confirmInBot } from '@pilot/testkit';
+import { ADMIN, cookieFrom, OWNER, startHarness, WEBHOOK_SECRET, type Harness } from './support';
 
 describe('publisher-identity: secrets never reach the logs', () => {
   const lines: string[] = [];
@@ -14,11 +15,11 @@ describe('publisher-identity: secrets never reach the logs', () => {
   it('logs no login code, binding value, session id, webhook secret or API key, even at trace level', async () => {
     const created = await h.call('post', '/api/auth/login', null).expect(201);
     const binding = cookieFrom(created, 'pilot_login')!;
-    await h
-      .call('post', '/api/auth/telegram-webhook', null)
-      .set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET)
-      .send(startUpdate(created.body.code, OWNER.accountId))
-      .expect(200);
+    await confirmInBot(
+      async (update) => (await h.call('post', '/api/auth/telegram-webhook', null).set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).send(update).expect(200)).body as unknown,
+      created.body.code,
+      OWNER.accountId,
+    );
     const confirmed = await h.call('get', `/api/auth/login/${created.body.requestId}`, null, { cookie: binding.pair }).expect(200);
     const session = cookieFrom(confirmed, 'pilot_session')!;
     await h.call('get', '/internal/sessions/resolve', null).set('x-pilot-session', session.value).expect(200);

@@ -1,5 +1,8 @@
+import { buttonUpdate, confirmInBot, questionButton, startUpdate } from '@pilot/testkit';
 import { expect } from 'chai';
-import { ADMIN, cookieFrom, OWNER, startHarness, startUpdate, STRANGER, WEBHOOK_SECRET, type Harness } from './support';
+import { ADMIN, cookieFrom, OWNER, startHarness, STRANGER, WEBHOOK_SECRET, type Harness } from './support';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 const COOKIE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
@@ -13,7 +16,7 @@ describe('publisher-identity: workspace sign-in', () => {
   });
 
   async function createLogin(clientIp?: string) {
-    const response = await h.call('post', '/api/auth/login', null, { clientIp }).expect(201);
+    const response = await h.call('post', '/api/auth/login', null, { clientIp }).set('User-Agent', CHROME).expect(201);
     const binding = cookieFrom(response, 'pilot_login');
     expect(binding, 'binding cookie').to.not.equal(null);
     return { body: response.body as { requestId: string; code: string; botUrl: string; expiresAt: string }, binding: binding!, response };
@@ -29,9 +32,11 @@ describe('publisher-identity: workspace sign-in', () => {
     return h.call('get', `/api/auth/login/${requestId}`, null, { cookie });
   }
 
+  const post = async (update: Record<string, unknown>) => (await webhook(update).expect(200)).body as unknown;
+
   async function signIn(accountId: string, username?: string) {
     const login = await createLogin();
-    await webhook(startUpdate(login.body.code, accountId, username)).expect(200);
+    await confirmInBot(post, login.body.code, accountId, username);
     const response = await poll(login.body.requestId, login.binding.pair).expect(200);
     const session = cookieFrom(response, 'pilot_session');
     expect(session, 'session cookie').to.not.equal(null);
@@ -62,11 +67,23 @@ describe('publisher-identity: workspace sign-in', () => {
     expect(status.body).to.deep.equal({ status: 'pending' });
   });
 
-  it('signs in the account that sent /start <code>: the binding browser gets a new session cookie and the account', async () => {
+  it('answers /start <code> with a question naming the browser, address and time, and confirms nothing yet', async () => {
+    const login = await createLogin('203.0.113.77');
+    const question = await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
+    expect(question.body).to.include({ method: 'sendMessage', chat_id: Number(OWNER.accountId) });
+    expect(question.body.text).to.contain('Chrome 120 on Linux').and.to.contain('203.0.113.77').and.to.contain('2026-06-01 12:00 UTC');
+    const buttons = question.body.reply_markup.inline_keyboard[0] as Array<{ text: string; callback_data: string }>;
+    expect(buttons.map((button) => button.text)).to.deep.equal(['Confirm sign-in', 'Cancel']);
+    for (const button of buttons) expect(Buffer.byteLength(button.callback_data)).to.be.at.most(64);
+    expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body).to.deep.equal({ status: 'pending' });
+  });
+
+  it('signs in the account that pressed Confirm: the binding browser gets a new session cookie and the account', async () => {
     const login = await createLogin();
     expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body).to.deep.equal({ status: 'pending' });
-    const answer = await webhook(startUpdate(login.body.code, OWNER.accountId, 'owner_name')).expect(200);
-    expect(answer.body).to.include({ method: 'sendMessage', chat_id: Number(OWNER.accountId) });
+    const question = await webhook(startUpdate(login.body.code, OWNER.accountId, { username: 'owner_name' })).expect(200);
+    const answer = await webhook(buttonUpdate(questionButton(question.body, 0)!, OWNER.accountId, { username: 'owner_name', messageId: 55 })).expect(200);
+    expect(answer.body).to.include({ method: 'editMessageText', chat_id: Number(OWNER.accountId), message_id: 55 });
     expect(answer.body.text).to.match(/signed in/i);
 
     const confirmed = await poll(login.body.requestId, login.binding.pair).expect(200);
@@ -94,6 +111,41 @@ describe('publisher-identity: workspace sign-in', () => {
     expect(unsigned.status).to.equal(401);
   });
 
+  it('gives a forwarded link nothing: the person who pressed Start cancels, and the browser that asked hears cancelled', async () => {
+    const attacker = await createLogin('198.51.100.66');
+    const question = await webhook(startUpdate(attacker.body.code, ADMIN.accountId)).expect(200);
+    expect(question.body.text).to.contain('198.51.100.66');
+    const cancelled = await webhook(buttonUpdate(questionButton(question.body, 1)!, ADMIN.accountId)).expect(200);
+    expect(cancelled.body.method).to.equal('editMessageText');
+    expect(cancelled.body.text).to.match(/cancelled/i);
+    const polled = await poll(attacker.body.requestId, attacker.binding.pair).expect(200);
+    expect(polled.body).to.deep.equal({ status: 'cancelled' });
+    expect(cookieFrom(polled, 'pilot_session')).to.equal(null);
+    // A late Confirm, or the code sent again, changes nothing.
+    const late = await webhook(buttonUpdate(questionButton(question.body, 0)!, ADMIN.accountId)).expect(200);
+    expect(late.body.text).to.match(/already answered/i);
+    expect((await webhook(startUpdate(attacker.body.code, ADMIN.accountId)).expect(200)).body.text).to.match(/already used/i);
+    expect((await poll(attacker.body.requestId, attacker.binding.pair).expect(200)).body).to.deep.equal({ status: 'cancelled' });
+  });
+
+  it('confirms nothing from a group, supergroup or channel, nor a button pressed by an account that was not asked', async () => {
+    const login = await createLogin();
+    for (const type of ['group', 'supergroup', 'channel'] as const) {
+      const fromGroup = await webhook(startUpdate(login.body.code, OWNER.accountId, { chat: { id: -100123, type } })).expect(200);
+      expect(fromGroup.text, type).to.equal('');
+    }
+    const question = await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
+    const confirm = questionButton(question.body, 0)!;
+    const stranger = await webhook(buttonUpdate(confirm, STRANGER.accountId)).expect(200);
+    expect(stranger.body).to.include({ method: 'answerCallbackQuery' });
+    const inGroup = await webhook(buttonUpdate(confirm, OWNER.accountId, { chat: { id: -100123, type: 'group' } })).expect(200);
+    expect(inGroup.text).to.equal('');
+    expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body).to.deep.equal({ status: 'pending' });
+    // The account asked still confirms.
+    await webhook(buttonUpdate(confirm, OWNER.accountId)).expect(200);
+    expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body.account.accountId).to.equal(OWNER.accountId);
+  });
+
   it('issues the session only on the first read after confirmation', async () => {
     const { login } = await signIn(STRANGER.accountId);
     const again = await poll(login.body.requestId, login.binding.pair).expect(200);
@@ -113,7 +165,7 @@ describe('publisher-identity: workspace sign-in', () => {
     const stranger = await createLogin();
     await poll(login.body.requestId).expect(404);
     await poll(login.body.requestId, stranger.binding.pair).expect(404);
-    await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
+    await confirmInBot(post, login.body.code, OWNER.accountId);
     const response = await poll(login.body.requestId, stranger.binding.pair).expect(404);
     expect(response.body.code).to.equal('login_request_not_found');
     expect(cookieFrom(response, 'pilot_session')).to.equal(null);
@@ -123,11 +175,14 @@ describe('publisher-identity: workspace sign-in', () => {
     expect(mine.body.status).to.equal('confirmed');
   });
 
-  it('uses a code once: a second /start with it confirms nothing for anyone', async () => {
+  it('asks only the first account that sends a code: another hears it was used, the same one is asked again', async () => {
     const login = await createLogin();
     await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
     const reuse = await webhook(startUpdate(login.body.code, STRANGER.accountId)).expect(200);
     expect(reuse.body.text).to.match(/already used/i);
+    expect(questionButton(reuse.body, 0)).to.equal(null);
+    const again = await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
+    await webhook(buttonUpdate(questionButton(again.body, 0)!, OWNER.accountId)).expect(200);
     const confirmed = await poll(login.body.requestId, login.binding.pair).expect(200);
     expect(confirmed.body.account.accountId).to.equal(OWNER.accountId);
   });
@@ -136,9 +191,16 @@ describe('publisher-identity: workspace sign-in', () => {
     const login = await createLogin();
     const update = startUpdate(login.body.code, OWNER.accountId);
     const first = await webhook(update).expect(200);
-    expect(first.body.text).to.match(/signed in/i);
+    expect(questionButton(first.body, 0)).to.be.a('string');
     const replay = await webhook(update).expect(200);
     expect(replay.text).to.equal('');
+  });
+
+  it('answers 413 to an update over 64 KiB, however its body is sent', async () => {
+    const big = JSON.stringify({ update_id: 77, message: { text: 'x'.repeat(70 * 1024) } });
+    const declared = await h.call('post', '/api/auth/telegram-webhook', null).set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).set('content-type', 'application/json').send(big);
+    expect(declared.status).to.equal(413);
+    expect(declared.body.code).to.equal('payload_too_large');
   });
 
   it('confirms nothing with an unknown code, or with a message that is not /start <code>, and still answers 200', async () => {
@@ -164,9 +226,18 @@ describe('publisher-identity: workspace sign-in', () => {
     expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body).to.deep.equal({ status: 'expired' });
   });
 
+  it('confirms nothing when Confirm is pressed after the request expired', async () => {
+    const login = await createLogin();
+    const question = await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
+    h.clock.advance(5 * 60 * 1000);
+    const late = await webhook(buttonUpdate(questionButton(question.body, 0)!, OWNER.accountId)).expect(200);
+    expect(late.body.text).to.match(/expired/i);
+    expect((await poll(login.body.requestId, login.binding.pair).expect(200)).body).to.deep.equal({ status: 'expired' });
+  });
+
   it('does not start a session for a request confirmed but read only after it expired', async () => {
     const login = await createLogin();
-    await webhook(startUpdate(login.body.code, OWNER.accountId)).expect(200);
+    await confirmInBot(post, login.body.code, OWNER.accountId);
     h.clock.advance(5 * 60 * 1000 + 1);
     const response = await poll(login.body.requestId, login.binding.pair).expect(200);
     expect(response.body).to.deep.equal({ status: 'expired' });
@@ -243,15 +314,22 @@ describe('publisher-identity: login limits and HTTPS cookies', () => {
     await h.call('post', '/api/auth/login', null, { clientIp: '203.0.113.10' }).expect(201);
   });
 
+  it('limits an IPv6 client by its /64, whichever of its addresses it uses', async () => {
+    for (let i = 1; i <= 3; i += 1) await h.call('post', '/api/auth/login', null, { clientIp: `2001:db8:5:6::${i}` }).expect(201);
+    const refused = await h.call('post', '/api/auth/login', null, { clientIp: '2001:db8:5:6:abcd::99' }).expect(429);
+    expect(refused.body.code).to.equal('rate_limited');
+    await h.call('post', '/api/auth/login', null, { clientIp: '2001:db8:5:7::1' }).expect(201);
+  });
+
   it('marks the binding and session cookies Secure when the site is HTTPS, the session cookie with the __Host- prefix', async () => {
     const created = await h.call('post', '/api/auth/login', null, { clientIp: '203.0.113.20' }).expect(201);
     const binding = cookieFrom(created, 'pilot_login')!;
     expect(binding.line).to.match(/Secure/);
-    await h
-      .call('post', '/api/auth/telegram-webhook', null)
-      .set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET)
-      .send(startUpdate(created.body.code, OWNER.accountId))
-      .expect(200);
+    await confirmInBot(
+      async (update) => (await h.call('post', '/api/auth/telegram-webhook', null).set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).send(update).expect(200)).body as unknown,
+      created.body.code,
+      OWNER.accountId,
+    );
     const confirmed = await h.call('get', `/api/auth/login/${created.body.requestId}`, null, { cookie: binding.pair }).expect(200);
     expect(cookieFrom(confirmed, 'pilot_session')).to.equal(null);
     const session = cookieFrom(confirmed, '__Host-pilot_session')!;

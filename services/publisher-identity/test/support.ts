@@ -27,7 +27,7 @@ export interface Harness {
   /** Events seen on the bus by an observer queue bound to every publisher event type. */
   events: KnownEvent[];
   /** A call as the gateway forwards it: signed, with the caller's identity and client address. */
-  call(method: Method, path: string, who: Who, options?: { clientIp?: string; cookie?: string }): request.Test;
+  call(method: Method, path: string, who: Who, options?: { clientIp?: string; cookie?: string; baseUrl?: string }): request.Test;
   /** Starts one more replica on the same database, Redis prefix and exchange. */
   replica(): Promise<RunningIdentity>;
   stop(): Promise<void>;
@@ -56,6 +56,8 @@ export async function startHarness(extra: Record<string, string> = {}, logLines?
     TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
     PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
     READ_MODEL_REPAIR_INTERVAL_MS: '0',
+    // Tests generate keys far faster than a person; the limit has its own test.
+    KEY_ROTATION_LIMIT_POINTS: '100000',
     ...extra,
   };
   const service = await start(loadConfig(env), logger, { clock });
@@ -80,7 +82,7 @@ export async function startHarness(extra: Record<string, string> = {}, logLines?
           clientIp: options.clientIp ?? '198.51.100.7',
           body,
         });
-      const test = signedWhenSent(request(service.url)[method](path), sign);
+      const test = signedWhenSent(request(options.baseUrl ?? service.url)[method](path), sign);
       if (options.cookie) test.set('Cookie', options.cookie);
       return test;
     },
@@ -107,22 +109,4 @@ export function cookieFrom(response: request.Response, name: string): { pair: st
     if (pair && pair.startsWith(`${name}=`)) return { pair, value: pair.slice(name.length + 1), line };
   }
   return null;
-}
-
-const UPDATE_BASE = Date.now() * 100;
-let nextUpdateId = 1;
-
-/** The Update the messaging platform posts when account `accountId` sends `/start <code>` to the bot. */
-export function startUpdate(code: string, accountId: string, username = `user_${accountId}`): Record<string, unknown> {
-  const id = Number(accountId);
-  return {
-    update_id: UPDATE_BASE + nextUpdateId++,
-    message: {
-      message_id: 1,
-      date: 1,
-      chat: { id, type: 'private' },
-      from: { id, is_bot: false, first_name: 'Test', username },
-      text: `/start ${code}`,
-    },
-  };
 }

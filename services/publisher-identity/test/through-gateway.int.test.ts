@@ -4,10 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { reservedPort, waitFor } from '@pilot/testkit';
+import { confirmInBot, reservedPort, startUpdate, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
-import { cookieFrom, OWNER, startHarness, startUpdate, WEBHOOK_SECRET, type Harness } from './support';
+import { cookieFrom, OWNER, startHarness, WEBHOOK_SECRET, type Harness } from './support';
 
 const SITE = 'http://127.0.0.1:8080';
 
@@ -30,6 +30,8 @@ describe('publisher-identity through the gateway', () => {
         INTERNAL_SECRET: h.infra.internalSecret,
         PUBLIC_BASE_URL: SITE,
         IDENTITY_URLS: h.service.url,
+        REDIS_URL: h.infra.redisUrl,
+        REDIS_KEY_PREFIX: h.infra.redisPrefix,
         LOG_LEVEL: 'silent',
       },
       stdio: 'ignore',
@@ -51,11 +53,12 @@ describe('publisher-identity through the gateway', () => {
       .set('X-Telegram-Bot-Api-Secret-Token', 'wrong-secret-0123456789')
       .send(startUpdate(created.body.code, OWNER.accountId))
       .expect(401);
-    await request(url)
-      .post('/api/auth/telegram-webhook')
-      .set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET)
-      .send(startUpdate(created.body.code, OWNER.accountId, 'gateway_user'))
-      .expect(200);
+    await confirmInBot(
+      async (update) => (await request(url).post('/api/auth/telegram-webhook').set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).send(update).expect(200)).body as unknown,
+      created.body.code,
+      OWNER.accountId,
+      'gateway_user',
+    );
     await request(url).get(`/api/auth/login/${created.body.requestId}`).expect(404);
     const confirmed = await request(url).get(`/api/auth/login/${created.body.requestId}`).set('Cookie', binding.pair).expect(200);
     expect(confirmed.body.account).to.deep.equal({ accountId: OWNER.accountId, displayName: 'gateway_user', admin: false });

@@ -14,7 +14,7 @@ import { createServiceApp } from '@pilot/service-app';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
-import { createRedis, pingRedis, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';
@@ -43,6 +43,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const redis = resources.add(createRedis(config.REDIS_URL, 'tracking'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
+    await checkEvictionPolicy(redis, { production: config.isProduction, logger });
     await bus.ready();
 
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
@@ -80,7 +81,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecret: config.TOKEN_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();

@@ -33,7 +33,7 @@ describe('delivery rules', () => {
   });
 
   it("accepts the caller's token until 3600 s after issue and refuses it after", () => {
-    const read = readToken(SECRET, 'delivery', issueToken(SECRET, 'delivery', claims));
+    const read = readToken({ current: SECRET, previous: null }, 'delivery', issueToken(SECRET, 'delivery', claims));
     expect(judgeDeliveryToken(read, 4, at(3599)).ok).to.equal(true);
     expect(judgeDeliveryToken(read, 4, at(3600)).ok).to.equal(true);
     expect(judgeDeliveryToken(read, 4, at(3601))).to.deep.equal({ ok: false, code: 'token_expired' });

@@ -64,6 +64,8 @@ describe('tracking through the gateway', () => {
         TRACKING_URLS: tracking.url,
         PLACEMENT_URLS: unused,
         WEB_URLS: unused,
+        REDIS_URL: infra.redisUrl,
+        REDIS_KEY_PREFIX: infra.redisPrefix,
       },
       stdio: 'ignore',
     });

@@ -199,6 +199,26 @@ describe('tracking: delivery confirmations and click links', () => {
   });
 
   describe('GET and HEAD /api/network/click/{token}', () => {
+    it('keeps links of the previous TOKEN_SECRET working after a rotation while TOKEN_SECRET_PREVIOUS names it, and new ones of the new secret', async () => {
+      const s = await scenario();
+      const issuedBefore = s.allocation();
+      const NEW_SECRET = 'rotated-token-secret-0123456789abcdef';
+      const rotated = await startTracking(infra, snapshot.url, { clock }, { TOKEN_SECRET: NEW_SECRET, TOKEN_SECRET_PREVIOUS: infra.tokenSecret });
+      const dropped = await startTracking(infra, snapshot.url, { clock }, { TOKEN_SECRET: NEW_SECRET });
+      try {
+        const at = (service: RunningTracking, path: string) => request(service.url).head(path).set(gatewaySigned(infra, 'HEAD', path)).redirects(0);
+        await waitFor(async () => (await at(rotated, issuedBefore.clickPath)).status === 302, { message: 'a link of the previous secret refused during the rotation' });
+        const issuedAfter = allocate({ ...infra, tokenSecret: NEW_SECRET }, clock, s.ids);
+        expect((await at(rotated, issuedAfter.clickPath)).status).to.equal(302);
+        // Once the previous secret is dropped (after the tokens' hour), its links are unknown.
+        await waitFor(async () => (await at(dropped, issuedAfter.clickPath)).status === 302, { message: 'a link of the new secret refused' });
+        expect((await at(dropped, issuedBefore.clickPath)).status).to.equal(404);
+      } finally {
+        await rotated.stop();
+        await dropped.stop();
+      }
+    });
+
     it('redirects with 302 to the campaign destination', async () => {
       const s = await scenario();
       const answer = await click(s.allocation().clickPath);

@@ -95,7 +95,7 @@ export async function startBrowserSystem(options: SystemOptions = {}): Promise<B
       const code = (await codeText.textContent())?.trim() ?? '';
       expect(code, 'the sign-in code shown on the page').to.match(/^\S{4,}$/);
       if (options.screenshot) await screenshot(page, options.screenshot);
-      // The messaging platform delivers "/start <code>" from this account to the bot's webhook.
+      // The messaging platform delivers "/start <code>" from this account, then its press of Confirm.
       const confirmed = await botConfirms(system, code, accountId);
       expect(confirmed.status, confirmed.text).to.equal(200);
       await page.waitForURL('**/workspace', { timeout: 20_000 });

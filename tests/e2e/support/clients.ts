@@ -2,6 +2,7 @@
  * Clients of the running system as its real users reach it: a browser in the workspace (cookies, the
  * site's Origin on writes, sign-in through the bot's webhook) and a publisher server (bearer key).
  */
+import { confirmInBot } from '@pilot/testkit';
 import { expect } from 'chai';
 import { WEBHOOK_SECRET, type System } from './system';
 
@@ -70,25 +71,30 @@ export class Browser {
   }
 }
 
-let updateId = 1;
-
-/** The messaging platform delivering `/start <code>` from an account to the bot's webhook. */
-export async function botConfirms(system: System, code: string, accountId: string, username = `user${accountId}`): Promise<Answer> {
+/** The messaging platform delivering an Update to the bot's webhook. */
+export async function botUpdate(system: System, update: Record<string, unknown>): Promise<Answer> {
   const response = await fetch(`${system.baseUrl}/api/auth/telegram-webhook`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
-    body: JSON.stringify({
-      update_id: (updateId += 1),
-      message: {
-        message_id: updateId,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: Number(accountId), type: 'private' },
-        from: { id: Number(accountId), is_bot: false, first_name: username, username },
-        text: `/start ${code}`,
-      },
-    }),
+    body: JSON.stringify(update),
   });
   return answerOf(response);
+}
+
+/** A person confirming a sign-in in the bot: `/start <code>`, then Confirm, the first button of the bot's question. */
+export async function botConfirms(system: System, code: string, accountId: string, username = `user${accountId}`): Promise<Answer> {
+  let last: Answer | null = null;
+  await confirmInBot(
+    async (update) => {
+      last = await botUpdate(system, update);
+      expect(last.status, last.text).to.equal(200);
+      return last.body;
+    },
+    code,
+    accountId,
+    username,
+  );
+  return last!;
 }
 
 /** A browser signed in as `accountId` through the whole bot-confirmed flow. */

@@ -111,6 +111,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
     TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
     CAMPAIGN_URL: campaignUrl,
     IDENTITY_URL: identityUrl,
+    // Tests generate keys far faster than people do; the limit has its own test.
+    KEY_ROTATION_LIMIT_POINTS: '100000',
     ...(options.settings?.[service] ?? {}),
   });
   for (const service of START_ORDER) {
@@ -154,6 +156,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
       NOTIFICATION_URLS: urlsOf('notification'),
       WEB_URLS: urlsOf('web'),
       UPSTREAM_TIMEOUT_MS: '10000',
+      REDIS_URL: infra.redisUrl,
+      REDIS_KEY_PREFIX: infra.redisPrefix,
+      // A scenario's administrator changes records far faster than a person; the limit has its own tests.
+      WORKSPACE_WRITE_LIMIT_POINTS: '100000',
       ...(options.settings?.gateway ?? {}),
     }),
     logger.child({ service: 'gateway' }),

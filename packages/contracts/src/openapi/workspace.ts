@@ -57,7 +57,14 @@ interface Operation {
   answer: [status: string, schema: SchemaName | null, description: string];
   problems?: Record<string, object>;
   session?: boolean;
+  /** A workspace write: held to the account's write limit, its body to the gateway's size limit. */
+  write?: boolean;
 }
+
+const WRITE_PROBLEMS = {
+  '413': problem('The body is over the gateway\'s limit, however it is sent (payload_too_large)'),
+  '429': problem('Too many workspace changes from this account: WORKSPACE_WRITE_LIMIT_POINTS a minute (rate_limited, with Retry-After)'),
+};
 
 function operation(id: string, op: Operation): Record<string, unknown> {
   const [status, schema, description] = op.answer;
@@ -70,6 +77,7 @@ function operation(id: string, op: Operation): Record<string, unknown> {
     responses: {
       [status]: schema ? { description, content: json(schema) } : { description },
       ...(session ? { '401': NOT_SIGNED_IN } : {}),
+      ...(op.write ? WRITE_PROBLEMS : {}),
       ...op.problems,
       '503': problem('Service unavailable: retry after Retry-After seconds'),
     },
@@ -88,6 +96,7 @@ function transition(id: string, summary: string, what: 'campaign' | 'publisher',
       summary,
       ...(body ? { body, bodyRequired } : {}),
       answer: ['200', answer, `The ${what} after the change`],
+      write: true,
       problems: { ...pending, '403': ORIGIN_REFUSED, '404': notFound(what), '409': INVALID_TRANSITION, ...(body ? { '422': INVALID } : {}) },
     }),
   };
@@ -128,14 +137,14 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/auth/telegram-webhook': {
         post: {
-          ...operation('telegramWebhook', { summary: "The sign-in bot's webhook (a Telegram Update)", session: false, answer: ['200', null, 'Always, with the right secret; may carry a sendMessage body'], problems: { '401': problem('Wrong or missing X-Telegram-Bot-Api-Secret-Token (webhook_secret_invalid)') } }),
+          ...operation('telegramWebhook', { summary: "The sign-in bot's webhook (a Telegram Update)", session: false, answer: ['200', null, 'Always, with the right secret; may carry a sendMessage (the question to confirm, Confirm first), editMessageText or answerCallbackQuery body'], problems: { '401': problem('Wrong or missing X-Telegram-Bot-Api-Secret-Token (webhook_secret_invalid)') } }),
           requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } },
         },
       },
       '/api/auth/session': { get: operation('readSession', { summary: 'The signed-in account', answer: ['200', 'Session', 'The account'] }) },
       '/api/auth/logout': { post: operation('logout', { summary: 'End the session on the server', session: false, answer: ['204', null, 'Signed out'] }) },
       '/api/workspace/campaigns': {
-        post: operation('createCampaign', { summary: 'Create a draft campaign', body: 'CreateCampaignBody', answer: ['201', 'Campaign', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st record of an account (campaign_limit)'), '422': INVALID } }),
+        post: operation('createCampaign', { write: true, summary: 'Create a draft campaign', body: 'CreateCampaignBody', answer: ['201', 'Campaign', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st record of an account (campaign_limit)'), '422': INVALID } }),
         get: {
           ...operation('listCampaigns', { summary: 'Campaigns, newest first: own records; an administrator gets all', answer: ['200', 'CampaignList', 'The campaigns'], problems: { '400': problem('Unknown status filter (invalid_status)') } }),
           parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] } }],
@@ -151,7 +160,7 @@ export function workspaceOpenApi(): Record<string, unknown> {
       '/api/workspace/campaigns/{id}/activate': campaignTransition('activate', 'approved or paused -> active (administrator)'),
       '/api/workspace/campaigns/{id}/pause': campaignTransition('pause', 'active -> paused, with an optional reason (owner, administrator)', 'OptionalReasonBody', false),
       '/api/workspace/publishers': {
-        post: operation('createPublisher', { summary: 'Register a draft publisher platform', body: 'NewPublisherBody', answer: ['201', 'Publisher', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '422': INVALID } }),
+        post: operation('createPublisher', { write: true, summary: 'Register a draft publisher platform', body: 'NewPublisherBody', answer: ['201', 'Publisher', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st platform of an account (publisher_limit)'), '422': INVALID } }),
         get: {
           ...operation('listPublishers', { summary: 'Platforms: own records; an administrator gets all', answer: ['200', 'PublisherList', 'The platforms'], problems: { '400': problem('Unknown status filter (invalid_status)') } }),
           parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'paused', 'rejected'] } }],
@@ -167,12 +176,12 @@ export function workspaceOpenApi(): Record<string, unknown> {
       '/api/workspace/publishers/{id}/pause': publisherTransition('pause', 'approved -> paused, with an optional reason (administrator)', 'OptionalReasonBody', false),
       '/api/workspace/publishers/{id}/keys': {
         parameters: [idParameter('publisher')],
-        post: operation('rotatePublisherKey', { summary: 'A new live key, shown only here; the previous one stops working first (owner, platform approved)', answer: ['201', 'IssuedKey', 'The key'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher'), '409': INVALID_TRANSITION } }),
+        post: operation('rotatePublisherKey', { write: true, summary: 'A new live key, shown only here; the previous one stops working first (owner, platform approved)', answer: ['201', 'IssuedKey', 'The key'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher'), '409': INVALID_TRANSITION, '429': problem('Too many keys generated by this account (KEY_ROTATION_LIMIT_POINTS), or too many workspace changes (rate_limited, with Retry-After)') } }),
       },
       '/api/workspace/publishers/{id}/test-key': {
         parameters: [idParameter('publisher')],
-        post: operation('makeTestKey', { summary: "The platform's one sandbox test key, shown only here; replaces the previous one (owner)", answer: ['201', 'IssuedKey', 'The test key'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher') } }),
-        delete: operation('deleteTestKey', { summary: 'The test key stops working (owner)', answer: ['204', null, 'Deleted'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher') } }),
+        post: operation('makeTestKey', { write: true, summary: "The platform's one sandbox test key, shown only here; replaces the previous one (owner)", answer: ['201', 'IssuedKey', 'The test key'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher'), '429': problem('Too many keys generated by this account (KEY_ROTATION_LIMIT_POINTS), or too many workspace changes (rate_limited, with Retry-After)') } }),
+        delete: operation('deleteTestKey', { write: true, summary: 'The test key stops working (owner)', answer: ['204', null, 'Deleted'], problems: { '403': ORIGIN_REFUSED, '404': notFound('publisher') } }),
       },
       '/api/workspace/stats': {
         get: {
@@ -203,7 +212,7 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/workspace/placements/{slot}': {
         parameters: [slotParameter],
-        put: operation('setPlacement', { summary: "Set a slot's current placement (administrator)", body: 'PlacementBody', answer: ['200', 'SlotState', 'The slot'], problems: { '403': ORIGIN_REFUSED, '404': problem('Unknown slot'), '422': INVALID } }),
+        put: operation('setPlacement', { write: true, summary: "Set a slot's current placement (administrator)", body: 'PlacementBody', answer: ['200', 'SlotState', 'The slot'], problems: { '403': ORIGIN_REFUSED, '404': problem('Unknown slot'), '422': INVALID } }),
       },
       '/api/site/placements/{slot}': {
         parameters: [slotParameter],

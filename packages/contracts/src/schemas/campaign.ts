@@ -52,6 +52,7 @@ export const Campaign = Type.Object(
     status: literals(CAMPAIGN_STATUSES),
     replaces: Type.Union([Id, Type.Null()]),
     rejectionReason: Type.Union([Type.String(), Type.Null()]),
+    pauseReason: Type.Union([Type.String(), Type.Null()], { description: 'the reason given with the pause that left it paused, else null' }),
     ownerAccountId: AccountId,
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -40,6 +40,7 @@ export const Publisher = Type.Object(
     keyCreatedAt: Nullable(Timestamp),
     testKeyCreatedAt: Nullable(Timestamp, 'when the sandbox test key was made, null when the platform has none'),
     rejectionReason: Nullable(Type.String(), "the administrator's reason of the last rejection while it stands (a later transition clears it)"),
+    pauseReason: Nullable(Type.String(), 'the reason given with the pause that left it paused, else null'),
     apiBaseUrl: Type.String({ description: "PUBLIC_BASE_URL without a trailing slash: where the platform's server sends its network calls" }),
     keyLastUsedAt: Type.Optional(
       Nullable(Timestamp, 'when the current live key was last used for an ad request, to the minute (decision 0027); null when not since it was made, absent when unknown (lists, or Redis not answering)'),

@@ -15,7 +15,7 @@ export type LoginStarted = Static<typeof LoginStarted>;
 
 /** GET /api/auth/login/{requestId}. */
 export const LoginStatus = Type.Object(
-  { status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('expired')]), account: Type.Optional(Session) },
+  { status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled'), Type.Literal('expired')]), account: Type.Optional(Session) },
   { additionalProperties: false },
 );
 export type LoginStatus = Static<typeof LoginStatus>;

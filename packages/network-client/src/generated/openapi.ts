@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Request one sponsored creative
-         * @description Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals the requested one or is all, and that are not owned by the publisher's own account. Limited to 60 requests per publisher per 60-second fixed window, shared by all replicas. With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, sponsored: true, a click link to the site's /sandbox page; its delivery and click answer as live ones but are never counted), whatever the platform's status, with X-Pilot-Test: true, on a limit window of its own.
+         * @description Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals the requested one or is all, and that are not owned by the publisher's own account. Limited to 60 requests per publisher per 60-second fixed window, shared by all replicas. With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, sponsored: true, a click link to the site's /sandbox page; its delivery and click answer as live ones but are never counted), whatever the platform's status, with X-Pilot-Test: true, on one limit window shared by the test keys of the owner's account.
          */
         get: operations["requestAd"];
         put?: never;

@@ -162,7 +162,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
             `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${WINDOW_SECONDS}-second fixed window, shared by all replicas. ` +
             'With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, ' +
             'sponsored: true, a click link to the site\'s /sandbox page; its delivery and click answer as live ones but are never counted), ' +
-            'whatever the platform\'s status, with X-Pilot-Test: true, on a limit window of its own.',
+            'whatever the platform\'s status, with X-Pilot-Test: true, on one limit window shared by the test keys of the owner\'s account.',
           security: [{ publisherKey: [] }],
           parameters: [
             {

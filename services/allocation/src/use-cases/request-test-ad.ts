@@ -1,7 +1,8 @@
 /**
  * requestTestAd: an ad request made with a platform's test key (the sandbox, docs/decisions/0021), whatever
  * the platform's status. In order:
- *   1. the test key's own limit window, 60 a minute as for the live key, counting nothing (429 over it);
+ *   1. the limit window all test keys of the owner's account share, 60 a minute as for a live key,
+ *      counting nothing (429 over it);
  *   2. the language, as for a live key (400 invalid_language);
  *   3. X-Pilot-Test-Answer: 204, 429 or 503 forces that answer (a forced 204 gives a no-fill reason, a
  *      forced 429 says nothing is left in the window); another value is 400 invalid_test_answer;
@@ -50,7 +51,7 @@ export async function requestTestAd(
   refusals: AdRefusals,
 ): Promise<TestAdAnswer> {
   const now = deps.clock.now();
-  const limit = await deps.counts.countAdRequest(holder.publisherId, AD_REQUEST_LIMIT, null, now, 'test');
+  const limit = await deps.counts.consumeTestAdRequest(holder.ownerAccountId, AD_REQUEST_LIMIT, now);
   const headers = { ...rateLimitHeaders(limit), ...TEST_MARK_HEADERS };
   const refused = (problem: HttpError): TestAdAnswer => ({ ad: null, headers, test: true, problem });
   if (!limit.allowed) return refused(refusals.rateLimited(headers, limit));

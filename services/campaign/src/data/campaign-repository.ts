@@ -9,7 +9,7 @@
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { claimOnce, createDeclaredIndexes, modelOf, NextIds, storedSchema, wholeModelScan, type Connection, type Model } from '@pilot/mongo';
+import { AccountSlots, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, wholeModelScan, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions, type Written } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
@@ -26,29 +26,12 @@ interface CampaignId {
   at: Date;
 }
 
-/** The claim of slot `slot` of an account, under `<account>:<slot>`. */
-interface SlotClaim {
-  _id: string;
-  accountId: string;
-  slot: number;
-  at: Date;
-}
-
 const idSchema = storedSchema<CampaignId>({ _id: { type: Number, required: true }, accountId: { type: String, required: true }, at: { type: Date, required: true } });
-const slotSchema = storedSchema<SlotClaim>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    slot: { type: Number, required: true },
-    at: { type: Date, required: true },
-  },
-  [[{ accountId: 1 }]],
-);
-
 export class CampaignRepository {
   private readonly store: VersionedStore<CampaignRecord>;
   private readonly ids: NextIds<CampaignId>;
   private readonly slots: Model<SlotClaim>;
+  private readonly accountSlots: AccountSlots;
   private readonly leases: Collection<Document>;
 
   /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
@@ -59,7 +42,8 @@ export class CampaignRepository {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history', options);
     this.ids = new NextIds(modelOf(connection, 'campaign_ids', idSchema));
-    this.slots = modelOf(connection, 'campaign_slots', slotSchema);
+    this.slots = modelOf(connection, 'campaign_slots', slotClaimSchema);
+    this.accountSlots = new AccountSlots(this.slots);
     this.leases = connection.db.collection('campaign_outbox_leases');
   }
 
@@ -84,29 +68,14 @@ export class CampaignRepository {
     return [this.outbox()];
   }
 
-  /**
-   * Claims a free slot 1..max for the account; null when all are taken. The count only says where to start
-   * looking; the unique `_id` of each claim decides. A second pass fills any gap the first one skipped.
-   */
-  async claimSlot(accountId: string, max: number, at: Date): Promise<number | null> {
-    const claimed = await this.slots.countDocuments({ accountId });
-    const tryRange = async (slots: number[]): Promise<number | null> => {
-      for (const slot of slots) {
-        if (await claimOnce(this.slots, `${accountId}:${slot}`, { accountId, slot, at })) return slot;
-      }
-      return null;
-    };
-    const upward = Array.from({ length: Math.max(0, max - claimed) }, (_, index) => claimed + 1 + index);
-    const first = await tryRange(upward);
-    if (first !== null) return first;
-    const taken = new Set((await this.slots.find({ accountId }, { slot: 1 }).lean<Array<Pick<SlotClaim, '_id' | 'slot'>>>()).map((claim) => claim.slot));
-    const gaps = Array.from({ length: max }, (_, index) => index + 1).filter((slot) => !taken.has(slot));
-    return tryRange(gaps);
+  /** Claims a free slot 1..max for the account (AccountSlots.claim); null when all are taken. */
+  claimSlot(accountId: string, max: number, at: Date): Promise<number | null> {
+    return this.accountSlots.claim(accountId, max, at);
   }
 
   /** Gives back a claim whose record was never written. */
-  async releaseSlot(accountId: string, slot: number): Promise<void> {
-    await this.slots.deleteOne({ _id: `${accountId}:${slot}` });
+  releaseSlot(accountId: string, slot: number): Promise<void> {
+    return this.accountSlots.release(accountId, slot);
   }
 
   /**

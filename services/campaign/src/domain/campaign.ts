@@ -27,6 +27,8 @@ export interface CampaignRecord extends CreativeInput {
   ownerAccountId: string;
   status: CampaignStatus;
   rejectionReason: string | null;
+  /** The reason given with the pause that left it paused (absent in records stored before it was kept). */
+  pauseReason?: string | null;
 }
 
 export interface Actor {
@@ -51,6 +53,7 @@ export function newDraft(campaignId: number, ownerAccountId: string, input: Crea
     language: input.language,
     replaces: input.replaces,
     rejectionReason: null,
+    pauseReason: null,
   };
 }
 
@@ -103,12 +106,16 @@ export function decideTransition(name: TransitionName, campaign: Pick<CampaignRe
   return { ok: true, from: campaign.status, to: rule.to, eventType: rule.eventType, action: rule.action };
 }
 
-/** The record after a permitted move. A rejection keeps its reason until the campaign is submitted again. */
+/**
+ * The record after a permitted move. A rejection keeps its reason until the campaign is submitted again;
+ * a pause's reason lasts as long as the pause.
+ */
 export function applyTransition(record: CampaignRecord, to: CampaignStatus, reason: string | null): CampaignRecord {
   return {
     ...record,
     status: to,
     rejectionReason: to === 'rejected' ? reason : to === 'submitted' ? null : record.rejectionReason,
+    pauseReason: to === 'paused' ? reason : null,
   };
 }
 

@@ -38,6 +38,7 @@ export interface CampaignView {
   status: CampaignStatus;
   replaces: number | null;
   rejectionReason: string | null;
+  pauseReason: string | null;
   ownerAccountId: string;
   createdAt: string;
   updatedAt: string;
@@ -60,6 +61,7 @@ export function viewOf(campaign: StoredCampaign): CampaignView {
     status: campaign.status,
     replaces: campaign.replaces,
     rejectionReason: campaign.rejectionReason,
+    pauseReason: campaign.status === 'paused' ? (campaign.pauseReason ?? null) : null,
     ownerAccountId: campaign.ownerAccountId,
     createdAt: new Date(campaign.createdAt).toISOString(),
     updatedAt: new Date(campaign.updatedAt).toISOString(),
@@ -309,6 +311,7 @@ function recordOf(campaign: StoredCampaign): CampaignRecord {
     language: campaign.language,
     replaces: campaign.replaces,
     rejectionReason: campaign.rejectionReason,
+    pauseReason: campaign.pauseReason ?? null,
   };
 }
 

@@ -22,8 +22,12 @@ function under(path: string, prefix: string): boolean {
 /** Every service's probes and metrics: for operators inside the cluster, never forwarded from outside. */
 const OPERATOR_PATHS = ['/metrics', '/readyz', '/livez'];
 
-/** null: not routable from outside (internal and operator paths). */
-export function routeOf(path: string): RouteDecision | null {
+/**
+ * null: not routable from outside (internal and operator paths). Decided on the path in lower case: the
+ * services route case-sensitively, but a path is never let through to one of them by its letter case.
+ */
+export function routeOf(rawPath: string): RouteDecision | null {
+  const path = rawPath.toLowerCase();
   if (under(path, '/internal') || under(path, '/api/internal')) return null;
   if (OPERATOR_PATHS.some((operatorPath) => under(path, operatorPath))) return null;
   if (under(path, '/api/auth')) {

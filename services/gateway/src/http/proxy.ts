@@ -5,10 +5,12 @@
  * (http-kit INTERNAL_HEADERS) the client sent is dropped, so nothing reaches a service that the gateway did
  * not vouch for; a client's own headers pass (X-Pilot-Test-Answer of the sandbox, decision 0021). Upstream refused/reset: 502; slower than the timeout: 504.
  * A GET/HEAD refused by a replica is retried once on another replica (nothing reached the first one).
+ * A body that declares no length (chunked) is counted as it streams: past `maxBodyBytes` the forward is cut
+ * and the answer is 413, as for a declared length over it (checked before forwarding, routes.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INTERNAL_HEADERS, signBodyInTrailer, signedHeaders, type Principal } from '@pilot/internal-auth';
-import { HttpError, sendProblem } from '@pilot/problems';
+import { HttpError, problems, sendProblem } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
@@ -23,6 +25,9 @@ interface ForwardState {
   clientIp: string;
   retried: boolean;
   timedOut: boolean;
+  /** Bytes of a streamed body seen so far, and whether they went past the limit. */
+  received: number;
+  tooLarge: boolean;
 }
 
 const forwards = new WeakMap<IncomingMessage, ForwardState>();
@@ -33,6 +38,8 @@ export interface ProxyOptions {
   upstreams: Upstreams;
   secret: string;
   timeoutMs: number;
+  /** MAX_BODY_BYTES: a streamed body longer than this is cut off and answered 413. */
+  maxBodyBytes: number;
   logger: Logger;
 }
 
@@ -67,6 +74,14 @@ export function createForwarder(options: ProxyOptions) {
           for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
           // Streamed on as it arrives (a service stopping gracefully still finishes a body begun before).
           if (streamsBody) signBodyInTrailer(proxyReq, options.secret, headers[INTERNAL_HEADERS.signature] as string);
+          if (streamsBody && req.headers['content-length'] === undefined) {
+            req.on('data', (chunk: Buffer) => {
+              state.received += chunk.length;
+              if (state.received <= options.maxBodyBytes || state.tooLarge) return;
+              state.tooLarge = true;
+              proxyReq.destroy();
+            });
+          }
           proxyReq.setTimeout(options.timeoutMs, () => {
             state.timedOut = true;
             proxyReq.destroy();
@@ -91,6 +106,12 @@ export function createForwarder(options: ProxyOptions) {
             response.destroy();
             return;
           }
+          if (state?.tooLarge) {
+            // The rest of the body is not read: the connection ends with this answer.
+            response.setHeader('Connection', 'close');
+            sendProblem(response as Response, problems.payloadTooLarge(`Request bodies are limited to ${options.maxBodyBytes} bytes`));
+            return;
+          }
           options.logger.warn({ upstream: state?.pool.name, code, timedOut: state?.timedOut }, 'upstream failed');
           sendProblem(response as Response, state?.timedOut ? gatewayTimeout() : badGateway());
         });
@@ -99,7 +120,7 @@ export function createForwarder(options: ProxyOptions) {
   });
 
   return function forward(req: Request, res: Response, next: NextFunction, pool: UpstreamPool, principal: Principal | null, clientIp: string): void {
-    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, retried: false, timedOut: false });
+    forwards.set(req, { pool, target: pool.pick(), principal, requestId: String(req.id ?? ''), clientIp, retried: false, timedOut: false, received: 0, tooLarge: false });
     proxy(req, res, next).catch(next);
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The gateway's own routes: the audit composition and the workspace API's document, then one dispatcher
  * that decides the upstream, checks the origin of writes, resolves the session where the workspace needs
- * one, and forwards.
+ * one, holds each account's workspace writes to their limit, and forwards.
  */
 import { workspaceOpenApi } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
+import type { RedisLimiter } from '@pilot/redis';
 import { HttpError, problems } from '@pilot/problems';
 import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
@@ -21,6 +22,8 @@ export interface GatewayRouteOptions {
   siteOrigin: string;
   sessionCookie: string;
   maxBodyBytes: number;
+  /** Workspace writes per account (WORKSPACE_WRITE_LIMIT_POINTS a minute), shared by every replica. */
+  workspaceWriteLimit: RedisLimiter;
 }
 
 /** Refused before any upstream sees it, so nothing is counted; like every network answer, it is not to be stored. */
@@ -30,7 +33,7 @@ function bodyNotAllowed(method: string): HttpError {
 }
 
 export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
-  const { upstreams, forward, secret, siteOrigin, sessionCookie, maxBodyBytes } = options;
+  const { upstreams, forward, secret, siteOrigin, sessionCookie, maxBodyBytes, workspaceWriteLimit } = options;
 
   async function principalOf(req: Request): Promise<Principal> {
     const sessionId = cookieValue(req.headers.cookie, sessionCookie);
@@ -61,6 +64,10 @@ export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
     if (refusal === 'body_not_allowed') throw bodyNotAllowed(req.method);
     if (refusal === 'payload_too_large') throw problems.payloadTooLarge(`Request bodies are limited to ${maxBodyBytes} bytes`);
     const principal = route.needsSession ? await principalOf(req) : null;
+    if (principal && isWrite(req.method)) {
+      const decision = await workspaceWriteLimit.consume(principal.accountId);
+      if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many workspace changes from this account; wait a moment');
+    }
     forward(req, res, next, upstreams.pool(route.upstream), principal, req.ip ?? req.socket.remoteAddress ?? 'unknown');
   });
 }

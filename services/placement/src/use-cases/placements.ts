@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
+import { addressLimitKey } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import type { RedisLimiter } from '@pilot/redis';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
@@ -80,9 +81,9 @@ export class PlacementService {
   }
 
   /** Counts an impression only for the slot's current placement while it is showable. */
-  /** The abuse limit on impression reports from `clientIp`: 429 over it. Asked before the report is read. */
+  /** The abuse limit on impression reports from `clientIp` (an IPv6 address's /64): 429 over it. Asked before the report is read. */
   async admitImpressionReport(clientIp: string): Promise<void> {
-    const decision = await this.impressionLimit.consume(clientIp);
+    const decision = await this.impressionLimit.consume(addressLimitKey(clientIp));
     if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many impression reports from this client');
   }
 

@@ -1,7 +1,8 @@
 /**
  * Login requests and the one-time facts of sign-in. Every "exactly once" here is an insert against a
- * unique `_id` (docs/decisions/0002): a code is used once (`login_code_uses`), a request issues one
- * session (`session_issues`), a webhook update is processed once (`webhook_updates`). None of them is
+ * unique `_id` (docs/decisions/0002): a code is used once, by the first account that sends it to the bot
+ * (`login_code_uses`), a request is answered once, confirmed or cancelled (`login_answers`), a request
+ * issues one session (`session_issues`), a webhook update is processed once (`webhook_updates`). None of them is
  * kept forever: retentionRules() says for how long (domain/retention.ts, docs/decisions/0011).
  */
 import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
@@ -13,6 +14,14 @@ interface CodeUse {
   _id: string;
   at: Date;
   accountId: string;
+}
+
+/** The one answer to a request's question, under the request's id. */
+interface LoginAnswerRecord {
+  _id: string;
+  at: Date;
+  accountId: string;
+  answer: 'confirmed' | 'cancelled';
 }
 
 /** The one session a confirmed request issued, under the request's id. */
@@ -35,6 +44,8 @@ const requestSchema = storedSchema<LoginRequestRecord>(
     createdAt: { type: Date, required: true },
     expiresAt: { type: Date, required: true },
     status: { type: String, required: true },
+    browser: String,
+    clientIp: String,
     accountId: String,
     displayName: String,
     confirmedAt: Date,
@@ -45,24 +56,35 @@ const codeUseSchema = storedSchema<CodeUse>(
   { _id: { type: String, required: true }, at: { type: Date, required: true }, accountId: { type: String, required: true } },
   [[{ at: 1 }]],
 );
+const answerSchema = storedSchema<LoginAnswerRecord>(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+    accountId: { type: String, required: true },
+    answer: { type: String, required: true },
+  },
+  [[{ at: 1 }]],
+);
 const sessionIssueSchema = storedSchema<SessionIssue>({ _id: { type: String, required: true }, at: { type: Date, required: true } }, [[{ at: 1 }]]);
 const updateSchema = storedSchema<WebhookUpdate>({ _id: { type: Number, required: true }, at: { type: Date, required: true } }, [[{ at: 1 }]]);
 
 export class LoginRepository {
   private readonly requests: Model<LoginRequestRecord>;
   private readonly codeUses: Model<CodeUse>;
+  private readonly answers: Model<LoginAnswerRecord>;
   private readonly sessionIssues: Model<SessionIssue>;
   private readonly updates: Model<WebhookUpdate>;
 
   constructor(connection: Connection) {
     this.requests = modelOf(connection, 'login_requests', requestSchema);
     this.codeUses = modelOf(connection, 'login_code_uses', codeUseSchema);
+    this.answers = modelOf(connection, 'login_answers', answerSchema);
     this.sessionIssues = modelOf(connection, 'session_issues', sessionIssueSchema);
     this.updates = modelOf(connection, 'webhook_updates', updateSchema);
   }
 
   async ensureIndexes(): Promise<void> {
-    await createDeclaredIndexes(this.requests, this.codeUses, this.sessionIssues, this.updates);
+    await createDeclaredIndexes(this.requests, this.codeUses, this.answers, this.sessionIssues, this.updates);
   }
 
   /** What the retention sweep deletes: each collection by its date field, past its window. */
@@ -70,6 +92,7 @@ export class LoginRepository {
     return [
       retentionRule(this.requests, ['expiresAt'], RETENTION.loginRequestsMs),
       retentionRule(this.codeUses, ['at'], RETENTION.loginCodeUsesMs),
+      retentionRule(this.answers, ['at'], RETENTION.loginAnswersMs),
       retentionRule(this.sessionIssues, ['at'], RETENTION.sessionIssuesMs),
       retentionRule(this.updates, ['at'], RETENTION.webhookUpdatesMs),
     ];
@@ -90,6 +113,27 @@ export class LoginRepository {
   /** true for the one caller that uses this code. */
   claimCode(codeHash: string, at: Date, accountId: string): Promise<boolean> {
     return claimOnce(this.codeUses, codeHash, { at, accountId });
+  }
+
+  /** The account that used this code, or null when nobody has. */
+  async codeUser(codeHash: string): Promise<string | null> {
+    const use = await this.codeUses.findOne({ _id: codeHash }).lean<CodeUse>();
+    return use?.accountId ?? null;
+  }
+
+  /** true for the one press of Confirm or Cancel that answers this request. */
+  claimAnswer(requestId: string, answer: 'confirmed' | 'cancelled', accountId: string, at: Date): Promise<boolean> {
+    return claimOnce(this.answers, requestId, { at, accountId, answer });
+  }
+
+  /** The answer given to a request, or null. */
+  async answerOf(requestId: string): Promise<'confirmed' | 'cancelled' | null> {
+    const answer = await this.answers.findOne({ _id: requestId }).lean<LoginAnswerRecord>();
+    return answer?.answer ?? null;
+  }
+
+  async markCancelled(requestId: string): Promise<void> {
+    await this.requests.updateOne({ _id: requestId }, { $set: { status: 'cancelled' } });
   }
 
   async markConfirmed(requestId: string, accountId: string, displayName: string, at: Date): Promise<void> {

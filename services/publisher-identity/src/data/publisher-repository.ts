@@ -2,11 +2,13 @@
  * Publisher platforms as a VersionedStore (docs/decisions/0002, docs/storage.md): `publishers` (the current
  * platforms, `_id` the platform id) and `publisher_history` (each change's entry `<id>:<version>` holding the
  * new state, the audit facts and the publisher.* events in ONE insert, published as it is written or by the
- * outbox relay). New ids come from `publisher_ids` (NextIds), unique across replicas.
+ * outbox relay). New ids come from `publisher_ids` (NextIds), unique across replicas. `publisher_slots` holds
+ * `<account>:<slot>` claims (AccountSlots): a platform is created only under a free slot of its owner, which
+ * caps the platforms of an account exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import { claimOnce, modelOf, NextIds, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { AccountSlots, claimOnce, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
 import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions } from '@pilot/versioned-store';
 import type { Collection, Document, Filter } from 'mongodb';
@@ -42,6 +44,9 @@ export class PublisherRepository {
   private readonly leases: Collection;
   private readonly ids: NextIds<PublisherId>;
   private readonly incarnations: Model<ReadModelIncarnation>;
+  private readonly slotClaims: Model<SlotClaim>;
+  /** The owners' platform slots. */
+  readonly slots: AccountSlots;
 
   /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
   constructor(connection: Connection, options: VersionedStoreOptions = {}) {
@@ -50,6 +55,8 @@ export class PublisherRepository {
     this.leases = connection.db.collection('publisher_outbox_leases');
     this.ids = new NextIds(modelOf(connection, 'publisher_ids', idSchema));
     this.incarnations = modelOf(connection, 'key_read_model', incarnationSchema);
+    this.slotClaims = modelOf(connection, 'publisher_slots', slotClaimSchema);
+    this.slots = new AccountSlots(this.slotClaims);
   }
 
   /**
@@ -76,6 +83,12 @@ export class PublisherRepository {
     await this.store.ensureIndexes();
     await this.store.createCurrentIndex({ ownerAccountId: 1, _id: -1 });
     await this.store.createCurrentIndex({ status: 1, _id: -1 });
+    await createDeclaredIndexes(this.slotClaims);
+  }
+
+  /** How many platforms the account holds (its records, by the owner index). */
+  async countOwned(ownerAccountId: string): Promise<number> {
+    return (await this.store.findCurrent({ ownerAccountId }, { projection: { _id: 1 } })).length;
   }
 
   /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */

@@ -33,6 +33,8 @@ export interface PublisherState {
   /** Hashes of every earlier key (live or test), so any write of the read model revokes all of them again. */
   revokedKeyHashes: string[];
   rejectionReason: string | null;
+  /** The reason given with the pause that left it paused (absent in records stored before it was kept). */
+  pauseReason?: string | null;
   /** SHA-256 (hex) of the sandbox test key (decision 0021); absent in records written before it: none. */
   testKeyHash?: string | null;
   testKeyCreatedAt?: Date | null;
@@ -125,6 +127,7 @@ export function viewOf(record: PublisherState & { _id: number | string; createdA
     keyCreatedAt: isoOrNull(record.keyCreatedAt),
     testKeyCreatedAt: isoOrNull(record.testKeyCreatedAt),
     rejectionReason: record.rejectionReason ?? null,
+    pauseReason: record.status === 'paused' ? (record.pauseReason ?? null) : null,
     apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),

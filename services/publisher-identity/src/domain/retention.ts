@@ -20,6 +20,8 @@ export const RETENTION = {
    * the code is unknown: a code can never be used twice.
    */
   loginCodeUsesMs: DAY,
+  /** Answers (confirm or cancel), counted from the answer; they matter as long as the code use does. */
+  loginAnswersMs: DAY,
   /**
    * Session issues, counted from the issue. One only matters while its request answers `confirmed`
    * (before `expiresAt`), so it is kept as long as the request is.

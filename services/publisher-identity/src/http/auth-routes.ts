@@ -11,8 +11,10 @@
  *   exactly as long as the request, the browser dropped it at the moment of expiry.
  * - Polls after the session was issued answer `{status: "confirmed"}` without a new cookie.
  * - The webhook answers 200 with an empty body when the update has nothing to say (or was seen before),
- *   and 200 with a `sendMessage` body replying to a person's message. A body that is not JSON is ignored
- *   (200). Only infrastructure trouble answers 503, so the platform retries.
+ *   200 with a `sendMessage` body replying to a person's `/start` (the question, with Confirm and Cancel),
+ *   200 with an `editMessageText` (or `answerCallbackQuery`) body when a button of the question is pressed.
+ *   A body that is not JSON is ignored (200); one over 64 KiB is 413, as at the gateway however it is
+ *   sent. Only infrastructure trouble answers 503, so the platform retries.
  */
 import { clientIpOf } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
@@ -47,7 +49,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   const sessionOf = (req: Request) => readCookie(req, sessionCookie, SESSION_ID_PATTERN);
 
   app.post('/api/auth/login', noStore, async (req, res) => {
-    const login = await signIn.createLogin(clientIpOf(req));
+    const login = await signIn.createLogin(clientIpOf(req), req.headers['user-agent']);
     setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: BINDING_COOKIE_MAX_AGE_SECONDS, secure: secureCookies });
     res.status(201).json({ requestId: login.requestId, code: login.code, botUrl: login.botUrl, expiresAt: login.expiresAt });
   });
@@ -61,9 +63,14 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
     }
     next();
   };
-  const parseUpdate = jsonBody('256kb');
+  // The gateway's own limit (MAX_BODY_BYTES, 64 KiB): an update is a few kilobytes.
+  const parseUpdate = jsonBody('64kb');
   const tolerantBody: RequestHandler = (req, res, next) => {
     parseUpdate(req, res, (error?: unknown) => {
+      if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
+        next(error);
+        return;
+      }
       if (error) req.body = undefined;
       next();
     });

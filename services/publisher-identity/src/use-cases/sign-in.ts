@@ -1,13 +1,29 @@
 /**
- * Workspace sign-in: a login request bound to one browser, confirmed by the person through the bot
- * (`/start <code>`), turned into a server-side session on the binding browser's next poll.
+ * Workspace sign-in: a login request bound to one browser; the person sends `/start <code>` to the bot,
+ * which asks them whether that browser (named with its address and time) is theirs; their Confirm turns
+ * the request into a server-side session on the binding browser's next poll, their Cancel ends it.
  */
 import type { Clock } from '@pilot/config';
 import type { Logger } from '@pilot/logging';
+import { addressLimitKey } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import type { RedisLimiter } from '@pilot/redis';
 import { newBindingValue, newLoginCode, newRequestId, newSessionId, constantTimeEqual, sha256Hex } from '../domain/secrets';
-import { LOGIN_REQUEST_TTL_MS, botUrlOf, parseUpdate, replyFor, visibleStatus, type ConfirmOutcome, type LoginStatus } from '../domain/sign-in';
+import {
+  LOGIN_REQUEST_TTL_MS,
+  answerReply,
+  botUrlOf,
+  confirmationQuestion,
+  describeBrowser,
+  parseUpdate,
+  startReply,
+  visibleStatus,
+  type AnswerOutcome,
+  type AnswerPress,
+  type BotReply,
+  type LoginStatus,
+  type StartCommand,
+} from '../domain/sign-in';
 import type { AccountRepository } from '../data/account-repository';
 import type { LoginRepository } from '../data/login-repository';
 import type { SessionRepository } from '../data/session-repository';
@@ -53,9 +69,12 @@ export class SignIn {
     return this.settings.adminAccountIds.has(accountId);
   }
 
-  /** A sign-in request for `clientIp`; 429 over the address's limit, before anything is stored. */
-  async createLogin(clientIp: string): Promise<CreatedLogin> {
-    const decision = await this.loginLimit.consume(clientIp);
+  /**
+   * A sign-in request for the browser at `clientIp`; 429 over the address's limit (an IPv6 address's
+   * /64), before anything is stored. The address and the browser's name are what the bot shows the person asked to confirm.
+   */
+  async createLogin(clientIp: string, userAgent?: string): Promise<CreatedLogin> {
+    const decision = await this.loginLimit.consume(addressLimitKey(clientIp));
     if (!decision.allowed) throw problems.tooManyRequests(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; wait a moment');
     const now = this.clock.now();
     const requestId = newRequestId();
@@ -69,6 +88,8 @@ export class SignIn {
       createdAt: now,
       expiresAt,
       status: 'pending',
+      browser: describeBrowser(userAgent),
+      clientIp,
       accountId: null,
       displayName: null,
       confirmedAt: null,
@@ -80,30 +101,56 @@ export class SignIn {
    * A webhook update. Returns the reply to send (or null); a repeated update id is processed once.
    * If processing fails, the update id is released so the platform's retry is processed.
    */
-  async handleUpdate(update: unknown): Promise<ReturnType<typeof replyFor> | null> {
-    const { updateId, message } = parseUpdate(update);
-    if (updateId === null || message === null) return null;
+  async handleUpdate(update: unknown): Promise<BotReply | null> {
+    const { updateId, input } = parseUpdate(update);
+    if (updateId === null || input === null) return null;
     const now = this.clock.now();
     if (!(await this.logins.claimUpdate(updateId, now))) return null;
     try {
-      const outcome = message.code ? await this.confirm(message.code, message.accountId, message.displayName, now) : 'no_code';
-      return replyFor(message.chatId, outcome);
+      return input.kind === 'start' ? await this.ask(input, now) : answerReply(input, await this.answer(input, now));
     } catch (error) {
       await this.logins.releaseUpdate(updateId).catch(() => undefined);
       throw error;
     }
   }
 
-  private async confirm(code: string, accountId: string, displayName: string, now: Date): Promise<ConfirmOutcome> {
-    const codeHash = sha256Hex(code);
+  /**
+   * `/start <code>`: the first account to send a live code is the one asked (the same account sending it
+   * again is asked again); anyone after it hears the link was used.
+   */
+  private async ask(start: StartCommand, now: Date): Promise<BotReply> {
+    if (!start.code) return startReply(start.chatId, 'no_code');
+    const codeHash = sha256Hex(start.code);
     const request = await this.logins.findByCodeHash(codeHash);
-    if (!request) return 'unknown_code';
-    if (request.status !== 'pending') return 'already_used';
+    if (!request) return startReply(start.chatId, 'unknown_code');
+    if (request.status !== 'pending') return startReply(start.chatId, 'already_used');
+    if (visibleStatus(request, now) === 'expired') return startReply(start.chatId, 'expired');
+    if (!(await this.logins.claimCode(codeHash, now, start.accountId)) && (await this.logins.codeUser(codeHash)) !== start.accountId) {
+      return startReply(start.chatId, 'already_used');
+    }
+    return confirmationQuestion(start.chatId, request);
+  }
+
+  /**
+   * A press of Confirm or Cancel: only the account that was asked answers, and only once. A request still
+   * pending under an answer already given (a process that died between the two writes) is finished with
+   * that answer, whichever button is pressed now.
+   */
+  private async answer(press: AnswerPress, now: Date): Promise<AnswerOutcome> {
+    const request = await this.logins.findById(press.requestId);
+    if (!request || (await this.logins.codeUser(request.codeHash)) !== press.accountId) return 'not_yours';
+    if (request.status !== 'pending') return 'already_answered';
     if (visibleStatus(request, now) === 'expired') return 'expired';
-    if (!(await this.logins.claimCode(codeHash, now, accountId))) return 'already_used';
-    await this.logins.markConfirmed(request._id, accountId, displayName, now);
-    this.logger.info({ accountId, requestId: request._id }, 'login request confirmed');
-    return 'confirmed';
+    let outcome: 'confirmed' | 'cancelled' = press.answer === 'confirm' ? 'confirmed' : 'cancelled';
+    if (!(await this.logins.claimAnswer(request._id, outcome, press.accountId, now))) {
+      const given = await this.logins.answerOf(request._id);
+      if (!given) return 'already_answered';
+      outcome = given;
+    }
+    if (outcome === 'confirmed') await this.logins.markConfirmed(request._id, press.accountId, press.displayName, now);
+    else await this.logins.markCancelled(request._id);
+    this.logger.info({ accountId: press.accountId, requestId: request._id, outcome }, 'login request answered');
+    return outcome;
   }
 
   /** The binding browser's poll; the first one after confirmation creates the session. */

@@ -14,7 +14,7 @@ import { judgeDeliveryToken } from '../domain/delivery';
 import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import type { KeyKind } from '@pilot/api-keys';
 import type { KeyReader } from '@pilot/key-read-model';
-import type { AllocationClaims } from '@pilot/tokens';
+import type { AllocationClaims, TokenSecrets } from '@pilot/tokens';
 
 export interface TrackingDeps {
   counts: CountRecorder;
@@ -22,7 +22,8 @@ export interface TrackingDeps {
   unfolded: UnfoldedCounts;
   publishers: KeyReader;
   campaigns: ActiveCampaignCache;
-  tokenSecret: string;
+  /** TOKEN_SECRET and, during a rotation, TOKEN_SECRET_PREVIOUS. */
+  tokenSecrets: TokenSecrets;
   /** PUBLIC_BASE_URL: a test ad's click leads to the site's sandbox page under it. */
   publicBaseUrl: string;
   clock: Clock;
@@ -38,7 +39,7 @@ export type ConfirmResult = { ok: true; firstConfirmation: boolean; test: boolea
  */
 export async function confirmDelivery(deps: TrackingDeps, publisherId: number, keyKind: KeyKind, token: string): Promise<ConfirmResult> {
   const now = deps.clock.now();
-  const verdict = judgeDeliveryToken(readToken(deps.tokenSecret, 'delivery', token), publisherId, now);
+  const verdict = judgeDeliveryToken(readToken(deps.tokenSecrets, 'delivery', token), publisherId, now);
   if (!verdict.ok) return verdict;
   const test = isTestAllocation(verdict.claims);
   if (test !== (keyKind === 'test')) return { ok: false, code: 'token_not_found' };
@@ -54,7 +55,7 @@ export type ClickResult =
 
 /** Resolves a click link; records a click (once per allocation) unless it is a HEAD or a preview agent. */
 export async function openClickLink(deps: TrackingDeps, token: string, method: string, userAgent: string | undefined): Promise<ClickResult> {
-  const claims = readToken(deps.tokenSecret, 'click', token);
+  const claims = readToken(deps.tokenSecrets, 'click', token);
   if (!claims) return { ok: false, status: 404, code: 'token_not_found' };
   if (isTestAllocation(claims)) return openTestClickLink(deps, claims);
   // Without a snapshot the cache cannot tell an inactive campaign from an unknown one.

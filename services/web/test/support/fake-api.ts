@@ -155,6 +155,7 @@ export class FakeApi {
       status: 'draft',
       replaces: null,
       rejectionReason: null,
+      pauseReason: null,
       createdAt: now,
       updatedAt: now,
       ...fields,
@@ -308,6 +309,8 @@ export class FakeApi {
           return problem(res, 422, 'validation_failed', 'One or more fields are invalid', [{ field: 'reason', code: 'required', message: 'is required' }]);
         campaign.rejectionReason = String(reason);
       }
+      const pauseReason = (req.body as { reason?: unknown } | undefined)?.reason;
+      campaign.pauseReason = move.to === 'paused' && typeof pauseReason === 'string' ? pauseReason : null;
       campaign.status = move.to;
       campaign.updatedAt = new Date().toISOString();
       res.status(this.brokerUnreachable ? 202 : 200).json({ ...campaign, propagation: this.brokerUnreachable ? 'pending' : 'done' });

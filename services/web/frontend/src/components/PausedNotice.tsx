@@ -1,7 +1,7 @@
 /**
- * What a paused record's page says (issue 20, bugs 3 and 4): who paused it and when, the reason given (from
- * the latest `paused` entry of the audit record, where the pause's optional reason is kept), what the
- * pause does, and how it ends.
+ * What a paused record's page says: who paused it and when (from the latest `paused` entry of the audit
+ * record), the reason given (the record's `pauseReason`; for a record paused before the answers carried
+ * it, the audit entry's), what the pause does, and how it ends.
  */
 import { useRecordAudit, type RecordSeenBy } from '../hooks/record-audit';
 import type { AuditEntry } from '../types';
@@ -22,9 +22,10 @@ const WHAT_IT_MEANS = {
   },
 } as const;
 
-export function PausedNotice({ record, id, ownerAccountId, viewer }: RecordSeenBy) {
+export function PausedNotice({ record, id, ownerAccountId, viewer, pauseReason }: RecordSeenBy & { pauseReason: string | null }) {
   const audit = useRecordAudit(record, id);
   const pause = audit.data ? latestPause(audit.data.items) : null;
+  const reason = pauseReason ?? pause?.reason ?? null;
   const who = pause ? actorWords(pause.actorAccountId, viewer.accountId, ownerAccountId, viewer.admin) : null;
   const asOwner = viewer.accountId === ownerAccountId;
   return (
@@ -33,8 +34,8 @@ export function PausedNotice({ record, id, ownerAccountId, viewer }: RecordSeenB
         <strong>{record === 'campaign' ? 'This campaign is paused' : 'This platform is paused'}</strong>
         {pause ? ` by ${who} on ${new Date(pause.at).toLocaleString()}.` : '.'}
       </p>
-      {pause?.reason ? <p className="reason-text">Reason: {pause.reason}</p> : null}
-      {pause && !pause.reason ? <p className="help">No reason was given.</p> : null}
+      {reason ? <p className="reason-text">Reason: {reason}</p> : null}
+      {pause && !reason ? <p className="help">No reason was given.</p> : null}
       <p>{WHAT_IT_MEANS[record][asOwner ? 'owner' : 'admin']}</p>
     </div>
   );

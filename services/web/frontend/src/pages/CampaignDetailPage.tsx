@@ -89,7 +89,7 @@ export function CampaignDetailPage() {
           </p>
         </div>
       ) : null}
-      {c.status === 'paused' ? <PausedNotice record="campaign" id={c.id} ownerAccountId={c.ownerAccountId} viewer={account} /> : null}
+      {c.status === 'paused' ? <PausedNotice record="campaign" id={c.id} ownerAccountId={c.ownerAccountId} viewer={account} pauseReason={c.pauseReason} /> : null}
       {pendingChange ? (
         <p className="notice" role="status">
           Saved, but not yet in effect: ad serving learns of it once the service&apos;s message broker is reachable again, usually within

@@ -73,7 +73,7 @@ export function PublisherDetailPage() {
       </dl>
       {account.admin ? <SharedLinkNotice publisher={p} /> : null}
       {p.status === 'rejected' && p.rejectionReason ? <p className="reason">Rejected: {p.rejectionReason}</p> : null}
-      {p.status === 'paused' ? <PausedNotice record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} /> : null}
+      {p.status === 'paused' ? <PausedNotice record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} pauseReason={p.pauseReason} /> : null}
       {p.status === 'submitted' && owner ? <p>An administrator checks ownership and the placement before approval.</p> : null}
       <div className="actions" aria-label="Actions">
         {owner && (p.status === 'draft' || p.status === 'rejected') ? (

@@ -25,7 +25,7 @@ export function SandboxPage() {
           live ad&apos;s would, and are never counted.
         </li>
         <li>
-          The limit of 60 ad requests a minute applies to the test key as to the live key, on a window of its own.
+          The limit of 60 ad requests a minute applies to test keys as to live keys, on one window shared by the test keys of all your platforms.
         </li>
         <li>
           To test your error handling, send <code>X-Pilot-Test-Answer: 204</code>, <code>429</code> or <code>503</code> with a test key: the

@@ -1,7 +1,8 @@
 /**
- * Sign-in through the messaging platform: ask for a code, open the bot link (or scan the QR code) and
- * press Start in the bot (the link carries the code, so nobody types it); this page polls the request until it is confirmed (then the workspace opens)
- * or expired (then it says so and offers a new code).
+ * Sign-in through the messaging platform: ask for a code, open the bot link (or scan the QR code), press
+ * Start in the bot (the link carries the code, so nobody types it) and Confirm in the bot's question;
+ * this page polls the request until it is confirmed (then the workspace opens), cancelled in the bot or
+ * expired (then it says so and offers a new code).
  */
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,7 +24,7 @@ interface LoginRequest {
 }
 
 interface LoginStatus {
-  status: 'pending' | 'confirmed' | 'expired';
+  status: 'pending' | 'confirmed' | 'cancelled' | 'expired';
   account?: Session;
 }
 
@@ -69,15 +70,15 @@ export function SignInPage() {
     <section className="signin" lang={language}>
       <h1>{words.signInHeading}</h1>
       <p>{words.signInIntro}</p>
-      {!request || state === 'expired' ? (
+      {!request || state === 'expired' || state === 'cancelled' ? (
         <>
-          {state === 'expired' ? (
-            <p className="error" role="alert">
-              {words.expired}
+          {state === 'expired' || state === 'cancelled' ? (
+            <p className="error" role="alert" data-testid="signin-ended">
+              {state === 'expired' ? words.expired : words.cancelled}
             </p>
           ) : null}
           <button type="button" className="button" onClick={() => login.mutate()} disabled={login.isPending} data-testid="signin-get-code">
-            {state === 'expired' ? words.getNewCode : words.getCode}
+            {state === 'expired' || state === 'cancelled' ? words.getNewCode : words.getCode}
           </button>
           <ErrorMessage error={login.error} />
         </>

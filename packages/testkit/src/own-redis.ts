@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@pilot/testkit';
+import { waitFor } from './wait-for';
 
 export const AOF_ALWAYS = ['--appendonly', 'yes', '--appendfsync', 'always'];
 
