@@ -3,16 +3,13 @@
  * while the secret is being rotated, with TOKEN_SECRET_PREVIOUS (each token names its key).
  * A token carries what tracking needs to validate and count it without having seen the allocation, sealed
  * (AES-256-GCM, see sealed-token.ts) so that it reveals none of it. The purpose is authenticated with it:
- * a delivery token is never accepted as a click token and the other way round. Tokens of the earlier,
- * signed-only format are still read during the upgrade (legacy-signed-token.ts, decision 0016).
+ * a delivery token is never accepted as a click token and the other way round.
  */
 import { randomUUID } from 'node:crypto';
 import type { AllocationClaims, TokenPurpose } from './claims';
-import { LEGACY_TOKEN_PATTERN, readLegacyToken } from './legacy-signed-token';
 import { openToken, SEALED_TOKEN_PATTERN, sealToken } from './sealed-token';
 
 export { isExpired, isTestAllocation, TEST_CAMPAIGN_ID, TEST_CAMPAIGN_OWNER, TOKEN_LIFETIME_SECONDS, type AllocationClaims, type TokenPurpose } from './claims';
-export { LEGACY_TOKENS_ISSUED_BEFORE } from './legacy-signed-token';
 
 export function newAllocationId(): string {
   return randomUUID();
@@ -24,7 +21,7 @@ export function issueToken(secret: string, purpose: TokenPurpose, claims: Alloca
 
 /** True when `candidate` has the shape of a token (says nothing about its authenticity or purpose). */
 export function isWellFormedToken(candidate: unknown): candidate is string {
-  return typeof candidate === 'string' && (SEALED_TOKEN_PATTERN.test(candidate) || LEGACY_TOKEN_PATTERN.test(candidate));
+  return typeof candidate === 'string' && SEALED_TOKEN_PATTERN.test(candidate);
 }
 
 /** The secrets a reader accepts: the current one, and the previous one while a rotation is under way. */
@@ -41,5 +38,5 @@ export interface TokenSecrets {
 export function readToken(secrets: TokenSecrets, purpose: TokenPurpose, token: string): AllocationClaims | null {
   if (typeof token !== 'string') return null;
   const accepted = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current];
-  return openToken(accepted, purpose, token) ?? readLegacyToken(secrets.current, purpose, token);
+  return openToken(accepted, purpose, token);
 }

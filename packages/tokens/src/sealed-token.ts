@@ -8,26 +8,22 @@
  *   key = HKDF-SHA256(TOKEN_SECRET, salt, info), 32 bytes; keyId = the first 3 bytes of SHA-256 of the key
  *   (says nothing of it); nonce random per token;
  *   additional data = purpose || version || keyId, so a delivery token never opens as a click token.
- * 78 bytes are exactly 104 base64url characters with no unused bits: one token has one spelling.
- *
- * Version 2, the same without keyId (75 bytes, 100 characters), is still read, with either key, for the
- * tokens issued before the upgrade (they expire an hour after it).
+ * 78 bytes are exactly 104 base64url characters with no unused bits: one token has one spelling. No earlier
+ * format is read: the service has never been deployed (decision 0033).
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { AllocationClaims, TokenPurpose } from './claims';
 import { CLAIMS_BYTES, decodeClaims, encodeClaims } from './claims-codec';
 
 const VERSION = 3;
-const UNKEYED_VERSION = 2;
 const KEY_ID_BYTES = 3;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const TOKEN_BYTES = 1 + KEY_ID_BYTES + NONCE_BYTES + CLAIMS_BYTES + TAG_BYTES;
-const UNKEYED_TOKEN_BYTES = 1 + NONCE_BYTES + CLAIMS_BYTES + TAG_BYTES;
 const KEY_SALT = 'pilot/tokens';
 const KEY_INFO = 'delivery and click tokens, AES-256-GCM, v2';
 
-export const SEALED_TOKEN_PATTERN = /^(?:[A-Za-z0-9_-]{104}|[A-Za-z0-9_-]{100})$/;
+export const SEALED_TOKEN_PATTERN = /^[A-Za-z0-9_-]{104}$/;
 
 interface TokenKey {
   key: Buffer;
@@ -48,7 +44,7 @@ function keyOf(secret: string): TokenKey {
   return known;
 }
 
-function additionalData(purpose: TokenPurpose, version: number, keyId: Buffer = Buffer.alloc(0)): Buffer {
+function additionalData(purpose: TokenPurpose, version: number, keyId: Buffer): Buffer {
   return Buffer.concat([Buffer.from(purpose), Buffer.from([version]), keyId]);
 }
 
@@ -82,15 +78,6 @@ export function openToken(secrets: readonly string[], purpose: TokenPurpose, tok
     if (!sealer) return null;
     const nonceAt = 1 + KEY_ID_BYTES;
     return open(sealer.key, additionalData(purpose, VERSION, keyId), bytes.subarray(nonceAt, nonceAt + NONCE_BYTES), bytes.subarray(nonceAt + NONCE_BYTES, nonceAt + NONCE_BYTES + CLAIMS_BYTES), bytes.subarray(TOKEN_BYTES - TAG_BYTES));
-  }
-  if (bytes.length === UNKEYED_TOKEN_BYTES && bytes[0] === UNKEYED_VERSION) {
-    const nonce = bytes.subarray(1, 1 + NONCE_BYTES);
-    const ciphertext = bytes.subarray(1 + NONCE_BYTES, 1 + NONCE_BYTES + CLAIMS_BYTES);
-    const tag = bytes.subarray(UNKEYED_TOKEN_BYTES - TAG_BYTES);
-    for (const secret of secrets) {
-      const claims = open(keyOf(secret).key, additionalData(purpose, UNKEYED_VERSION), nonce, ciphertext, tag);
-      if (claims) return claims;
-    }
   }
   return null;
 }

@@ -3,7 +3,6 @@ import {
   isExpired,
   isWellFormedToken,
   issueToken,
-  LEGACY_TOKENS_ISSUED_BEFORE,
   newAllocationId,
   readToken,
   TOKEN_LIFETIME_SECONDS,
@@ -11,7 +10,7 @@ import {
   type TokenPurpose,
 } from '../src';
 import { encodeClaims } from '../src/claims-codec';
-import { createCipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const SECRET = 'test-token-secret-0123456789abcdef';
 /** A reader that accepts SECRET only. */
@@ -34,13 +33,6 @@ function claims(overrides: Partial<AllocationClaims> = {}): AllocationClaims {
 function tamper(token: string, index: number): string {
   const replacement = token[index] === 'A' ? 'B' : 'A';
   return token.slice(0, index) + replacement + token.slice(index + 1);
-}
-
-/** A token as the previous version issued it: HMAC-signed, readable payload (legacy-signed-token.ts). */
-function legacyToken(secret: string, purpose: TokenPurpose, original: AllocationClaims): string {
-  const payload = Buffer.concat([Buffer.from([1]), encodeClaims(original)]);
-  const mac = createHmac('sha256', secret).update(purpose).update(payload).digest().subarray(0, 16);
-  return `${payload.toString('base64url')}.${mac.toString('base64url')}`;
 }
 
 /** A token as the version before key ids sealed it (version 2: no key id, 100 characters). */
@@ -150,47 +142,12 @@ describe('tokens', () => {
       expect(readToken({ current: NEW, previous: OLD }, 'click', issueToken('a-third-secret-0123456789abcdef', 'click', claims()))).to.equal(null);
     });
 
-    it('reads a token sealed before tokens named their key (100 characters) with either secret', () => {
-      const original = claims();
-      const token = unkeyedToken(OLD, 'delivery', original);
+    it('reads no token of an earlier format: the service was never deployed with one', () => {
+      const token = unkeyedToken(OLD, 'delivery', claims());
       expect(token).to.have.length(100);
-      expect(isWellFormedToken(token)).to.equal(true);
-      expect(readToken({ current: NEW, previous: OLD }, 'delivery', token)).to.deep.equal(original);
-      expect(readToken({ current: OLD, previous: null }, 'delivery', token)).to.deep.equal(original);
-      expect(readToken({ current: NEW, previous: null }, 'delivery', token)).to.equal(null);
-      expect(readToken({ current: OLD, previous: null }, 'click', token)).to.equal(null);
-    });
-  });
-
-  describe('tokens of the earlier signed-only format (read during the upgrade, decision 0016)', () => {
-    const legacyIssuedAt = new Date(LEGACY_TOKENS_ISSUED_BEFORE.getTime() - 60_000);
-
-    it('reads an authentic legacy token issued before the cut-off, for its purpose only', () => {
-      const original = claims({ issuedAt: legacyIssuedAt });
-      const token = legacyToken(SECRET, 'click', original);
-      expect(isWellFormedToken(token)).to.equal(true);
-      expect(readToken(ONLY, 'click', token)).to.deep.equal(original);
-      expect(readToken(ONLY, 'delivery', token)).to.equal(null);
-      expect(readToken({ current: 'another-secret', previous: null }, 'click', token)).to.equal(null);
-    });
-
-    it('refuses a legacy token issued at or after the cut-off', () => {
-      expect(readToken(ONLY, 'click', legacyToken(SECRET, 'click', claims({ issuedAt: LEGACY_TOKENS_ISSUED_BEFORE })))).to.equal(null);
-    });
-
-    it('refuses a legacy token changed in any character, or spelled non-canonically', () => {
-      const token = legacyToken(SECRET, 'delivery', claims({ issuedAt: legacyIssuedAt }));
-      for (let index = 0; index < token.length; index += 1) {
-        if (token[index] === '.') continue;
-        expect(readToken(ONLY, 'delivery', tamper(token, index)), `changed at ${index}`).to.equal(null);
-      }
-      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-      const [payload, mac] = token.split('.') as [string, string];
-      // The payload's last character carries 2 unused bits, the signature's 4.
-      const twinPayload = payload.slice(0, -1) + alphabet[alphabet.indexOf(payload.slice(-1)) | 1];
-      const twinMac = mac.slice(0, -1) + alphabet[alphabet.indexOf(mac.slice(-1)) | 1];
-      expect(readToken(ONLY, 'delivery', `${twinPayload}.${mac}`)).to.equal(null);
-      expect(readToken(ONLY, 'delivery', `${payload}.${twinMac}`)).to.equal(null);
+      expect(isWellFormedToken(token)).to.equal(false);
+      expect(readToken({ current: NEW, previous: OLD }, 'delivery', token)).to.equal(null);
+      expect(readToken({ current: OLD, previous: null }, 'delivery', token)).to.equal(null);
     });
   });
 
