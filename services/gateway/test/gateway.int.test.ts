@@ -259,7 +259,7 @@ describe('gateway', () => {
         INTERNAL_SECRET: SECRET,
         PUBLIC_BASE_URL: 'https://pilot.example',
         REDIS_URL: 'redis://127.0.0.1:6379',
-        ...Object.fromEntries(['IDENTITY', 'CAMPAIGN', 'ALLOCATION', 'TRACKING', 'PLACEMENT', 'WEB'].map((name) => [`${name}_URLS`, 'http://127.0.0.1:1'])),
+        ...Object.fromEntries(['IDENTITY', 'CAMPAIGN', 'ALLOCATION', 'TRACKING', 'PLACEMENT', 'NOTIFICATION', 'WEB'].map((name) => [`${name}_URLS`, 'http://127.0.0.1:1'])),
       };
       for (const wide of ['10.0.0.0/8', '10.1.0.0/23', '10.0.0.0/255.255.0.0', 'fd00::/64', 'uniquelocal', '10.244.250.0/28, linklocal']) {
         expect(() => loadConfig({ ...production, TRUSTED_PROXIES: wide }), wide).to.throw(/TRUSTED_PROXIES trusts more than the ingress controller/);

@@ -79,7 +79,7 @@ describe('gateway: workspace writes per account', () => {
     cleanup.push(gateway.stop);
     const answers = [];
     for (let i = 0; i < 121; i += 1) {
-      answers.push((await request(gateway.url).put('/api/workspace/notifications').set('Origin', SITE).set('Cookie', cookieOf('503')).send({ reviews: true })).status);
+      answers.push((await request(gateway.url).post('/api/workspace/publishers').set('Origin', SITE).set('Cookie', cookieOf('503')).send({ type: 'bot', link: '@a_bot' })).status);
     }
     expect(answers.filter((status) => status === 201)).to.have.length(120);
     expect(answers.at(-1)).to.equal(429);

@@ -44,13 +44,13 @@ describe('tracking /metrics after real traffic (Redis, RabbitMQ, MongoDB)', func
     const allocation = allocate(infra, new Date(), ids);
     await deliver(allocation.deliveryToken).expect(200);
     await deliver(allocation.deliveryToken).expect(200);
-    await deliver('d'.repeat(100)).expect(404);
+    await deliver('d'.repeat(104)).expect(404);
     await deliver(allocation.deliveryToken, 'pk_live_unknown').expect(401);
     await click(allocation.clickPath).expect(302);
     await click(allocation.clickPath).expect(302);
     await click(allocation.clickPath, 'HEAD').expect(302);
     await click(allocation.clickPath, 'GET', 'TelegramBot (like TwitterBot)').expect(302);
-    await click(`/api/network/click/${'x'.repeat(100)}`).expect(404);
+    await click(`/api/network/click/${'x'.repeat(104)}`).expect(404);
 
     const metrics = await scrapeMetrics(tracking.url);
     const confirmations = (labels: Record<string, string>) => metrics.value('pilot_confirmations_total', { service: 'tracking', ...labels });

@@ -34,30 +34,33 @@ export function BotMessagesMenu({ admin }: { admin: boolean }) {
   return (
     <details ref={menu} className="bot-messages" data-testid="bot-messages" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Bot messages</summary>
-      <div className="bot-messages-panel">
-        <fieldset aria-labelledby={headingId} disabled={!current || change.isPending}>
-          <legend id={headingId}>The sign-in bot tells you</legend>
-          <label>
-            <input type="checkbox" name="reviews" checked={current?.reviews ?? false} onChange={(event) => choose({ reviews: event.target.checked })} />
-            when your campaigns and platforms are approved, rejected, activated or paused
-          </label>
-          {admin ? (
+      {/* Drawn only while open: closed, the page holds no second "campaigns" or "platforms" label. */}
+      {open ? (
+        <div className="bot-messages-panel">
+          <fieldset aria-labelledby={headingId} disabled={!current || change.isPending}>
+            <legend id={headingId}>The sign-in bot tells you</legend>
             <label>
-              <input type="checkbox" name="queue" checked={current?.queue ?? false} onChange={(event) => choose({ queue: event.target.checked })} />
-              how many records wait for review (at most every 10 minutes)
+              <input type="checkbox" name="reviews" checked={current?.reviews ?? false} onChange={(event) => choose({ reviews: event.target.checked })} />
+              when your campaigns and platforms are approved, rejected, activated or paused
             </label>
+            {admin ? (
+              <label>
+                <input type="checkbox" name="queue" checked={current?.queue ?? false} onChange={(event) => choose({ queue: event.target.checked })} />
+                how many records wait for review (at most every 10 minutes)
+              </label>
+            ) : null}
+          </fieldset>
+          {settings.isPending ? (
+            <p className="loading" role="status">
+              Loading…
+            </p>
           ) : null}
-        </fieldset>
-        {settings.isPending ? (
-          <p className="loading" role="status">
-            Loading…
+          <p className="help" role="status">
+            {change.isSuccess && !change.isPending ? 'Saved.' : ''}
           </p>
-        ) : null}
-        <p className="help" role="status">
-          {change.isSuccess && !change.isPending ? 'Saved.' : ''}
-        </p>
-        <ErrorMessage error={settings.error ?? change.error} />
-      </div>
+          <ErrorMessage error={settings.error ?? change.error} />
+        </div>
+      ) : null}
     </details>
   );
 }
