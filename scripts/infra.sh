@@ -29,12 +29,15 @@ up() {
   if [[ -n "${MONGO_URL:-}" ]]; then echo "$MONGO_URL"; return; fi
   ensure_ferretdb
   mkdir -p "$data_dir"
+  # One left running under this name on another port (a run that died before its "down") is stopped first.
+  if ferretdb_running && [[ "$(cat "$data_dir/ferretdb.port" 2>/dev/null)" != "$port" ]]; then down; fi
   if ! ferretdb_running; then
     if port_open 127.0.0.1 "$port"; then log "port $port is taken by another process; pass another port"; exit 1; fi
     nohup "$FERRETDB_BIN" --handler=sqlite --sqlite-url="file:$data_dir/" --state-dir="$data_dir" \
       --listen-addr="127.0.0.1:$port" --debug-addr=127.0.0.1:0 --telemetry=disable --log-level=warn \
       >"$data_dir/ferretdb.log" 2>&1 &
     echo $! > "$pid_file"
+    echo "$port" > "$data_dir/ferretdb.port"
     for _ in $(seq 1 100); do port_open 127.0.0.1 "$port" && break; sleep 0.1; done
     if ! port_open 127.0.0.1 "$port"; then log "FerretDB did not start; see $data_dir/ferretdb.log"; exit 1; fi
     log "FerretDB $FERRETDB_VERSION listening on 127.0.0.1:$port (data in .data/$name)"

@@ -189,8 +189,8 @@ export interface operations {
                      *       "text": "Short daily lessons. Free for the first week.",
                      *       "button_text": "Try it",
                      *       "image_url": null,
-                     *       "click_url": "https://pilot.example/api/network/click/AkNnFT0xnoFS-6mX38hqKxEQ9TBW-nzVuSfRtM0MPDDHO7l33DtNAkspofNiWZbk1rdFqTwbxmlcU50HC1FN7g01y2ytTdpDWkq4",
-                     *       "delivery_token": "ArqDxi9sQKjx-Pj_bNGfmJACo4ZBkWuy9kEm7QPk4qQsw4Z0lbVKj1NKYY6jmXLo-2sdl5rxlvdIR8RnGE9BBc3Uejn-uVIHAVvt",
+                     *       "click_url": "https://pilot.example/api/network/click/Aw3rw8_bvS8kS27yrC_sHzrej8ZlzgynOO5hz_4qgq2Lvj57ekThL-bGz_IBYxuka3TO6Ml8ia0e63458d3j62iJUXabdE1tbu4-sRq5",
+                     *       "delivery_token": "Aw3rw6Tol3US8RDeUcZyy9IoEag-S5jAPydX7ekbqrDucxTnxe-b2_8Auh194JPhXi6vTG8pNlkKbwwnQcOZYen0qXFtVnk849CcCjjX",
                      *       "expires_in": 3600,
                      *       "sponsored": true,
                      *       "billing": "pilot_non_billable"
@@ -333,7 +333,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "ArqDxi9sQKjx-Pj_bNGfmJACo4ZBkWuy9kEm7QPk4qQsw4Z0lbVKj1NKYY6jmXLo-2sdl5rxlvdIR8RnGE9BBc3Uejn-uVIHAVvt"
+                 *       "token": "Aw3rw6Tol3US8RDeUcZyy9IoEag-S5jAPydX7ekbqrDucxTnxe-b2_8Auh194JPhXi6vTG8pNlkKbwwnQcOZYen0qXFtVnk849CcCjjX"
                  *     }
                  */
                 "application/json": components["schemas"]["DeliveryConfirmation"];
