@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { formatChange, formatCount, formatDate, formatDateTime, formatHour, formatShare } from '../frontend/src/format';
+
+describe('the workspace\'s one number format and time rule', () => {
+  it('writes counts with thousands separators', () => {
+    expect(formatCount(0)).to.equal('0');
+    expect(formatCount(23775)).to.equal('23,775');
+    expect(formatCount(1234567)).to.equal('1,234,567');
+  });
+
+  it('writes shares with one decimal, never rounding up to a whole not reached', () => {
+    expect(formatShare(23769, 23775)).to.equal('99.9%');
+    expect(formatShare(3, 3)).to.equal('100.0%');
+    expect(formatShare(1, 3)).to.equal('33.3%');
+    expect(formatShare(1, 40)).to.equal('2.5%');
+    expect(formatShare(1, 0)).to.equal(null);
+  });
+
+  it('writes changes against a previous period with their sign', () => {
+    expect(formatChange(125, 100)).to.equal('+25.0%');
+    expect(formatChange(97, 100)).to.equal('−3.0%');
+    expect(formatChange(100, 100)).to.equal('±0.0%');
+    expect(formatChange(5, 0)).to.equal(null);
+  });
+
+  it('writes every time in UTC and says so', () => {
+    expect(formatDateTime('2026-11-27T23:42:10.000Z')).to.equal('27 Nov 2026, 23:42 UTC');
+    expect(formatDate('2026-03-01')).to.equal('1 Mar 2026');
+    expect(formatDate(new Date('2026-03-01T23:59:59Z'))).to.equal('1 Mar 2026');
+    expect(formatHour('2026-03-01T07:00:00.000Z')).to.equal('07:00');
+  });
+});
