@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { breakdownRows, changeWords, previousRange } from '../frontend/src/breakdown-view';
+import { matchingChoices } from '../frontend/src/combobox-logic';
+import { dayHours } from '../frontend/src/hourly';
 import { nextCursorOf, pagedItems, pagePath } from '../frontend/src/paged-list';
 import { approveThenActivate, historyWords, moveIndex, shortcutOf, type KeyPress } from '../frontend/src/review-logic';
 
@@ -125,5 +127,32 @@ describe('the review queue\'s rules', () => {
     expect(historyWords(noun, ['rejected'], false)).to.equal('1 campaign: Rejected 1');
     expect(historyWords(noun, ['active', 'rejected', 'rejected', 'submitted'], false)).to.equal('4 campaigns: Rejected 2 · Active 1 · In review 1');
     expect(historyWords(noun, ['active'], true)).to.equal('1+ campaigns: Active 1');
+  });
+});
+
+describe('a day\'s hourly figures', () => {
+  it('has every UTC hour of the day, quiet hours as zeros', () => {
+    const hours = dayHours([{ hour: '2026-11-27T09:00:00.000Z', adRequests: 4, confirmedDeliveries: 3, clickedLinks: 1 }], '2026-11-27');
+    expect(hours).to.have.length(24);
+    expect(hours[0]).to.deep.equal({ hour: '2026-11-27T00:00:00.000Z', adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
+    expect(hours[9]).to.deep.equal({ hour: '2026-11-27T09:00:00.000Z', adRequests: 4, confirmedDeliveries: 3, clickedLinks: 1 });
+    expect(dayHours([], 'today')).to.deep.equal([]);
+  });
+});
+
+describe('the type-ahead picker\'s choices', () => {
+  it('keeps the choices whose words all appear, those starting with the text first', () => {
+    const choices = [
+      { value: 'en', label: 'English (en)' },
+      { value: 'tr', label: 'Turkish (tr)' },
+      { value: 'tk', label: 'Turkmen (tk)' },
+      { value: 'pt', label: 'Portuguese (pt)' },
+    ];
+    expect(matchingChoices(choices, '').map((choice) => choice.value)).to.deep.equal(['en', 'tr', 'tk', 'pt']);
+    expect(matchingChoices(choices, 'turk').map((choice) => choice.value)).to.deep.equal(['tr', 'tk']);
+    expect(matchingChoices(choices, 'TK').map((choice) => choice.value)).to.deep.equal(['tk']);
+    expect(matchingChoices(choices, 'ugues').map((choice) => choice.value)).to.deep.equal(['pt']);
+    expect(matchingChoices([{ value: 'x', label: 'Gaeilge' }, { value: 'y', label: 'Irish, Gaelic' }], 'gae').map((choice) => choice.value)).to.deep.equal(['x', 'y']);
+    expect(matchingChoices(choices, 'zz')).to.deep.equal([]);
   });
 });

@@ -1,54 +1,51 @@
 /**
- * A workspace list (campaigns, platforms): search, status filter with counts, order, and pages of cards,
- * with what it says while loading, when there is nothing yet, when nothing matches, and on an error. The
- * page says what a card shows.
+ * A workspace list (campaigns, platforms): the search and status filter the service answers, newest
+ * first, a page at a time with "Load more", and one message when nothing is listed (none yet, or none
+ * matching the filters). The page says what a card shows.
  */
 import type { ReactNode } from 'react';
+import { useDebounced } from '../hooks/debounced';
 import { useListParams } from '../hooks/list-params';
-import { LIST_PAGE_SIZE, listView, type ListRecord, type SortOption } from '../list-view';
+import type { ListFilters, PagedList } from '../hooks/workspace-lists';
 import { ErrorMessage } from './ErrorMessage';
 import { ListControls } from './ListControls';
-import { Pager } from './Pager';
+import { LoadMore } from './LoadMore';
 
-export interface FilteredListProps<T extends ListRecord> {
-  /** the list call's state (useCampaignList, usePublisherList) */
-  list: { data?: { items: T[] }; error: unknown; isPending: boolean };
+export interface FilteredListProps<T extends { id: number }> {
+  /** the paged list call for these filters (useCampaignList, usePublisherList) */
+  useList: (filters: ListFilters) => PagedList<T>;
   statuses: readonly string[];
-  sorts: Array<SortOption<T>>;
-  /** the text a search looks in, besides "#id" */
-  searchText: (item: T) => string;
   searchHelp: string;
   /** the record's word, one and many: "campaign", "campaigns" */
   noun: { one: string; many: string };
-  /** what the list says before the account has any */
-  emptyText: string;
   testId: string;
-  card: (item: T) => ReactNode;
+  /** a row's card; `shown`: every row loaded, for notes that compare rows */
+  card: (item: T, shown: readonly T[]) => ReactNode;
 }
 
-export function FilteredList<T extends ListRecord>({ list, statuses, sorts, searchText, searchHelp, noun, emptyText, testId, card }: FilteredListProps<T>) {
+export function FilteredList<T extends { id: number }>({ useList, statuses, searchHelp, noun, testId, card }: FilteredListProps<T>) {
   const [state, setState] = useListParams();
-  const view = listView(list.data?.items ?? [], state, searchText, sorts);
+  const search = useDebounced(state.search.trim());
+  const list = useList({ q: search, status: state.status });
+  const filtered = Boolean(search || state.status);
   return (
     <>
-      <ListControls state={state} onChange={setState} statuses={statuses} counts={view.counts} sorts={sorts} searchHelp={searchHelp} noun={noun.many} />
+      <ListControls state={state} onChange={setState} statuses={statuses} searchHelp={searchHelp} noun={noun.many} />
       <ErrorMessage error={list.error} />
-      {list.data ? (
-        list.data.items.length === 0 ? (
-          <p>{emptyText}</p>
-        ) : view.total === 0 ? (
-          <p>No {noun.one} matches. Change the search or the status.</p>
+      {list.loaded ? (
+        list.items.length === 0 ? (
+          <p data-testid="list-empty">{filtered ? `No ${noun.one} matches. Change the search or the status.` : `No ${noun.many} here yet.`}</p>
         ) : (
-          <>
+          <div aria-busy={list.stale}>
             <ul className="cards" data-testid={testId}>
-              {view.rows.map((item) => (
+              {list.items.map((item) => (
                 <li key={item.id} className="card">
-                  {card(item)}
+                  {card(item, list.items)}
                 </li>
               ))}
             </ul>
-            <Pager page={view.page} size={LIST_PAGE_SIZE} total={view.total} onPage={(page) => setState({ page })} label={`Pages of the ${noun.many}`} labels={['← Previous', 'Next →']} />
-          </>
+            <LoadMore shown={list.items.length} hasMore={list.hasMore} loading={list.loadingMore} onMore={list.loadMore} noun={noun.many} />
+          </div>
         )
       ) : list.isPending ? (
         <p className="loading" role="status">

@@ -18,11 +18,15 @@ export interface ReasonFormProps {
   consequence?: ReactNode;
   pending: boolean;
   onSubmit: (reason: string | undefined) => void;
+  /** the opening button's accessible name, when the visible words are not enough (several on a page) */
+  openName?: string;
+  /** marks the opening button for a keyboard shortcut of the page */
+  shortcut?: string;
 }
 
 export const REASON_MAX = 500;
 
-export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit }: ReasonFormProps) {
+export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit, openName, shortcut }: ReasonFormProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const id = useId();
@@ -38,7 +42,7 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
 
   if (!open)
     return (
-      <button ref={opener} type="button" className="button button-danger" onClick={() => setOpen(true)}>
+      <button ref={opener} type="button" className="button button-danger" onClick={() => setOpen(true)} aria-label={openName} data-shortcut={shortcut}>
         {openLabel}
       </button>
     );

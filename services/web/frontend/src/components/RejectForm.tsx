@@ -1,10 +1,12 @@
 import { ReasonForm } from './ReasonForm';
 
 /** Rejecting needs a reason (1 to 500 characters) that the owner will read. */
-export function RejectForm({ onReject, pending }: { onReject: (reason: string) => void; pending: boolean }) {
+export function RejectForm({ onReject, pending, openLabel = 'Reject…', openName, shortcut }: { onReject: (reason: string) => void; pending: boolean; openLabel?: string; openName?: string; shortcut?: string }) {
   return (
     <ReasonForm
-      openLabel="Reject…"
+      openLabel={openLabel}
+      openName={openName}
+      shortcut={shortcut}
       name="Reject"
       reasonLabel="Reason for the owner"
       submitLabel="Reject"

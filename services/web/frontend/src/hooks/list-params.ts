@@ -1,17 +1,16 @@
 /**
- * A list's search, sort, status and page kept in the address (?q=&sort=&status=&page=), so a filtered view
- * can be reloaded, shared and gone back to. Changing the search, sort or status goes back to the first page.
+ * A list's search and status kept in the address (?q=&status=), so a filtered view can be reloaded, shared
+ * and gone back to. Both are the API's own filters.
  */
 import { useSearchParams } from 'react-router-dom';
-import type { ListState } from '../list-view';
+
+export interface ListState {
+  search: string;
+  status: string;
+}
 
 function listStateOf(params: URLSearchParams): ListState {
-  return {
-    search: params.get('q') ?? '',
-    sort: params.get('sort') ?? '',
-    status: params.get('status') ?? '',
-    page: Math.max(0, Number(params.get('page') ?? '1') - 1) || 0,
-  };
+  return { search: params.get('q') ?? '', status: params.get('status') ?? '' };
 }
 
 export function useListParams(): [ListState, (change: Partial<ListState>) => void] {
@@ -19,12 +18,15 @@ export function useListParams(): [ListState, (change: Partial<ListState>) => voi
   const change = (next: Partial<ListState>) => {
     // Built on the address as it is now, not as this render saw it: a change made before the page has
     // drawn the one before (clearing the search, then picking a status) must not bring the old one back.
-    const merged = { ...listStateOf(new URLSearchParams(window.location.search)), ...next, page: next.page ?? 0 };
-    const search = new URLSearchParams();
-    if (merged.search) search.set('q', merged.search);
-    if (merged.sort) search.set('sort', merged.sort);
-    if (merged.status) search.set('status', merged.status);
-    if (merged.page > 0) search.set('page', String(merged.page + 1));
+    const current = new URLSearchParams(window.location.search);
+    const merged = { ...listStateOf(current), ...next };
+    const search = new URLSearchParams(current);
+    for (const [key, value] of [
+      ['q', merged.search],
+      ['status', merged.status],
+    ] as const)
+      if (value) search.set(key, value);
+      else search.delete(key);
     // Typing in the search box replaces the entry instead of adding one per key.
     setParams(search, { replace: next.search !== undefined });
   };

@@ -1,9 +1,12 @@
 /**
- * What waits for an administrator (issue 20, UX): campaigns and platforms in review, oldest first (the
- * one that has waited longest is at the top), and approved campaigns not yet activated. The lists are
- * the workspace's own list calls; the navigation shows their counts.
+ * What waits for an administrator: campaigns and platforms in review, and approved campaigns not yet
+ * activated, each the service's list filtered by status (a page at a time). The rows loaded are shown
+ * oldest first (the one that has waited longest at the top); the navigation shows how many are loaded.
  */
 import { useCampaignList, usePublisherList } from './workspace-lists';
+
+/** Rows the queue asks for at a time. */
+const QUEUE_PAGE = 50;
 
 /** Oldest change of state first: `updatedAt` is when the record entered its current status. */
 export function oldestFirst<T extends { updatedAt: string; id: number }>(items: T[]): T[] {
@@ -11,14 +14,15 @@ export function oldestFirst<T extends { updatedAt: string; id: number }>(items: 
 }
 
 export function useReviewQueue(enabled: boolean) {
-  const campaigns = useCampaignList(enabled);
-  const publishers = usePublisherList(enabled);
-  const campaignItems = campaigns.data?.items ?? [];
+  const options = { enabled, limit: QUEUE_PAGE };
+  const campaigns = useCampaignList({ status: 'submitted' }, options);
+  const platforms = usePublisherList({ status: 'submitted' }, options);
+  const waiting = useCampaignList({ status: 'approved' }, options);
   return {
-    campaigns: oldestFirst(campaignItems.filter((campaign) => campaign.status === 'submitted')),
-    platforms: oldestFirst((publishers.data?.items ?? []).filter((publisher) => publisher.status === 'submitted')),
-    waitingForActivation: oldestFirst(campaignItems.filter((campaign) => campaign.status === 'approved')),
-    loaded: Boolean(campaigns.data && publishers.data),
-    error: campaigns.error ?? publishers.error,
+    campaigns: { ...campaigns, items: oldestFirst(campaigns.items) },
+    platforms: { ...platforms, items: oldestFirst(platforms.items) },
+    waitingForActivation: { ...waiting, items: oldestFirst(waiting.items) },
+    loaded: campaigns.loaded && platforms.loaded && waiting.loaded,
+    error: campaigns.error ?? platforms.error ?? waiting.error,
   };
 }

@@ -1,29 +1,57 @@
 /**
- * The workspace's two list calls, each under one query key: the pages, the navigation's review counts
- * and the shared-link notice on screen together share one request and its cached answer (a page opened
- * once the answer is stale asks again).
+ * The workspace's list calls, paged by the API (`{items, nextCursor}`): the search, the status and the
+ * owner are the API's filters, and further pages are loaded on demand. Every key starts with the record's
+ * word ('campaigns', 'publishers'), so a decision refreshes every list of that kind.
  */
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiBody } from '../api';
+import { PAGE_SIZE, nextCursorOf, pagePath, pagedItems, type Page } from '../paged-list';
 import type { Campaign, Publisher } from '../types';
 
-export const CAMPAIGN_LIST_KEY = ['campaigns', 'list'] as const;
-export const PUBLISHER_LIST_KEY = ['publishers', 'list'] as const;
-
-/** Every campaign the account can see (the API's status filter is not used: per-status counts need all). */
-export function useCampaignList(enabled = true) {
-  return useQuery({
-    queryKey: CAMPAIGN_LIST_KEY,
-    enabled,
-    queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }),
-  });
+export interface ListFilters {
+  status?: string;
+  q?: string;
+  ownerAccountId?: string;
 }
 
-/** Every platform the account can see. */
-export function usePublisherList(enabled = true) {
-  return useQuery({
-    queryKey: PUBLISHER_LIST_KEY,
+export interface PagedList<T> {
+  items: T[];
+  /** the first page has been answered */
+  loaded: boolean;
+  isPending: boolean;
+  error: unknown;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+  /** the rows on screen are those of the previous filters while the new ones load */
+  stale: boolean;
+}
+
+function usePagedList<T extends { id: number }>(kind: 'campaigns' | 'publishers', filters: ListFilters, enabled: boolean, limit: number): PagedList<T> {
+  const list = useInfiniteQuery({
+    queryKey: [kind, 'list', filters, limit],
     enabled,
-    queryFn: ({ signal }) => apiBody<{ items: Publisher[] }>('/api/workspace/publishers', { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page: Page<T>) => nextCursorOf(page),
+    placeholderData: keepPreviousData,
+    queryFn: ({ pageParam, signal }) => apiBody<Page<T>>(pagePath(`/api/workspace/${kind}`, { ...filters }, pageParam, limit), { signal }),
   });
+  return {
+    items: pagedItems(list.data?.pages, (item) => item.id),
+    loaded: Boolean(list.data),
+    isPending: list.isPending && enabled,
+    error: list.error,
+    hasMore: list.hasNextPage,
+    loadingMore: list.isFetchingNextPage,
+    loadMore: () => void list.fetchNextPage(),
+    stale: list.isPlaceholderData,
+  };
+}
+
+export function useCampaignList(filters: ListFilters = {}, { enabled = true, limit = PAGE_SIZE } = {}) {
+  return usePagedList<Campaign>('campaigns', filters, enabled, limit);
+}
+
+export function usePublisherList(filters: ListFilters = {}, { enabled = true, limit = PAGE_SIZE } = {}) {
+  return usePagedList<Publisher>('publishers', filters, enabled, limit);
 }

@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiBody, query } from '../api';
+import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Pager } from '../components/Pager';
+import { LoadMore } from '../components/LoadMore';
+import { formatDateTime } from '../format';
+import { useDebounced } from '../hooks/debounced';
 import { usePageTitle } from '../hooks/page-title';
+import { PAGE_SIZE, nextCursorOf, pagePath, type Page } from '../paged-list';
 import { useAccount } from '../session';
 import { actionWords, entityWord, recordPath, statusWord } from '../status-words';
 import type { AuditEntry } from '../types';
-
-export const AUDIT_PAGE_SIZE = 25;
 
 function RecordCell({ entry }: { entry: AuditEntry }) {
   const text = `${entityWord(entry.entity)} #${String(entry.entityId)}`;
@@ -27,11 +28,17 @@ export function AuditPage() {
   usePageTitle('Audit record');
   const [entity, setEntity] = useState('');
   const [entityId, setEntityId] = useState('');
-  const [page, setPage] = useState(0);
-  const audit = useQuery({
-    queryKey: ['audit', entity, entityId],
-    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity, entityId })}`, { signal }),
+  const id = useDebounced(entityId);
+  // Newest first, a page at a time down to the oldest entry; the service filters by record.
+  const audit = useInfiniteQuery({
+    queryKey: ['audit', entity, id],
+    initialPageParam: null as string | null,
+    getNextPageParam: (page: Page<AuditEntry>) => nextCursorOf(page),
+    placeholderData: keepPreviousData,
+    queryFn: ({ pageParam, signal }) => apiBody<Page<AuditEntry>>(pagePath('/api/workspace/audit', { entity, entityId: id }, pageParam, PAGE_SIZE), { signal }),
   });
+  // Entries have no id: one is known by its place in the pages loaded.
+  const items = (audit.data?.pages ?? []).flatMap((page, index) => page.items.map((item, row) => ({ item, key: `${index}-${row}` })));
   return (
     <section>
       <h1>Audit record</h1>
@@ -41,7 +48,6 @@ export function AuditPage() {
           Record type
           <select value={entity} onChange={(event) => {
               setEntity(event.target.value);
-              setPage(0);
             }}>
             <option value="">All</option>
             <option value="campaign">Campaigns</option>
@@ -53,7 +59,6 @@ export function AuditPage() {
           Record id
           <input inputMode="numeric" value={entityId} onChange={(event) => {
               setEntityId(event.target.value.trim());
-              setPage(0);
             }} />
         </label>
       </form>
@@ -64,10 +69,10 @@ export function AuditPage() {
         </p>
       ) : null}
       {audit.data ? (
-        audit.data.items.length === 0 ? (
-          <p>No entries.</p>
+        items.length === 0 ? (
+          <p data-testid="list-empty">{entity || id ? 'No entries for this record.' : 'No entries yet.'}</p>
         ) : (
-          <>
+          <div aria-busy={audit.isPlaceholderData}>
           <div className="table-wrap">
             <table data-testid="audit-table" className="stacked">
               <thead>
@@ -81,9 +86,9 @@ export function AuditPage() {
                 </tr>
               </thead>
               <tbody>
-                {audit.data.items.slice(page * AUDIT_PAGE_SIZE, (page + 1) * AUDIT_PAGE_SIZE).map((item, index) => (
-                  <tr key={`${item.at}-${item.entity}-${item.entityId}-${index}`}>
-                    <td data-label="When (UTC)">{item.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}</td>
+                {items.map(({ item, key }) => (
+                  <tr key={key}>
+                    <td data-label="When (UTC)">{formatDateTime(item.at)}</td>
                     <td data-label="Who">{item.actorAccountId ?? 'system'}</td>
                     <td data-label="Record">
                       <RecordCell entry={item} />
@@ -96,8 +101,8 @@ export function AuditPage() {
               </tbody>
             </table>
           </div>
-          <Pager page={page} size={AUDIT_PAGE_SIZE} total={audit.data.items.length} onPage={setPage} label="Pages of the audit record" />
-          </>
+          <LoadMore shown={items.length} hasMore={audit.hasNextPage} loading={audit.isFetchingNextPage} onMore={() => void audit.fetchNextPage()} noun="entries" label="Older entries" />
+          </div>
         )
       ) : null}
     </section>

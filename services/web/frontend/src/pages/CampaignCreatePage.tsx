@@ -12,6 +12,7 @@ import { Field } from '../components/Field';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
 import { languageChoices } from '../languages';
+import { Combobox } from '../components/Combobox';
 import { LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
 import type { Campaign, Format } from '../types';
 
@@ -28,7 +29,7 @@ interface Draft {
 
 const EMPTY: Draft = { name: '', format: 'bot', title: '', text: '', destinationUrl: '', buttonText: '', imageUrl: '', language: 'en' };
 const FIELDS = new Set(Object.keys(EMPTY));
-const LANGUAGES = languageChoices();
+const LANGUAGE_CHOICES = languageChoices().map((language) => ({ value: language.code, label: `${language.label} (${language.code})` }));
 
 function hintsOf(draft: Draft): Partial<Record<keyof Draft, string | null>> {
   return {
@@ -124,15 +125,16 @@ export function CampaignCreatePage() {
               </select>
             )}
           </Field>
-          <Field label="Language" serverErrors={errorsFor('language')}>
+          <Field label="Language" serverErrors={errorsFor('language')} help="Type a language's name or code.">
             {(props) => (
-              <select {...props} name="language" value={draft.language} onChange={change('language')}>
-                {LANGUAGES.map((language) => (
-                  <option key={language.code} value={language.code}>
-                    {language.label} ({language.code})
-                  </option>
-                ))}
-              </select>
+              <Combobox
+                inputProps={props}
+                value={draft.language}
+                valueLabel={LANGUAGE_CHOICES.find((choice) => choice.value === draft.language)?.label ?? draft.language}
+                choices={LANGUAGE_CHOICES}
+                onChange={(language) => setDraft((before) => ({ ...before, language }))}
+                testId="language-picker"
+              />
             )}
           </Field>
           <Field label="Title" hint={hintFor('title')} counter={counter(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>

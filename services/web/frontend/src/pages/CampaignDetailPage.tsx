@@ -6,6 +6,7 @@ import { CreativePreview } from '../components/CreativePreview';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PausedNotice } from '../components/PausedNotice';
 import { PauseForm } from '../components/PauseForm';
+import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { RecordStats } from '../components/RecordStats';
 import { RejectForm } from '../components/RejectForm';
 import { StatusBadge } from '../components/StatusBadge';
@@ -28,8 +29,9 @@ export function CampaignDetailPage() {
   const [pendingChange, setPendingChange] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   usePageTitle(campaign.data ? `Campaign #${campaign.data.id}: ${campaign.data.name}` : 'Campaign');
-  // The campaigns that replace this one (their `replaces` is this id): the list the account can see.
-  const list = useCampaignList();
+  // The campaigns that replace this one (their `replaces` is this id): the owner's campaigns, at most 100
+  // (an account's limit), one call filtered by owner for an administrator.
+  const list = useCampaignList(account.admin && campaign.data ? { ownerAccountId: String(campaign.data.ownerAccountId) } : {}, { enabled: Boolean(campaign.data), limit: 100 });
   const transition = useMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
@@ -54,7 +56,7 @@ export function CampaignDetailPage() {
   const owner = c.ownerAccountId === account.accountId;
   const act = (action: Action) => () => transition.mutate({ action });
   const destination = safeHttpsUrl(c.destinationUrl);
-  const replacements = (list.data?.items ?? []).filter((other) => other.replaces === c.id);
+  const replacements = list.items.filter((other) => other.replaces === c.id);
 
   return (
     <section>
@@ -159,6 +161,7 @@ export function CampaignDetailPage() {
       </div>
       <ErrorMessage error={transition.error} />
       <RecordStats record="campaign" id={c.id} />
+      <LazyBreakdownTable by="publisher" campaignId={String(c.id)} title="This campaign by platform" names={account.admin} testId="campaign-platforms" />
       <StatusHistory record="campaign" id={c.id} ownerAccountId={c.ownerAccountId} viewer={account} />
     </section>
   );

@@ -1,20 +1,15 @@
 import { Link } from 'react-router-dom';
 import { FilteredList } from '../components/FilteredList';
+import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
 import { useCampaignList } from '../hooks/workspace-lists';
-import { sortOptions } from '../list-view';
 import { useAccount } from '../session';
 import { CAMPAIGN_STATUSES } from '../status-words';
-import type { Campaign } from '../types';
-
-const SORTS = sortOptions<Campaign>('Name A–Z', (campaign) => campaign.name, CAMPAIGN_STATUSES);
-const searchText = (campaign: Campaign) => `${campaign.name} ${campaign.title} ${campaign.language} owner ${campaign.ownerAccountId}`;
 
 export function CampaignsPage() {
   const account = useAccount();
   usePageTitle(account.admin ? 'Campaigns of the network' : 'Your campaigns');
-  const campaigns = useCampaignList();
   return (
     <section>
       <div className="section-head">
@@ -28,14 +23,13 @@ export function CampaignsPage() {
           <Link to="/workspace/review">Review queue</Link>
         </p>
       ) : null}
+      <LazyBreakdownTable by="campaign" title="Figures by campaign" names testId="campaign-figures" />
+      <h2>{account.admin ? 'Every campaign' : 'Every campaign of yours'}</h2>
       <FilteredList
-        list={campaigns}
+        useList={useCampaignList}
         statuses={CAMPAIGN_STATUSES}
-        sorts={SORTS}
-        searchText={searchText}
-        searchHelp="Name, title or #id"
+        searchHelp="Part of the name or title"
         noun={{ one: 'campaign', many: 'campaigns' }}
-        emptyText="No campaigns here yet."
         testId="campaign-list"
         card={(campaign) => (
           <>

@@ -7,9 +7,10 @@ import { DatePresets } from '../components/DatePresets';
 import { DayTable } from '../components/DayTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { RateTotals } from '../components/RateTotals';
+import { HourlyFigures } from '../components/HourlyFigures';
+import { RecordPicker } from '../components/RecordPicker';
 import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
 import { usePageTitle } from '../hooks/page-title';
-import { useCampaignList, usePublisherList } from '../hooks/workspace-lists';
 import { csvFileName, presetOf, presetRange } from '../stats-view';
 import type { Stats } from '../types';
 
@@ -34,8 +35,8 @@ export function DashboardPage() {
     queryFn: ({ signal }) => apiBody<Stats>(`/api/workspace/stats${query(filters)}`, { signal }),
   });
   const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
-  const campaigns = useCampaignList();
-  const publishers = usePublisherList();
+  // A single day (Today, or a day typed in) is shown hour by hour.
+  const oneDay = !badRange && filters.from !== '' && filters.from === filters.to;
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
 
   return (
@@ -52,20 +53,8 @@ export function DashboardPage() {
         label="Period"
       />
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-        <RecordFilter
-          label="Campaign"
-          all="All campaigns"
-          value={filters.campaignId}
-          onChange={set('campaignId')}
-          choices={(campaigns.data?.items ?? []).map((campaign) => ({ id: campaign.id, text: campaign.name }))}
-        />
-        <RecordFilter
-          label="Platform"
-          all="All platforms"
-          value={filters.publisherId}
-          onChange={set('publisherId')}
-          choices={(publishers.data?.items ?? []).map((publisher) => ({ id: publisher.id, text: publisher.link }))}
-        />
+        <RecordPicker kind="campaign" label="Campaign" all="All campaigns" value={filters.campaignId} onChange={(campaignId) => setFilters({ ...filters, campaignId })} />
+        <RecordPicker kind="publisher" label="Platform" all="All platforms" value={filters.publisherId} onChange={(publisherId) => setFilters({ ...filters, publisherId })} />
         <label>
           From (UTC date)
           <input type="date" value={filters.from} onChange={set('from')} aria-invalid={Boolean(badRange)} aria-describedby="range-problem" />
@@ -82,7 +71,8 @@ export function DashboardPage() {
       {stats.data ? (
         <>
           <RateTotals totals={stats.data} />
-          {days.length > 0 ? (
+          {oneDay ? <HourlyFigures date={filters.from} campaignId={filters.campaignId} publisherId={filters.publisherId} /> : null}
+          {oneDay ? null : days.length > 0 ? (
             <>
               <div className="chart" aria-hidden="true">
                 <ResponsiveContainer width="100%" height={240}>
@@ -115,35 +105,5 @@ export function DashboardPage() {
         </p>
       ) : null}
     </section>
-  );
-}
-
-/** A filter by campaign or platform, offered only when the account has one to choose (an advertiser has no platforms) or one is chosen. */
-function RecordFilter({
-  label,
-  all,
-  value,
-  onChange,
-  choices,
-}: {
-  label: string;
-  all: string;
-  value: string;
-  onChange: (event: { target: { value: string } }) => void;
-  choices: Array<{ id: number; text: string }>;
-}) {
-  if (choices.length === 0 && !value) return null;
-  return (
-    <label>
-      {label}
-      <select value={value} onChange={onChange}>
-        <option value="">{all}</option>
-        {choices.map((choice) => (
-          <option key={choice.id} value={String(choice.id)}>
-            #{choice.id} {choice.text}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

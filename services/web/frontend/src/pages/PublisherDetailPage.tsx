@@ -9,6 +9,7 @@ import { PlatformFill } from '../components/PlatformFill';
 import { KeyStatusNote } from '../components/KeyStatusNote';
 import { PausedNotice } from '../components/PausedNotice';
 import { PauseForm } from '../components/PauseForm';
+import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { RecordStats } from '../components/RecordStats';
 import { RejectForm } from '../components/RejectForm';
 import { SharedLinkNotice } from '../components/SharedLinkNotice';
@@ -101,6 +102,7 @@ export function PublisherDetailPage() {
       {owner ? <TestKeyPanel publisher={p} onKey={setFreshTestKey} /> : null}
       {owner ? <TryItPanel key={freshTestKey ?? ''} publisher={p} freshTestKey={freshTestKey} /> : null}
       <RecordStats record="publisher" id={p.id} />
+      <LazyBreakdownTable by="campaign" publisherId={String(p.id)} title="This platform by campaign" names={account.admin} testId="platform-campaigns" />
       <StatusHistory record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} />
     </section>
   );

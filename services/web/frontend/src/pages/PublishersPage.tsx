@@ -1,21 +1,18 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FilteredList } from '../components/FilteredList';
+import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
 import { usePublisherList } from '../hooks/workspace-lists';
-import { sortOptions } from '../list-view';
 import { useAccount } from '../session';
 import { PUBLISHER_STATUSES } from '../status-words';
 import { normalizedLink, otherClaims, sharedLinks, usernameOf } from '../publisher-link';
 import type { Format, Publisher } from '../types';
-
-const SORTS = sortOptions<Publisher>('Link A–Z', (publisher) => publisher.link, PUBLISHER_STATUSES);
-const searchText = (publisher: Publisher) => `${publisher.link} ${publisher.type} owner ${publisher.ownerAccountId}`;
 
 function linkHint(link: string, type: Format): string | null {
   const value = link.trim();
@@ -34,7 +31,6 @@ export function PublishersPage() {
   const [type, setType] = useState<Format>('bot');
   const [link, setLink] = useState('');
   const [touched, setTouched] = useState(false);
-  const publishers = usePublisherList();
   const create = useMutation({
     mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
     onSuccess: (publisher) => {
@@ -45,9 +41,6 @@ export function PublishersPage() {
   const serverErrors = create.error instanceof ApiError ? create.error.errors : [];
   const hint = touched ? linkHint(link, type) : null;
   const normalized = normalizedLink(link);
-  const all = useMemo(() => publishers.data?.items ?? [], [publishers.data]);
-  // Once per answer, not per row and keystroke: an administrator's list is the whole network's.
-  const shared = useMemo(() => (account.admin ? sharedLinks(all) : new Map<string, Publisher[]>()), [account.admin, all]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
@@ -57,16 +50,15 @@ export function PublishersPage() {
   return (
     <section>
       <h1>{account.admin ? 'Platforms of the network' : 'Your platforms'}</h1>
+      <LazyBreakdownTable by="publisher" title="Figures by platform" names testId="platform-figures" />
+      <h2>{account.admin ? 'Every platform' : 'Every platform of yours'}</h2>
       <FilteredList
-        list={publishers}
+        useList={usePublisherList}
         statuses={PUBLISHER_STATUSES}
-        sorts={SORTS}
-        searchText={searchText}
-        searchHelp="Link or #id"
+        searchHelp="Part of the link"
         noun={{ one: 'platform', many: 'platforms' }}
-        emptyText="No platforms registered yet."
         testId="publisher-list"
-        card={(publisher) => (
+        card={(publisher, shown) => (
           <>
             <Link to={`/workspace/publishers/${publisher.id}`}>
               #{publisher.id} {publisher.link}
@@ -77,15 +69,7 @@ export function PublishersPage() {
               {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
               {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
             </p>
-            {otherClaims(publisher, shared).length > 0 ? (
-              <p className="warning" data-testid="shared-link">
-                The same link is also registered by{' '}
-                {otherClaims(publisher, shared)
-                  .map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`)
-                  .join(', ')}
-                : only one of them can own it.
-              </p>
-            ) : null}
+            {account.admin ? <SharedClaims claims={otherClaims(publisher, sharedLinks(shown))} /> : null}
           </>
         )}
       />
@@ -127,5 +111,15 @@ export function PublishersPage() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** Among the platforms loaded: other accounts that registered the same link (the platform's page asks the service for all of them). */
+function SharedClaims({ claims }: { claims: Publisher[] }) {
+  if (claims.length === 0) return null;
+  return (
+    <p className="warning" data-testid="shared-link">
+      The same link is also registered by {claims.map((claim) => `account ${claim.ownerAccountId} (#${claim.id})`).join(', ')}: only one of them can own it.
+    </p>
   );
 }

@@ -1,25 +1,71 @@
 /**
- * The administrator's review queue (issue 20, UX): campaigns and platforms in review, oldest first, each
- * approved or rejected where it stands; then approved campaigns waiting for activation. After a decision
- * the row leaves the list, a status line says what was done and focus goes to that line.
+ * The administrator's review queue: campaigns and platforms in review, oldest first, each shown as the
+ * bot will render it with its owner's history, approved, approved and activated, or rejected where it
+ * stands; several at once when selected; by keyboard (j/k, a, r, x). Then approved campaigns waiting
+ * for activation. After a decision a status line says what was done and focus goes to that line.
  */
-import { useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiBody } from '../api';
+import { apiBody, describeError } from '../api';
+import { CreativePreview } from '../components/CreativePreview';
+import { DestinationHost } from '../components/DestinationHost';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { LoadMore } from '../components/LoadMore';
+import { OwnerHistory } from '../components/OwnerHistory';
 import { RejectForm } from '../components/RejectForm';
+import { formatDateTime } from '../format';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
+import type { PagedList } from '../hooks/workspace-lists';
+import { SHORTCUTS, approveThenActivate, moveIndex, shortcutOf } from '../review-logic';
 import { useAccount } from '../session';
+import type { CampaignTransitionAnswer } from '../types';
 
 type Kind = 'campaigns' | 'publishers';
-type Decision = 'approve' | 'reject' | 'activate';
+type Decision = 'approve' | 'reject' | 'activate' | 'approve-activate';
 
-const DONE: Record<Decision, string> = { approve: 'approved', reject: 'rejected', activate: 'activated' };
+interface Job {
+  kind: Kind;
+  id: number;
+  decision: Decision;
+  reason?: string;
+}
 
-function since(iso: string): string {
-  return new Date(iso).toLocaleString();
+interface Outcome {
+  job: Job;
+  ok: boolean;
+  words: string;
+}
+
+const DONE: Record<Decision, string> = { approve: 'approved', reject: 'rejected', activate: 'activated', 'approve-activate': 'approved and activated' };
+
+const keyOf = (kind: Kind, id: number) => `${kind}:${id}`;
+const nameOf = (kind: Kind, id: number) => `${kind === 'campaigns' ? 'Campaign' : 'Platform'} #${id}`;
+
+function transition(kind: Kind, id: number, step: 'approve' | 'reject' | 'activate', reason?: string) {
+  return apiBody<CampaignTransitionAnswer>(`/api/workspace/${kind}/${id}/${step}`, { method: 'POST', body: reason === undefined ? {} : { reason } });
+}
+
+/** One decision, said in words whatever happened; approve-and-activate says which step failed. */
+async function run(job: Job): Promise<Outcome> {
+  const name = nameOf(job.kind, job.id);
+  if (job.decision === 'approve-activate') {
+    let pending = false;
+    const outcome = await approveThenActivate(async (step) => {
+      const answer = await transition(job.kind, job.id, step);
+      pending = answer.propagation === 'pending';
+    });
+    if (outcome.activated) return { job, ok: true, words: `${name} approved and activated${pending ? ' (ad serving takes it up once the service is reachable again)' : ''}.` };
+    if (outcome.approved) return { job, ok: false, words: `${name} approved, but not activated: ${describeError(outcome.error)} It waits under "Approved, waiting for activation".` };
+    return { job, ok: false, words: `${name} not approved: ${describeError(outcome.error)}` };
+  }
+  try {
+    await transition(job.kind, job.id, job.decision, job.reason);
+    return { job, ok: true, words: `${name} ${DONE[job.decision]}.` };
+  } catch (error) {
+    return { job, ok: false, words: `${name} not ${DONE[job.decision]}: ${describeError(error)}` };
+  }
 }
 
 export function ReviewPage() {
@@ -27,45 +73,130 @@ export function ReviewPage() {
   usePageTitle('Review queue');
   const queue = useReviewQueue(account.admin);
   const client = useQueryClient();
-  const [news, setNews] = useState<string | null>(null);
-  const newsLine = useRef<HTMLParagraphElement>(null);
+  const [news, setNews] = useState<{ ok: boolean; lines: string[] } | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [current, setCurrent] = useState<string | null>(null);
+  const newsLine = useRef<HTMLDivElement>(null);
   const decide = useMutation({
-    mutationFn: ({ kind, id, decision, reason }: { kind: Kind; id: number; decision: Decision; reason?: string }) =>
-      apiBody<{ id: number }>(`/api/workspace/${kind}/${id}/${decision}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
-    onSuccess: (_answer, { kind, id, decision }) => {
-      setNews(`${kind === 'campaigns' ? 'Campaign' : 'Platform'} #${id} ${DONE[decision]}.`);
-      void client.invalidateQueries({ queryKey: [kind] });
-      void client.invalidateQueries({ queryKey: [kind === 'campaigns' ? 'campaign' : 'publisher', String(id)] });
+    // One after the other: a bulk decision reads in the order chosen, and the service is not flooded.
+    mutationFn: async (jobs: Job[]) => {
+      const outcomes: Outcome[] = [];
+      for (const job of jobs) outcomes.push(await run(job));
+      return outcomes;
+    },
+    onSuccess: (outcomes) => {
+      setNews({ ok: outcomes.every((outcome) => outcome.ok), lines: outcomes.map((outcome) => outcome.words) });
+      setSelected(new Set());
+      void client.invalidateQueries({ queryKey: ['campaigns'] });
+      void client.invalidateQueries({ queryKey: ['publishers'] });
+      for (const { job } of outcomes) void client.invalidateQueries({ queryKey: [job.kind === 'campaigns' ? 'campaign' : 'publisher', String(job.id)] });
       void client.invalidateQueries({ queryKey: ['audit'] });
-      // The row whose button was pressed leaves the list: focus goes to the line that says what happened.
+      // The rows decided leave the list: focus goes to the line that says what happened.
       setTimeout(() => newsLine.current?.focus(), 0);
     },
   });
-  if (!account.admin) return <p className="error" role="alert">Only administrators review campaigns and platforms.</p>;
   const busy = decide.isPending;
-  const buttons = (kind: Kind, id: number) => (
+
+  // The items the shortcuts move through, in the order shown.
+  const order = [...queue.campaigns.items.map((item) => keyOf('campaigns', item.id)), ...queue.platforms.items.map((item) => keyOf('publishers', item.id))];
+  const latest = useRef({ order, current, busy });
+  latest.current = { order, current, busy };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = shortcutOf({ key: event.key, altKey: event.altKey, ctrlKey: event.ctrlKey, metaKey: event.metaKey, target: event.target as HTMLElement | null });
+      if (!action) return;
+      const { order: keys, current: at, busy: deciding } = latest.current;
+      const index = at ? keys.indexOf(at) : -1;
+      if (action === 'next' || action === 'previous') {
+        const next = keys[moveIndex(index, action === 'next' ? 1 : -1, keys.length)];
+        if (!next) return;
+        event.preventDefault();
+        setCurrent(next);
+        document.querySelector<HTMLElement>(`[data-queue-key="${next}"]`)?.focus();
+        return;
+      }
+      if (!at || index < 0) return;
+      event.preventDefault();
+      if (action === 'select') {
+        setSelected((before) => toggled(before, at));
+        return;
+      }
+      if (deciding) return;
+      document.querySelector<HTMLButtonElement>(`[data-queue-key="${at}"] [data-shortcut="${action}"]`)?.click();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  if (!account.admin) return <p className="error" role="alert">Only administrators review campaigns and platforms.</p>;
+
+  const jobsOf = (decision: Decision, reason?: string): Job[] =>
+    order
+      .filter((key) => selected.has(key))
+      .map((key) => {
+        const [kind, id] = key.split(':') as [Kind, string];
+        return { kind, id: Number(id), decision, reason };
+      });
+  const toggle = (key: string) => setSelected((before) => toggled(before, key));
+  const decisionButtons = (kind: Kind, id: number) => (
     <div className="actions">
-      <button
-        type="button"
-        className="button"
-        disabled={busy}
-        aria-label={`Approve ${kind === 'campaigns' ? 'campaign' : 'platform'} #${id}`}
-        onClick={() => decide.mutate({ kind, id, decision: 'approve' })}
-      >
+      <button type="button" className="button" disabled={busy} data-shortcut="approve" aria-label={`Approve ${nameOf(kind, id).toLowerCase()}`} onClick={() => decide.mutate([{ kind, id, decision: 'approve' }])}>
         Approve #{id}
       </button>
-      <RejectForm pending={busy} onReject={(reason) => decide.mutate({ kind, id, decision: 'reject', reason })} />
+      {kind === 'campaigns' ? (
+        <button type="button" className="button button-secondary" disabled={busy} aria-label={`Approve and activate campaign #${id}`} onClick={() => decide.mutate([{ kind, id, decision: 'approve-activate' }])}>
+          Approve and activate
+        </button>
+      ) : null}
+      <RejectForm pending={busy} shortcut="reject" openName={`Reject ${nameOf(kind, id).toLowerCase()}…`} onReject={(reason) => decide.mutate([{ kind, id, decision: 'reject', reason }])} />
     </div>
   );
+  const itemProps = (kind: Kind, id: number) => ({
+    queueKey: keyOf(kind, id),
+    current: current === keyOf(kind, id),
+    selected: selected.has(keyOf(kind, id)),
+    onSelect: () => toggle(keyOf(kind, id)),
+    onFocus: () => setCurrent(keyOf(kind, id)),
+    label: nameOf(kind, id),
+  });
 
   return (
     <section>
       <h1>Review queue</h1>
       <p className="help">Oldest first: what has waited longest is at the top.</p>
-      <p ref={newsLine} tabIndex={-1} role="status" className={news ? 'notice' : undefined} data-testid="review-news">
-        {news}
-      </p>
+      <details className="shortcuts" data-testid="shortcuts">
+        <summary>Keyboard shortcuts</summary>
+        <dl>
+          {SHORTCUTS.map((shortcut) => (
+            <div key={shortcut.key}>
+              <dt>
+                <kbd>{shortcut.key}</kbd>
+              </dt>
+              <dd>{shortcut.words}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="help">They do nothing while you type in a field.</p>
+      </details>
+      <div ref={newsLine} tabIndex={-1} role="status" className={news ? (news.ok ? 'notice' : 'warning') : undefined} data-testid="review-news">
+        {news?.lines.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
       <ErrorMessage error={decide.error ?? queue.error} />
+      {selected.size > 0 ? (
+        <div className="bulk-bar" role="region" aria-label="Decide on the selected items" data-testid="bulk-bar">
+          <span>{selected.size} selected</span>
+          <button type="button" className="button" disabled={busy} onClick={() => decide.mutate(jobsOf('approve'))}>
+            Approve selected ({selected.size})
+          </button>
+          <RejectForm pending={busy} openLabel={`Reject selected (${selected.size})…`} onReject={(reason) => decide.mutate(jobsOf('reject', reason))} />
+          <button type="button" className="link-button" onClick={() => setSelected(new Set())}>
+            Clear the selection
+          </button>
+        </div>
+      ) : null}
       {!queue.loaded && !queue.error ? (
         <p className="loading" role="status">
           Loading the queue…
@@ -73,47 +204,50 @@ export function ReviewPage() {
       ) : null}
       {queue.loaded ? (
         <>
-          <QueueSection title="Campaigns in review" items={queue.campaigns} empty="No campaign waits for review." testId="review-campaigns">
+          <QueueSection title="Campaigns in review" list={queue.campaigns} noun="campaigns in review" empty="No campaign waits for review." testId="review-campaigns">
             {(campaign) => (
-              <>
+              <QueueItem {...itemProps('campaigns', campaign.id)}>
                 <Link to={`/workspace/campaigns/${campaign.id}`}>
                   #{campaign.id} {campaign.name}
                 </Link>
-                <p className="card-title">{campaign.title}</p>
                 <p className="help">
-                  {campaign.format} · {campaign.language} · owner {campaign.ownerAccountId} · in review since {since(campaign.updatedAt)}
+                  {campaign.format} · {campaign.language} · in review since {formatDateTime(campaign.updatedAt)}
                   {campaign.replaces ? ` · replaces #${campaign.replaces}` : ''}
                 </p>
-                {buttons('campaigns', campaign.id)}
-              </>
+                <OwnerHistory ownerAccountId={campaign.ownerAccountId} />
+                <CreativePreview title={campaign.title} text={campaign.text} buttonText={campaign.buttonText} imageUrl={campaign.imageUrl} destinationUrl={campaign.destinationUrl} />
+                <DestinationHost url={campaign.destinationUrl} />
+                {decisionButtons('campaigns', campaign.id)}
+              </QueueItem>
             )}
           </QueueSection>
-          <QueueSection title="Platforms in review" items={queue.platforms} empty="No platform waits for review." testId="review-platforms">
+          <QueueSection title="Platforms in review" list={queue.platforms} noun="platforms in review" empty="No platform waits for review." testId="review-platforms">
             {(publisher) => (
-              <>
+              <QueueItem {...itemProps('publishers', publisher.id)}>
                 <Link to={`/workspace/publishers/${publisher.id}`}>
                   #{publisher.id} {publisher.link}
                 </Link>
                 <p className="help">
-                  {publisher.type} · owner {publisher.ownerAccountId} · in review since {since(publisher.updatedAt)}
+                  {publisher.type} · in review since {formatDateTime(publisher.updatedAt)}
                 </p>
-                {buttons('publishers', publisher.id)}
-              </>
+                <OwnerHistory ownerAccountId={publisher.ownerAccountId} />
+                {decisionButtons('publishers', publisher.id)}
+              </QueueItem>
             )}
           </QueueSection>
-          <QueueSection title="Approved, waiting for activation" items={queue.waitingForActivation} empty="No approved campaign waits for activation." testId="review-waiting">
+          <QueueSection title="Approved, waiting for activation" list={queue.waitingForActivation} noun="approved campaigns" empty="No approved campaign waits for activation." testId="review-waiting">
             {(campaign) => (
-              <>
+              <li className="card">
                 <Link to={`/workspace/campaigns/${campaign.id}`}>
                   #{campaign.id} {campaign.name}
                 </Link>
                 <p className="help">
-                  owner {campaign.ownerAccountId} · approved {since(campaign.updatedAt)}
+                  owner {campaign.ownerAccountId} · approved {formatDateTime(campaign.updatedAt)}
                 </p>
-                <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
+                <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate([{ kind: 'campaigns', id: campaign.id, decision: 'activate' }])}>
                   Activate #{campaign.id}
                 </button>
-              </>
+              </li>
             )}
           </QueueSection>
         </>
@@ -122,21 +256,41 @@ export function ReviewPage() {
   );
 }
 
-/** One part of the queue: its title with how many wait, the words when none does, and a card per record. */
-function QueueSection<T extends { id: number }>({ title, items, empty, testId, children }: { title: string; items: T[]; empty: string; testId: string; children: (item: T) => ReactNode }) {
+function toggled(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
+  const next = new Set(set);
+  if (next.has(key)) next.delete(key);
+  else next.add(key);
+  return next;
+}
+
+/** An item under review: focusable (the shortcuts' current item), with its box for a bulk decision. */
+function QueueItem({ queueKey, current, selected, onSelect, onFocus, label, children }: { queueKey: string; current: boolean; selected: boolean; onSelect: () => void; onFocus: () => void; label: string; children: ReactNode }) {
+  return (
+    <li className={`card queue-item${current ? ' queue-current' : ''}`} data-queue-key={queueKey} tabIndex={-1} aria-current={current ? 'true' : undefined} onFocus={onFocus}>
+      <label className="queue-select">
+        <input type="checkbox" checked={selected} onChange={onSelect} />
+        Select {label.toLowerCase()}
+      </label>
+      {children}
+    </li>
+  );
+}
+
+/** One part of the queue: its title with how many are loaded, the words when none waits, a row per record, and more on demand. */
+function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T>; noun: string; empty: string; testId: string; children: (item: T) => ReactNode }) {
   return (
     <>
       <h2>
-        {title} ({items.length})
+        {title} ({list.items.length}
+        {list.hasMore ? '+' : ''})
       </h2>
-      {items.length === 0 ? <p>{empty}</p> : null}
+      {list.items.length === 0 ? <p>{empty}</p> : null}
       <ul className="cards" data-testid={testId}>
-        {items.map((item) => (
-          <li key={item.id} className="card">
-            {children(item)}
-          </li>
+        {list.items.map((item) => (
+          <Fragment key={item.id}>{children(item)}</Fragment>
         ))}
       </ul>
+      {list.hasMore ? <LoadMore shown={list.items.length} hasMore={list.hasMore} loading={list.loadingMore} onMore={list.loadMore} noun={noun} /> : null}
     </>
   );
 }

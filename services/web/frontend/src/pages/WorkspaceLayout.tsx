@@ -62,7 +62,7 @@ export function WorkspaceLayout() {
           <NavLink to="/workspace/audit">Audit</NavLink>
           {account.admin ? (
             <NavLink to="/workspace/review" data-testid="nav-review">
-              Review{queue.loaded ? ` (${queue.campaigns.length + queue.platforms.length})` : ''}
+              Review{queue.loaded ? ` (${queue.campaigns.items.length + queue.platforms.items.length}${queue.campaigns.hasMore || queue.platforms.hasMore ? '+' : ''})` : ''}
             </NavLink>
           ) : null}
           {account.admin ? <NavLink to="/workspace/placements">Placements</NavLink> : null}

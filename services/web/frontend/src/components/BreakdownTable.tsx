@@ -1,0 +1,188 @@
+/**
+ * Campaigns or platforms with their figures for a period, as a table (TanStack Table): requests,
+ * confirmed deliveries and clicks, each with its change against the previous period of equal length, the
+ * click-through rate and, for platforms, the fill. A figure's header sorts by it: the service sorts
+ * (highest first), so the order holds across every page, not only the rows loaded.
+ */
+import { useMemo, useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import { Link } from 'react-router-dom';
+import { apiBody } from '../api';
+import { FIGURES, type BreakdownRow, type Figure } from '../breakdown-view';
+import { formatCount, formatDate } from '../format';
+import { useBreakdown } from '../hooks/breakdown';
+import { presetRange, type Preset } from '../stats-view';
+import { DatePresets } from './DatePresets';
+import { ErrorMessage } from './ErrorMessage';
+import { LoadMore } from './LoadMore';
+
+export interface BreakdownTableProps {
+  by: 'campaign' | 'publisher';
+  title: string;
+  /** the breakdown's filter: the platforms of one campaign, or the campaigns of one platform */
+  campaignId?: string;
+  publisherId?: string;
+  /** the rows' records can be read by this account, so their names are shown */
+  names: boolean;
+  testId: string;
+}
+
+const NOUN = { campaign: { one: 'Campaign', many: 'campaigns', path: 'campaigns' }, publisher: { one: 'Platform', many: 'platforms', path: 'publishers' } } as const;
+
+function rangeWords(range: { from: string; to: string }): string {
+  return range.from ? `${formatDate(range.from)} to ${formatDate(range.to)} (UTC)` : 'all time';
+}
+
+/** The rows' names, each read once and kept by the same key as the record's own page. */
+function useNames(by: 'campaign' | 'publisher', ids: number[], enabled: boolean): Map<number, string> {
+  const answers = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: [by, String(id)],
+      enabled,
+      staleTime: 60_000,
+      retry: false,
+      queryFn: ({ signal }: { signal: AbortSignal }) => apiBody<{ id: number; name?: string; link?: string }>(`/api/workspace/${NOUN[by].path}/${id}`, { signal }),
+    })),
+  });
+  const names = new Map<number, string>();
+  answers.forEach((answer, index) => {
+    const record = answer.data;
+    if (record) names.set(ids[index]!, record.name ?? record.link ?? '');
+  });
+  return names;
+}
+
+function FigureCell({ row, figure }: { row: BreakdownRow; figure: Figure }) {
+  const change = row.change[figure];
+  return (
+    <>
+      <span className="figure">{formatCount(row.figures[figure])}</span>
+      {change ? (
+        <span className={`change${change.startsWith('+') || change === 'new' ? ' change-up' : change.startsWith('−') ? ' change-down' : ''}`} data-testid={`change-${figure}`}>
+          {change}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+export function BreakdownTable({ by, title, campaignId, publisherId, names: showNames, testId }: BreakdownTableProps) {
+  const [preset, setPreset] = useState<Preset>('7d');
+  const [sort, setSort] = useState<Figure>('adRequests');
+  const range = presetRange(preset, new Date());
+  const report = useBreakdown({ by, range, sort, campaignId, publisherId });
+  const names = useNames(by, report.rows.map((row) => row.id), showNames);
+  const noun = NOUN[by];
+
+  const columns = useMemo<Array<ColumnDef<BreakdownRow>>>(
+    () => [
+      {
+        id: 'record',
+        header: noun.one,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <Link to={`/workspace/${noun.path}/${row.original.id}`}>
+            #{row.original.id}
+            {names.get(row.original.id) ? ` ${names.get(row.original.id)}` : ''}
+          </Link>
+        ),
+      },
+      ...FIGURES.map(
+        ({ key, label }): ColumnDef<BreakdownRow> => ({
+          id: key,
+          header: label,
+          enableSorting: true,
+          cell: ({ row }) => <FigureCell row={row.original} figure={key} />,
+        }),
+      ),
+      { id: 'ctr', header: 'CTR', enableSorting: false, cell: ({ row }) => row.original.ctr ?? '–' },
+      ...(by === 'publisher' ? [{ id: 'fill', header: 'Fill', enableSorting: false, cell: ({ row }) => row.original.fill ?? '–' } satisfies ColumnDef<BreakdownRow>] : []),
+    ],
+    [by, names, noun],
+  );
+  const sorting: SortingState = [{ id: sort, desc: true }];
+  const table = useReactTable({
+    data: report.rows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (row) => String(row.id),
+    manualSorting: true,
+    enableSortingRemoval: false,
+    state: { sorting },
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      const figure = next[0]?.id;
+      if (figure && FIGURES.some((candidate) => candidate.key === figure)) setSort(figure as Figure);
+    },
+  });
+  const headingId = `${testId}-heading`;
+
+  return (
+    <section className="breakdown" data-testid={testId} aria-labelledby={headingId}>
+      <h2 id={headingId}>{title}</h2>
+      <DatePresets value={preset} onChange={setPreset} label={`Period of the ${noun.many}' figures`} />
+      <p className="help">
+        {rangeWords(range)}
+        {report.previous ? `, against ${rangeWords(report.previous)}.` : '.'} CTR: clicks / confirmed deliveries.
+        {by === 'publisher' ? ' Fill: requests answered with an ad / all counted requests.' : ''} Choose a figure's heading to sort by it.
+      </p>
+      <ErrorMessage error={report.error} />
+      {report.loaded ? (
+        report.rows.length === 0 ? (
+          <p data-testid="breakdown-empty">No {noun.many} with events in this period.</p>
+        ) : (
+          <div aria-busy={report.stale}>
+            <div className="table-wrap data-table-wrap" role="region" aria-label={`${title}, scrolls sideways`} tabIndex={0}>
+              <table className="data-table" data-testid={`${testId}-table`}>
+                <thead>
+                  {table.getHeaderGroups().map((group) => (
+                    <tr key={group.id}>
+                      {group.headers.map((header) => {
+                        const sorted = header.column.getIsSorted();
+                        return (
+                          <th key={header.id} scope="col" aria-sort={sorted ? 'descending' : undefined}>
+                            {header.column.getCanSort() ? (
+                              <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()} aria-pressed={Boolean(sorted)}>
+                                {flexRender(header.column.columnDef.header, header.getContext())}
+                                <span aria-hidden="true">{sorted ? ' ▼' : ' ↕'}</span>
+                              </button>
+                            ) : (
+                              flexRender(header.column.columnDef.header, header.getContext())
+                            )}
+                          </th>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </thead>
+                <tbody>
+                  {table.getRowModel().rows.map((row) => (
+                    <tr key={row.id}>
+                      {row.getVisibleCells().map((cell) =>
+                        cell.column.id === 'record' ? (
+                          <th key={cell.id} scope="row">
+                            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                          </th>
+                        ) : (
+                          <td key={cell.id} className="number" data-column={cell.column.id}>
+                            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                          </td>
+                        ),
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <LoadMore shown={report.rows.length} hasMore={report.hasMore} loading={report.loadingMore} onMore={report.loadMore} noun={noun.many} />
+          </div>
+        )
+      ) : report.isPending ? (
+        <p className="loading" role="status">
+          Loading the {noun.many}' figures…
+        </p>
+      ) : null}
+    </section>
+  );
+}

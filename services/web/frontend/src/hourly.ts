@@ -1,0 +1,30 @@
+/** A day's hourly figures (stats with granularity=hour): every UTC hour of the day, quiet hours as zeros. */
+import type { Totals } from './types';
+
+export interface HourFigures {
+  hour: string;
+  adRequests: number;
+  confirmedDeliveries: number;
+  clickedLinks: number;
+}
+
+export type HourlyStats = Totals & { hours: HourFigures[] };
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The 24 hours of `date` (YYYY-MM-DD, UTC) with the figures of those answered; none for a date that is not one. */
+export function dayHours(hours: readonly HourFigures[], date: string): HourFigures[] {
+  const start = Date.parse(`${date}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !Number.isFinite(start)) return [];
+  const known = new Map(hours.map((hour) => [Date.parse(hour.hour), hour]));
+  return Array.from({ length: 24 }, (_, index) => {
+    const at = start + index * HOUR_MS;
+    const figures = known.get(at);
+    return {
+      hour: new Date(at).toISOString(),
+      adRequests: figures?.adRequests ?? 0,
+      confirmedDeliveries: figures?.confirmedDeliveries ?? 0,
+      clickedLinks: figures?.clickedLinks ?? 0,
+    };
+  });
+}
