@@ -178,7 +178,10 @@ describe('the product in a browser, against the whole system', function () {
     expect(await adPage.locator('table tbody tr').count()).to.equal(1);
     await Promise.all([
       adPage.waitForResponse((response) => response.url().includes(`campaignId=${campaignId}`) && response.status() === 200),
-      adPage.getByLabel('Campaign').selectOption(String(campaignId)),
+      (async () => {
+        await adPage.getByRole('combobox', { name: 'Campaign' }).click();
+        await adPage.getByRole('option', { name: new RegExp(`^#${campaignId} `) }).click();
+      })(),
     ]);
     await adPage.getByTestId('totals').waitFor();
     expect(await numberIn(adPage, 'total-adRequests')).to.equal(1);

@@ -122,10 +122,22 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
     <section className="breakdown" data-testid={testId} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       <DatePresets value={preset} onChange={setPreset} label={`Period of the ${noun.many}' figures`} />
+      <form className="filters" aria-label={`Order of the ${noun.many}' figures`} onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Highest first by
+          <select value={sort} onChange={(event) => setSort(event.target.value as Figure)}>
+            {FIGURES.map((figure) => (
+              <option key={figure.key} value={figure.key}>
+                {figure.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
       <p className="help">
         {rangeWords(range)}
         {report.previous ? `, against ${rangeWords(report.previous)}.` : '.'} CTR: clicks / confirmed deliveries.
-        {by === 'publisher' ? ' Fill: requests answered with an ad / all counted requests.' : ''} Choose a figure's heading to sort by it.
+        {by === 'publisher' ? ' Fill: requests answered with an ad / all counted requests.' : ''} Choose a figure's heading, or the order above, to sort by it.
       </p>
       <ErrorMessage error={report.error} />
       {report.loaded ? (
@@ -133,8 +145,8 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
           <p data-testid="breakdown-empty">No {noun.many} with events in this period.</p>
         ) : (
           <div aria-busy={report.stale}>
-            <div className="table-wrap data-table-wrap" role="region" aria-label={`${title}, scrolls sideways`} tabIndex={0}>
-              <table className="data-table" data-testid={`${testId}-table`}>
+            <div className="table-wrap data-table-wrap">
+              <table className="data-table stacked" data-testid={`${testId}-table`}>
                 <thead>
                   {table.getHeaderGroups().map((group) => (
                     <tr key={group.id}>
@@ -165,7 +177,7 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
                             {flexRender(cell.column.columnDef.cell, cell.getContext())}
                           </th>
                         ) : (
-                          <td key={cell.id} className="number" data-column={cell.column.id}>
+                          <td key={cell.id} className="number" data-column={cell.column.id} data-label={String(cell.column.columnDef.header)}>
                             {flexRender(cell.column.columnDef.cell, cell.getContext())}
                           </td>
                         ),

@@ -43,8 +43,8 @@ export function HourlyFigures({ date, campaignId, publisherId }: { date: string;
       </div>
       <details className="days">
         <summary>Per hour (24 hours)</summary>
-        <div className="table-wrap data-table-wrap" role="region" aria-label="Per hour, scrolls sideways" tabIndex={0}>
-          <table className="data-table" data-testid="hour-table">
+        <div className="table-wrap data-table-wrap">
+          <table className="data-table stacked" data-testid="hour-table">
             <caption>Per hour (UTC), hours without events included</caption>
             <thead>
               <tr>
@@ -58,9 +58,9 @@ export function HourlyFigures({ date, campaignId, publisherId }: { date: string;
               {hours.map((hour) => (
                 <tr key={hour.hour}>
                   <th scope="row">{hour.label}</th>
-                  <td className="number">{formatCount(hour.adRequests)}</td>
-                  <td className="number">{formatCount(hour.confirmedDeliveries)}</td>
-                  <td className="number">{formatCount(hour.clickedLinks)}</td>
+                  <td className="number" data-label="Ad requests">{formatCount(hour.adRequests)}</td>
+                  <td className="number" data-label="Confirmed deliveries">{formatCount(hour.confirmedDeliveries)}</td>
+                  <td className="number" data-label="Clicked links">{formatCount(hour.clickedLinks)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 /**
  * The dashboard's campaign or platform filter: a type-ahead picker whose choices the service finds (the
- * list's `q`), a few at a time. It is offered only when the account has a record of the kind, or one is chosen.
+ * list's `q`), a few at a time. It is offered once the account is known to have a record of the kind, or
+ * when one is chosen.
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -23,7 +24,7 @@ export function RecordPicker({ kind, label, all, value, onChange }: { kind: 'cam
     enabled: value !== '',
     queryFn: ({ signal }) => apiBody<{ id: number; name?: string; link?: string }>(`/api/workspace/${path}/${encodeURIComponent(value)}`, { signal }),
   });
-  if (any.loaded && any.items.length === 0 && !value) return null;
+  if (!value && (!any.loaded || any.items.length === 0)) return null;
   const words = (record: { id: number; name?: string; link?: string }) => `#${record.id} ${record.name ?? record.link ?? ''}`;
   const choices = [{ value: '', label: all }, ...found.items.map((record) => ({ value: String(record.id), label: words(record) }))];
   return (
