@@ -13,7 +13,6 @@ import { PublishersPage } from './pages/PublishersPage';
 import { PublisherDetailPage } from './pages/PublisherDetailPage';
 import { AuditPage } from './pages/AuditPage';
 import { PlacementsPage } from './pages/PlacementsPage';
-import { ReviewPage } from './pages/ReviewPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import type { GuidePageName } from './pages/GuidePage';
 
@@ -33,6 +32,23 @@ function LazyGuide({ page }: { page?: GuidePageName }) {
       }
     >
       <GuidePage page={page} />
+    </Suspense>
+  );
+}
+
+// The review queue is an administrator's page with the ad previews and shortcuts: loaded when opened.
+const ReviewPage = lazy(() => import('./pages/ReviewPage').then((module) => ({ default: module.ReviewPage })));
+
+function LazyReview() {
+  return (
+    <Suspense
+      fallback={
+        <p className="loading" role="status">
+          Loading the review queue…
+        </p>
+      }
+    >
+      <ReviewPage />
     </Suspense>
   );
 }
@@ -76,7 +92,7 @@ export const router = createBrowserRouter([
       { path: 'publishers/:id', element: <PublisherDetailPage /> },
       { path: 'audit', element: <AuditPage /> },
       { path: 'placements', element: <PlacementsPage /> },
-      { path: 'review', element: <ReviewPage /> },
+      { path: 'review', element: <LazyReview /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
