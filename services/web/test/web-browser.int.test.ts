@@ -144,6 +144,35 @@ describe('web frontend in a browser', function () {
     expect(replacement?.status).to.equal('draft');
   });
 
+  it('review queue: approve-and-activate says so when the second step fails, and the campaign waits approved; shortcuts skip text fields', async () => {
+    const ready = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Two steps', status: 'submitted' });
+    const other = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Keyboard', status: 'submitted' });
+    stack.api.activationRefused = true;
+    try {
+      const { page } = await stack.open({ account: ADMIN });
+      await page.goto('/workspace/review');
+      const item = (id: number) => page.locator(`[data-queue-key="campaigns:${id}"]`);
+      await item(ready.id).getByRole('button', { name: `Approve and activate campaign #${ready.id}` }).click();
+      const news = page.getByTestId('review-news');
+      await news.getByText(`Campaign #${ready.id} approved, but not activated: The campaign changed meanwhile; it cannot be activated now. It waits under "Approved, waiting for activation".`).waitFor();
+      expect(ready.status, 'the approval stays: nothing is rolled back').to.equal('approved');
+      await page.getByTestId('review-waiting').getByRole('button', { name: `Activate campaign #${ready.id}` }).waitFor();
+
+      // Typing a reason with the shortcut letters in it decides nothing; back on the item, a approves it.
+      await item(other.id).getByRole('button', { name: `Reject campaign #${other.id}…` }).click();
+      await page.keyboard.type('a r x j k');
+      expect(other.status).to.equal('submitted');
+      await page.keyboard.press('Escape');
+      expect(await item(other.id).getAttribute('aria-current'), 'focus back on the item makes it the current one').to.equal('true');
+      await page.keyboard.press('a');
+      await news.getByText(`Campaign #${other.id} approved.`).waitFor();
+      expect(other.status).to.equal('approved');
+      await stack.screenshot(page, 'review-two-steps');
+    } finally {
+      stack.api.activationRefused = false;
+    }
+  });
+
   it('says a pause is saved but not yet in effect when the service answers 202 (its message broker unreachable)', async () => {
     const campaign = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Pause me later', status: 'active' });
     stack.api.brokerUnreachable = true;

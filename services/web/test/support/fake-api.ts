@@ -80,6 +80,8 @@ export class FakeApi {
   stats = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, days: [] as Array<Record<string, unknown>> };
   /** As the campaign service answers while its message broker is unreachable: 202, propagation pending. */
   brokerUnreachable = false;
+  /** Activations are refused (409), as when the campaign moved meanwhile; other moves go through. */
+  activationRefused = false;
   /** host names the fake server refuses as a destination (a rule only the server knows) */
   readonly blockedHosts = new Set(['blocked.example']);
   private readonly logins = new Map<string, LoginRequest>();
@@ -243,7 +245,8 @@ export class FakeApi {
       const account = this.signedIn(req, res);
       if (!account) return;
       const status = typeof req.query.status === 'string' ? req.query.status : '';
-      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status)) });
+      const owner = typeof req.query.ownerAccountId === 'string' ? req.query.ownerAccountId : '';
+      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status) && (!owner || c.ownerAccountId === owner)) });
     });
     app.post('/api/workspace/campaigns', (req, res) => {
       const account = this.signedIn(req, res);
@@ -300,6 +303,7 @@ export class FakeApi {
       const move = campaignMoves[String(req.params.action)];
       const campaign = this.campaigns.find((c) => String(c.id) === req.params.id);
       if (!move || !this.visible(account, campaign)) return problem(res, 404, 'campaign_not_found', 'No such campaign.');
+      if (req.params.action === 'activate' && this.activationRefused) return problem(res, 409, 'invalid_transition', 'The campaign changed meanwhile; it cannot be activated now.');
       const owner = campaign.ownerAccountId === account.accountId;
       if (!((move.admin && account.admin) || (move.owner && owner))) return problem(res, 403, 'forbidden', 'Not allowed for this account.');
       if (!move.from.includes(campaign.status)) return problem(res, 409, 'invalid_transition', `A ${campaign.status} campaign cannot do that.`);
