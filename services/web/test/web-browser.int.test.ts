@@ -173,6 +173,39 @@ describe('web frontend in a browser', function () {
     }
   });
 
+  it('shows campaigns as a table of figures sorted by the service, with CTR and the change against the previous 7 days', async () => {
+    const big = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Big reach', status: 'active' });
+    const clicky = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Many clicks', status: 'active' });
+    stack.api.breakdown = {
+      current: [
+        { id: big.id, adRequests: 1200, confirmedDeliveries: 1000, clickedLinks: 5 },
+        { id: clicky.id, adRequests: 300, confirmedDeliveries: 200, clickedLinks: 40 },
+      ],
+      previous: [{ id: big.id, adRequests: 1000, confirmedDeliveries: 1000, clickedLinks: 10 }],
+    };
+    stack.api.breakdownCalls.length = 0;
+    const { page } = await stack.open({ account: OWNER });
+    await page.goto('/workspace/campaigns');
+    const table = page.getByTestId('campaign-figures-table');
+    await table.getByRole('rowheader', { name: `#${big.id} Big reach` }).waitFor();
+    const cells = async () => (await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => (cell.textContent ?? '').trim()))));
+    expect(await cells()).to.deep.equal([
+      [`#${big.id} Big reach`, '1,200+20.0%', '1,000±0.0%', '5−50.0%', '0.5%'],
+      [`#${clicky.id} Many clicks`, '300new', '200new', '40new', '20.0%'],
+    ]);
+    const previous = stack.api.breakdownCalls.find((call) => call.get('to') !== new Date().toISOString().slice(0, 10));
+    expect(previous?.get('by')).to.equal('campaign');
+    // The heading sorts by the figure, at the service: highest clicks first.
+    await table.getByRole('button', { name: /^Clicks/ }).click();
+    await waitFor(async () => (await cells())[0]?.[0] === `#${clicky.id} Many clicks`, { message: 'sorted by clicks' });
+    expect(stack.api.breakdownCalls.some((call) => call.get('sort') === 'clickedLinks')).to.equal(true);
+    expect(await table.locator('th[aria-sort="descending"]').textContent()).to.match(/^Clicks/);
+    await stack.screenshot(page, 'campaign-figures');
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate<number>('document.scrollingElement.scrollWidth')).to.be.at.most(375);
+    await stack.screenshot(page, 'campaign-figures-375');
+  });
+
   it('says a pause is saved but not yet in effect when the service answers 202 (its message broker unreachable)', async () => {
     const campaign = stack.api.addCampaign({ ownerAccountId: OWNER.accountId, name: 'Pause me later', status: 'active' });
     stack.api.brokerUnreachable = true;

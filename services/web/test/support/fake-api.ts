@@ -66,6 +66,13 @@ function httpsOk(value: unknown): boolean {
   }
 }
 
+interface BreakdownRow {
+  id: number;
+  adRequests: number;
+  confirmedDeliveries: number;
+  clickedLinks: number;
+}
+
 export class FakeApi {
   readonly campaigns: FakeCampaign[] = [];
   readonly publishers: FakePublisher[] = [];
@@ -80,6 +87,10 @@ export class FakeApi {
   stats = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, days: [] as Array<Record<string, unknown>> };
   /** As the campaign service answers while its message broker is unreachable: 202, propagation pending. */
   brokerUnreachable = false;
+  /** The breakdown report's rows: those of the period ending today, and those of any earlier period. */
+  breakdown: { current: BreakdownRow[]; previous: BreakdownRow[] } = { current: [], previous: [] };
+  /** The breakdown calls received, as their query strings. */
+  readonly breakdownCalls: URLSearchParams[] = [];
   /** Activations are refused (409), as when the campaign moved meanwhile; other moves go through. */
   activationRefused = false;
   /** host names the fake server refuses as a destination (a rule only the server knows) */
@@ -374,6 +385,14 @@ export class FakeApi {
     // totals and audit
     app.get('/api/workspace/stats', (req, res) => {
       if (this.signedIn(req, res)) res.json(this.stats);
+    });
+    app.get('/api/workspace/stats/breakdown', (req, res) => {
+      if (!this.signedIn(req, res)) return;
+      const query = new URLSearchParams(req.url.split('?')[1] ?? '');
+      this.breakdownCalls.push(query);
+      const sort = (query.get('sort') ?? 'adRequests') as keyof Omit<BreakdownRow, 'id'>;
+      const rows = query.get('to') === new Date().toISOString().slice(0, 10) ? this.breakdown.current : this.breakdown.previous;
+      res.json({ items: [...rows].sort((a, b) => (b[sort] ?? 0) - (a[sort] ?? 0) || a.id - b.id), nextCursor: null });
     });
     app.get('/api/workspace/audit', (req, res) => {
       const account = this.signedIn(req, res);

@@ -45,12 +45,12 @@ function useNames(by: 'campaign' | 'publisher', ids: number[], enabled: boolean)
       queryFn: ({ signal }: { signal: AbortSignal }) => apiBody<{ id: number; name?: string; link?: string }>(`/api/workspace/${NOUN[by].path}/${id}`, { signal }),
     })),
   });
-  const names = new Map<number, string>();
-  answers.forEach((answer, index) => {
-    const record = answer.data;
-    if (record) names.set(ids[index]!, record.name ?? record.link ?? '');
-  });
-  return names;
+  const known = answers.map((answer, index) => `${ids[index]}\t${answer.data ? (answer.data.name ?? answer.data.link ?? '') : ''}`).join('\n');
+  // One map while the names are the same: the table's columns (and so its state) follow it.
+  return useMemo(() => new Map(known ? known.split('\n').flatMap((line) => {
+    const [id, name] = line.split('\t');
+    return name ? [[Number(id), name] as const] : [];
+  }) : []), [known]);
 }
 
 function FigureCell({ row, figure }: { row: BreakdownRow; figure: Figure }) {
@@ -92,6 +92,8 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
         ({ key, label }): ColumnDef<BreakdownRow> => ({
           id: key,
           header: label,
+          // The table sorts only columns with a value; the rows come sorted by the service.
+          accessorFn: (row) => row.figures[key],
           enableSorting: true,
           cell: ({ row }) => <FigureCell row={row.original} figure={key} />,
         }),
@@ -104,6 +106,9 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
   const sorting: SortingState = [{ id: sort, desc: true }];
   const table = useReactTable({
     data: report.rows,
+    // Rows come a page at a time from the service; there is no client paging or expansion to reset.
+    autoResetPageIndex: false,
+    autoResetExpanded: false,
     columns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (row) => String(row.id),

@@ -2,6 +2,7 @@
  * A breakdown report for a period (GET /api/workspace/stats/breakdown), a page at a time in the order of
  * the chosen figure, and the previous period of equal length read once for the change figures.
  */
+import { useMemo } from 'react';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { breakdownRows, previousRange, type BreakdownItem, type Figure } from '../breakdown-view';
@@ -35,9 +36,14 @@ export function useBreakdown(request: BreakdownQuery) {
     enabled: before !== null,
     queryFn: ({ signal }) => apiBody<Page<BreakdownItem>>(pagePath(BASE, { ...filters, ...before }, null, PREVIOUS_ROWS), { signal }),
   });
-  const items = pagedItems(current.data?.pages, (item) => item.id);
+  const hasPrevious = before !== null;
+  // The same rows while the answers are the same: the table recomputes (and resets its state) on new rows.
+  const rows = useMemo(
+    () => breakdownRows(pagedItems(current.data?.pages, (item) => item.id), hasPrevious && previous.data ? previous.data.items : null, previous.data?.nextCursor === null),
+    [current.data, previous.data, hasPrevious],
+  );
   return {
-    rows: breakdownRows(items, before && previous.data ? previous.data.items : null, previous.data?.nextCursor === null),
+    rows,
     previous: before,
     loaded: Boolean(current.data),
     isPending: current.isPending,
