@@ -4,11 +4,13 @@
  * key asks for confirmation first because the previous key stops working at once.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import { LeaveGuard } from './LeaveGuard';
 import type { Publisher } from '../types';
+import { formatDateTime } from '../format';
 
 interface NewKey {
   key: string;
@@ -22,7 +24,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
   // The key in the component's own state: hiding it drops the leave guard within the click itself, where the
   // mutation's reset reaches the component through the query client's batched notifications, after it.
   const [key, setKey] = useState<string | undefined>();
-  const generate = useMutation({
+  const generate = useSafeMutation({
     mutationFn: () => apiBody<NewKey>(`/api/workspace/publishers/${publisher.id}/keys`, { method: 'POST', body: {} }),
     onSuccess: (result) => {
       setKey(result.key);
@@ -91,7 +93,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
         <>
           <p>
             {rotating
-              ? `A key exists since ${new Date(publisher.keyCreatedAt as string).toLocaleString()}. Generating a new one stops the current key at once.`
+              ? `A key exists since ${formatDateTime(publisher.keyCreatedAt as string)}. Generating a new one stops the current key at once.`
               : 'Generate the key your server sends with every ad request.'}
           </p>
           {rotating && !confirming ? (

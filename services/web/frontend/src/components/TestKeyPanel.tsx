@@ -4,10 +4,12 @@
  * Making a new one replaces the previous test key; neither touches the live key.
  */
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import type { Publisher } from '../types';
+import { formatDateTime } from '../format';
 
 interface NewKey {
   key: string;
@@ -30,7 +32,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
     client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, testKeyCreatedAt } : old));
     void client.invalidateQueries({ queryKey: ['publishers'] });
   };
-  const create = useMutation({
+  const create = useSafeMutation({
     mutationFn: () => apiBody<NewKey>(path, { method: 'POST', body: {} }),
     onSuccess: (result) => {
       setTestKeyCreatedAt(result.keyCreatedAt);
@@ -38,7 +40,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
     },
     gcTime: 0,
   });
-  const revoke = useMutation({
+  const revoke = useSafeMutation({
     mutationFn: () => api<null>(path, { method: 'DELETE' }),
     onSuccess: () => {
       setConfirmingRevoke(false);
@@ -73,7 +75,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
       ) : (
         <p data-testid="test-key-state">
           {exists
-            ? `A test key exists since ${new Date(publisher.testKeyCreatedAt as string).toLocaleString()}.`
+            ? `A test key exists since ${formatDateTime(publisher.testKeyCreatedAt as string)}.`
             : 'This platform has no test key.'}
         </p>
       )}

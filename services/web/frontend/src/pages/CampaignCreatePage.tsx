@@ -3,7 +3,8 @@
  * way a publisher must, and the server's 422 field errors shown next to their fields.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, apiBody, type FieldError } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
@@ -71,7 +72,7 @@ export function CampaignCreatePage() {
     });
   }, [original.data]);
 
-  const create = useMutation({
+  const create = useSafeMutation({
     mutationFn: (body: Record<string, unknown>) => apiBody<Campaign>('/api/workspace/campaigns', { method: 'POST', body }),
     onSuccess: (campaign) => {
       void client.invalidateQueries({ queryKey: ['campaigns'] });

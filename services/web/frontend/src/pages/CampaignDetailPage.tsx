@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
@@ -16,6 +17,7 @@ import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
 import { statusWord } from '../status-words';
 import type { Campaign, CampaignTransitionAnswer } from '../types';
+import { formatDateTime } from '../format';
 
 type Action = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
 
@@ -30,7 +32,7 @@ export function CampaignDetailPage() {
   usePageTitle(campaign.data ? `Campaign #${campaign.data.id}: ${campaign.data.name}` : 'Campaign');
   // The campaigns that replace this one (their `replaces` is this id): the list the account can see.
   const list = useCampaignList();
-  const transition = useMutation({
+  const transition = useSafeMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (updated) => {
@@ -117,9 +119,9 @@ export function CampaignDetailPage() {
             </>
           ) : null}
           <dt>Created</dt>
-          <dd>{new Date(c.createdAt).toLocaleString()}</dd>
+          <dd>{formatDateTime(c.createdAt)}</dd>
           <dt>Updated</dt>
-          <dd>{new Date(c.updatedAt).toLocaleString()}</dd>
+          <dd>{formatDateTime(c.updatedAt)}</dd>
         </dl>
         <div className="preview">
           <CreativePreview title={c.title} text={c.text} buttonText={c.buttonText} imageUrl={c.imageUrl} destinationUrl={c.destinationUrl} />

@@ -7,7 +7,8 @@ import { DatePresets } from '../components/DatePresets';
 import { DayTable } from '../components/DayTable';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { RateTotals } from '../components/RateTotals';
-import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
+import { SERIES, chartOf, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
+import { formatCount, formatDate, formatMonth } from '../format';
 import { usePageTitle } from '../hooks/page-title';
 import { useCampaignList, usePublisherList } from '../hooks/workspace-lists';
 import { csvFileName, presetOf, presetRange } from '../stats-view';
@@ -34,6 +35,8 @@ export function DashboardPage() {
     queryFn: ({ signal }) => apiBody<Stats>(`/api/workspace/stats${query(filters)}`, { signal }),
   });
   const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
+  const chart = chartOf(days);
+  const periodLabel = (period: string) => (chart.unit === 'month' ? formatMonth(period) : formatDate(period));
   const campaigns = useCampaignList();
   const publishers = usePublisherList();
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
@@ -84,13 +87,18 @@ export function DashboardPage() {
           <RateTotals totals={stats.data} />
           {days.length > 0 ? (
             <>
+              {chart.unit === 'month' ? (
+                <p className="help" data-testid="chart-by-month">
+                  The period is longer than a year, so the chart shows one bar a month; the table and the CSV keep every day.
+                </p>
+              ) : null}
               <div className="chart" aria-hidden="true">
                 <ResponsiveContainer width="100%" height={240}>
-                  <BarChart data={days}>
+                  <BarChart data={chart.points}>
                     <CartesianGrid strokeDasharray="3 3" />
-                    <XAxis dataKey="date" />
-                    <YAxis allowDecimals={false} />
-                    <Tooltip />
+                    <XAxis dataKey="period" tickFormatter={periodLabel} />
+                    <YAxis allowDecimals={false} tickFormatter={formatCount} />
+                    <Tooltip labelFormatter={(period) => periodLabel(String(period))} formatter={(value) => formatCount(Number(value))} />
                     <Legend itemSorter={seriesOrder} />
                     {SERIES.map((series) => (
                       <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} minPointSize={minBarSize} />

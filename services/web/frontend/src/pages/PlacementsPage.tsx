@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
@@ -85,7 +86,7 @@ function SlotEditor({ state }: { state: SlotState }) {
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstInvalid = useFocusFirstInvalid(formRef);
   const [saved, setSaved] = useState<string | null>(null);
-  const save = useMutation({
+  const save = useSafeMutation({
     mutationFn: (body: Record<string, unknown>) => apiBody<SlotState>(`/api/workspace/placements/${state.slot}`, { method: 'PUT', body }),
     onSuccess: (answer) => {
       setSaved(saveOutcome(current?.placementId, state.impressions, answer));

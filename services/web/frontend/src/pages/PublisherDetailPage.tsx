@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -32,7 +33,7 @@ export function PublisherDetailPage() {
   // A test key just made is handed to the test request form, so it can be tried without pasting.
   const [freshTestKey, setFreshTestKey] = useState<string | null>(null);
   usePageTitle(`Platform #${id}`);
-  const transition = useMutation({
+  const transition = useSafeMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (updated) => {

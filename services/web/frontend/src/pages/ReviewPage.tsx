@@ -4,7 +4,8 @@
  * the row leaves the list, a status line says what was done and focus goes to that line.
  */
 import { useRef, useState, type ReactNode } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -12,6 +13,7 @@ import { RejectForm } from '../components/RejectForm';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
+import { formatDateTime } from '../format';
 
 type Kind = 'campaigns' | 'publishers';
 type Decision = 'approve' | 'reject' | 'activate';
@@ -19,7 +21,7 @@ type Decision = 'approve' | 'reject' | 'activate';
 const DONE: Record<Decision, string> = { approve: 'approved', reject: 'rejected', activate: 'activated' };
 
 function since(iso: string): string {
-  return new Date(iso).toLocaleString();
+  return formatDateTime(iso);
 }
 
 export function ReviewPage() {
@@ -29,7 +31,7 @@ export function ReviewPage() {
   const client = useQueryClient();
   const [news, setNews] = useState<string | null>(null);
   const newsLine = useRef<HTMLParagraphElement>(null);
-  const decide = useMutation({
+  const decide = useSafeMutation({
     mutationFn: ({ kind, id, decision, reason }: { kind: Kind; id: number; decision: Decision; reason?: string }) =>
       apiBody<{ id: number }>(`/api/workspace/${kind}/${id}/${decision}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (_answer, { kind, id, decision }) => {
