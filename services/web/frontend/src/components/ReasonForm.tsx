@@ -4,7 +4,7 @@
  * the reason; Cancel or Escape closes it and gives focus back to the button (issue 20, bugs 3 and 11).
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { lengthOf } from '../limits';
+import { counterOf, lengthOf } from '../limits';
 
 export interface ReasonFormProps {
   /** the opening button, e.g. "Reject…" */
@@ -44,7 +44,8 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
     );
   const trimmed = reason.trim();
   const length = lengthOf(trimmed);
-  const valid = length <= REASON_MAX && (!required || length >= 1);
+  const counter = counterOf(trimmed, REASON_MAX);
+  const valid = !counter.over && (!required || length >= 1);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (valid) onSubmit(length > 0 ? trimmed : undefined);
@@ -70,8 +71,8 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
         maxLength={REASON_MAX}
         aria-describedby={`${consequence ? `${id}-consequence ` : ''}${id}-count`}
       />
-      <span id={`${id}-count`} className="counter">
-        {length} / {REASON_MAX}
+      <span id={`${id}-count`} className={counter.over ? 'counter counter-over' : 'counter'}>
+        {counter.text}
       </span>
       <div className="actions">
         <button type="submit" className="button button-danger" disabled={pending || !valid}>

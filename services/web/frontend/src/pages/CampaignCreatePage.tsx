@@ -13,7 +13,7 @@ import { Field } from '../components/Field';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
 import { languageChoices } from '../languages';
-import { LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
+import { LIMITS, counterOf, creativeTextHint, httpsUrlHint } from '../limits';
 import type { Campaign, Format } from '../types';
 
 interface Draft {
@@ -33,10 +33,10 @@ const LANGUAGES = languageChoices();
 
 function hintsOf(draft: Draft): Partial<Record<keyof Draft, string | null>> {
   return {
-    name: lengthHint(draft.name, LIMITS.name),
-    title: lengthHint(draft.title, LIMITS.title),
-    text: lengthHint(draft.text, LIMITS.text),
-    buttonText: lengthHint(draft.buttonText, LIMITS.buttonText),
+    name: creativeTextHint(draft.name, LIMITS.name),
+    title: creativeTextHint(draft.title, LIMITS.title),
+    text: creativeTextHint(draft.text, LIMITS.text),
+    buttonText: creativeTextHint(draft.buttonText, LIMITS.buttonText),
     destinationUrl: httpsUrlHint(draft.destinationUrl, true),
     imageUrl: httpsUrlHint(draft.imageUrl, false),
   };
@@ -103,7 +103,6 @@ export function CampaignCreatePage() {
     if (replaces) body.replaces = Number(replaces);
     create.mutate(body);
   };
-  const counter = (value: string, max: number) => `${lengthOf(value)} / ${max}`;
 
   return (
     <section>
@@ -114,7 +113,7 @@ export function CampaignCreatePage() {
       <ErrorMessage error={original.error} />
       <div className="editor">
         <form ref={form} onSubmit={submit} noValidate aria-label="Campaign">
-          <Field label="Internal name" hint={hintFor('name')} counter={counter(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
+          <Field label="Internal name" hint={hintFor('name')} counter={counterOf(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
             {(props) => <input {...props} name="name" value={draft.name} onChange={change('name')} />}
           </Field>
           <Field label="Format" serverErrors={errorsFor('format')} help="Where the creative is sent: a bot's chats or a channel.">
@@ -136,13 +135,13 @@ export function CampaignCreatePage() {
               </select>
             )}
           </Field>
-          <Field label="Title" hint={hintFor('title')} counter={counter(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>
+          <Field label="Title" hint={hintFor('title')} counter={counterOf(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>
             {(props) => <input {...props} name="title" value={draft.title} onChange={change('title')} />}
           </Field>
           <Field
             label="Message"
             hint={hintFor('text')}
-            counter={counter(draft.text, LIMITS.text.max)}
+            counter={counterOf(draft.text, LIMITS.text.max)}
             serverErrors={errorsFor('text')}
             help="Plain text; it is never treated as markup."
           >
@@ -151,7 +150,7 @@ export function CampaignCreatePage() {
           <Field
             label="Button label"
             hint={hintFor('buttonText')}
-            counter={counter(draft.buttonText, LIMITS.buttonText.max)}
+            counter={counterOf(draft.buttonText, LIMITS.buttonText.max)}
             serverErrors={errorsFor('buttonText')}
           >
             {(props) => <input {...props} name="buttonText" value={draft.buttonText} onChange={change('buttonText')} />}

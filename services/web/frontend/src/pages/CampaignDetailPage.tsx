@@ -43,6 +43,8 @@ export function CampaignDetailPage() {
       // The button that was pressed is gone with the old status: focus goes to the heading, not to the page's end.
       heading.current?.focus();
     },
+    // A refusal because the record moved meanwhile: the page shows what it is now.
+    onError: () => void client.invalidateQueries({ queryKey: ['campaign', id] }),
   });
 
   if (campaign.error) return <ErrorMessage error={campaign.error} />;

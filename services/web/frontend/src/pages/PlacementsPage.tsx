@@ -8,7 +8,7 @@ import { PlacementView } from '../components/PlacementSlot';
 import { StatusBadge } from '../components/StatusBadge';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
-import { httpsUrlHint, lengthHint } from '../limits';
+import { creativeTextHint, httpsUrlHint } from '../limits';
 import { placementState, saveOutcome } from '../placement-schedule';
 import { useAccount } from '../session';
 import type { Slot, SlotState } from '../types';
@@ -136,10 +136,10 @@ function SlotEditor({ state }: { state: SlotState }) {
         Impressions of the current placement: {state.impressions}
         {current ? ` · ${scheduleWords(current.startsAt, current.endsAt)}` : ''}
       </p>
-      <Field label="Title" hint={form.title ? lengthHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
+      <Field label="Title" hint={form.title ? creativeTextHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
         {(props) => <input {...props} value={form.title} onChange={set('title')} />}
       </Field>
-      <Field label="Button label" hint={form.buttonText ? lengthHint(form.buttonText, { min: 1, max: 32 }) : null} serverErrors={errorsFor('buttonText')}>
+      <Field label="Button label" hint={form.buttonText ? creativeTextHint(form.buttonText, { min: 1, max: 32 }) : null} serverErrors={errorsFor('buttonText')}>
         {(props) => <input {...props} value={form.buttonText} onChange={set('buttonText')} />}
       </Field>
       <Field label="Destination (https)" hint={form.destinationUrl ? httpsUrlHint(form.destinationUrl, true) : null} serverErrors={errorsFor('destinationUrl')}>

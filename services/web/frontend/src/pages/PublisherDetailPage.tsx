@@ -43,6 +43,8 @@ export function PublisherDetailPage() {
       // The pressed button left with the old status: focus goes to the heading instead of being lost.
       heading.current?.focus();
     },
+    // A refusal because the record moved meanwhile: the page shows what it is now.
+    onError: () => void client.invalidateQueries({ queryKey: ['publisher', id] }),
   });
   if (publisher.error) return <ErrorMessage error={publisher.error} />;
   if (!publisher.data)

@@ -51,7 +51,7 @@ export function ReviewPage() {
         type="button"
         className="button"
         disabled={busy}
-        aria-label={`Approve ${kind === 'campaigns' ? 'campaign' : 'platform'} #${id}`}
+        aria-label={`Approve #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`}
         onClick={() => decide.mutate({ kind, id, decision: 'approve' })}
       >
         Approve #{id}
@@ -112,7 +112,7 @@ export function ReviewPage() {
                 <p className="help">
                   owner {campaign.ownerAccountId} · approved {since(campaign.updatedAt)}
                 </p>
-                <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
+                <button type="button" className="button" disabled={busy} aria-label={`Activate #${campaign.id}, campaign`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
                   Activate #{campaign.id}
                 </button>
               </>
