@@ -4,7 +4,9 @@
  * the reason; Cancel or Escape closes it and gives focus back to the button (issue 20, bugs 3 and 11).
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useFormDraft } from '../hooks/form-draft';
 import { counterOf, lengthOf } from '../limits';
+import { DraftRestoredNotice } from './DraftRestoredNotice';
 
 export interface ReasonFormProps {
   /** the opening button, e.g. "Reject…" */
@@ -18,17 +20,23 @@ export interface ReasonFormProps {
   consequence?: ReactNode;
   pending: boolean;
   onSubmit: (reason: string | undefined) => void;
+  /** where the typed reason is kept if the session ends meanwhile (one per record and form) */
+  draftKey: string;
 }
 
 export const REASON_MAX = 500;
 
-export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit }: ReasonFormProps) {
+export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit, draftKey }: ReasonFormProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const id = useId();
   const opener = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(false);
+  const restored = useFormDraft(`reason-${draftKey}`, open ? reason : '', '', (saved) => {
+    setReason(saved);
+    setOpen(true);
+  });
 
   useEffect(() => {
     if (open) field.current?.focus();
@@ -60,6 +68,7 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
           {consequence}
         </div>
       ) : null}
+      <DraftRestoredNotice shown={restored} />
       <label htmlFor={id}>{reasonLabel}</label>
       <textarea
         ref={field}

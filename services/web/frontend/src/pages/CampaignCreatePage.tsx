@@ -8,9 +8,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, apiBody, type FieldError } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
+import { DraftRestoredNotice } from '../components/DraftRestoredNotice';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
+import { useFormDraft } from '../hooks/form-draft';
 import { usePageTitle } from '../hooks/page-title';
 import { languageChoices } from '../languages';
 import { LIMITS, counterOf, creativeTextHint, httpsUrlHint } from '../limits';
@@ -49,6 +51,7 @@ export function CampaignCreatePage() {
   const client = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [touched, setTouched] = useState<Set<string>>(new Set());
+  const restored = useFormDraft(`campaign-create${replaces ? `-${replaces}` : ''}`, draft, EMPTY, setDraft);
   const form = useRef<HTMLFormElement>(null);
   const focusFirstInvalid = useFocusFirstInvalid(form);
   usePageTitle(replaces ? `Replacement draft for #${replaces}` : 'New campaign');
@@ -59,7 +62,8 @@ export function CampaignCreatePage() {
   });
   useEffect(() => {
     const source = original.data;
-    if (!source) return;
+    // What the person typed before their session ended wins over the content it started from.
+    if (!source || restored) return;
     setDraft({
       name: source.name,
       format: source.format,
@@ -70,7 +74,7 @@ export function CampaignCreatePage() {
       imageUrl: source.imageUrl ?? '',
       language: source.language,
     });
-  }, [original.data]);
+  }, [original.data, restored]);
 
   const create = useSafeMutation({
     mutationFn: (body: Record<string, unknown>) => apiBody<Campaign>('/api/workspace/campaigns', { method: 'POST', body }),
@@ -110,6 +114,7 @@ export function CampaignCreatePage() {
       <p className="help">
         Creatives cannot be edited after saving. To change one, create a replacement draft and submit it for review.
       </p>
+      <DraftRestoredNotice shown={restored} />
       <ErrorMessage error={original.error} />
       <div className="editor">
         <form ref={form} onSubmit={submit} noValidate aria-label="Campaign">

@@ -140,7 +140,7 @@ export function CampaignDetailPage() {
             <button type="button" className="button" onClick={act('approve')} disabled={transition.isPending}>
               Approve
             </button>
-            <RejectForm pending={transition.isPending} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
+            <RejectForm draftKey={`campaign-${c.id}`} pending={transition.isPending} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
           </>
         ) : null}
         {account.admin && (c.status === 'approved' || c.status === 'paused') ? (
@@ -149,7 +149,7 @@ export function CampaignDetailPage() {
           </button>
         ) : null}
         {(owner || account.admin) && c.status === 'active' ? (
-          <PauseForm record="campaign" asOwner={owner} pending={transition.isPending} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
+          <PauseForm draftKey={`campaign-${c.id}`} record="campaign" asOwner={owner} pending={transition.isPending} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {owner ? (
           <button

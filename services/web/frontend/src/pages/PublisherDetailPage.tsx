@@ -90,10 +90,10 @@ export function PublisherDetailPage() {
           </button>
         ) : null}
         {account.admin && p.status === 'approved' ? (
-          <PauseForm record="publisher" asOwner={false} pending={busy} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
+          <PauseForm draftKey={`platform-${p.id}`} record="publisher" asOwner={false} pending={busy} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {account.admin && (p.status === 'submitted' || p.status === 'approved' || p.status === 'paused') ? (
-          <RejectForm pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
+          <RejectForm draftKey={`platform-${p.id}`} pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
         ) : null}
       </div>
       <ErrorMessage error={transition.error} />

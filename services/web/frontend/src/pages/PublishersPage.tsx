@@ -15,6 +15,8 @@ import { PUBLISHER_STATUSES } from '../status-words';
 import { normalizedLink, otherClaims, sharedLinks, usernameOf } from '../publisher-link';
 import type { Format, Publisher } from '../types';
 import { formatDateTime } from '../format';
+import { DraftRestoredNotice } from '../components/DraftRestoredNotice';
+import { useFormDraft } from '../hooks/form-draft';
 
 const SORTS = sortOptions<Publisher>('Link A–Z', (publisher) => publisher.link, PUBLISHER_STATUSES);
 const searchText = (publisher: Publisher) => `${publisher.link} ${publisher.type} owner ${publisher.ownerAccountId}`;
@@ -36,6 +38,10 @@ export function PublishersPage() {
   const [type, setType] = useState<Format>('bot');
   const [link, setLink] = useState('');
   const [touched, setTouched] = useState(false);
+  const restored = useFormDraft<{ type: Format; link: string }>('platform-create', { type, link }, { type: 'bot', link: '' }, (saved) => {
+    setType(saved.type);
+    setLink(saved.link);
+  });
   const publishers = usePublisherList();
   const create = useSafeMutation({
     mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
@@ -93,6 +99,7 @@ export function PublishersPage() {
       />
       <h2>Register a platform</h2>
       <form onSubmit={submit} noValidate aria-label="Register a platform" className="narrow">
+        <DraftRestoredNotice shown={restored} />
         <Field label="Type" serverErrors={serverErrors.filter((error) => error.field === 'type')}>
           {(props) => (
             <select {...props} name="type" value={type} onChange={(event) => setType(event.target.value as Format)}>

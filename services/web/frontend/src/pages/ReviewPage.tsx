@@ -56,7 +56,7 @@ export function ReviewPage() {
       >
         Approve #{id}
       </button>
-      <RejectForm pending={busy} onReject={(reason) => decide.mutate({ kind, id, decision: 'reject', reason })} />
+      <RejectForm draftKey={`${kind}-${id}`} pending={busy} onReject={(reason) => decide.mutate({ kind, id, decision: 'reject', reason })} />
     </div>
   );
 
