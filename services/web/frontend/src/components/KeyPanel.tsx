@@ -11,6 +11,7 @@ import { ErrorMessage } from './ErrorMessage';
 import { LeaveGuard } from './LeaveGuard';
 import type { Publisher } from '../types';
 import { formatDateTime } from '../format';
+import { CopyButton } from './CopyButton';
 
 interface NewKey {
   key: string;
@@ -20,7 +21,6 @@ interface NewKey {
 export function KeyPanel({ publisher }: { publisher: Publisher }) {
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   // The key in the component's own state: hiding it drops the leave guard within the click itself, where the
   // mutation's reset reaches the component through the query client's batched notifications, after it.
   const [key, setKey] = useState<string | undefined>();
@@ -29,7 +29,6 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
     onSuccess: (result) => {
       setKey(result.key);
       setConfirming(false);
-      setCopied('no');
       client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, keyCreatedAt: result.keyCreatedAt } : old));
       void client.invalidateQueries({ queryKey: ['publishers'] });
     },
@@ -51,16 +50,6 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
     if (key) keyField.current?.focus();
   }, [key]);
 
-  const copy = async () => {
-    if (!key) return;
-    try {
-      await navigator.clipboard.writeText(key);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
-
   return (
     <div className="key-panel">
       <LeaveGuard
@@ -79,10 +68,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
             Your new key
             <input ref={keyField} className="key" readOnly value={key} data-testid="new-key" data-secret onFocus={(event) => event.target.select()} />
           </label>
-          <button type="button" className="button" onClick={() => void copy()}>
-            Copy key
-          </button>
-          <span aria-live="polite">{copied === 'yes' ? ' Copied.' : copied === 'failed' ? ' Copy failed: select the key and copy it by hand.' : ''}</span>
+          <CopyButton text={key} label="Copy key" />
           <p>
             <button type="button" className="link-button" onClick={() => setKey(undefined)}>
               I have stored the key; hide it
@@ -97,7 +83,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
               : 'Generate the key your server sends with every ad request.'}
           </p>
           {rotating && !confirming ? (
-            <button ref={rotateButton} type="button" className="button" onClick={() => setConfirming(true)}>
+            <button ref={rotateButton} type="button" className="button button-danger-outline" onClick={() => setConfirming(true)}>
               Rotate key…
             </button>
           ) : null}

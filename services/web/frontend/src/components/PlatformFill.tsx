@@ -1,7 +1,7 @@
 /**
  * A platform's fill: its ad requests answered 200 (a creative, the "ad requests" total) and 204 (none
- * qualified), all time, with the share filled; beside them the other two totals. Test key answers are
- * never counted.
+ * qualified), all time, with the share filled. The other totals are the Totals panel's, shown once there.
+ * Test key answers are never counted.
  */
 import { useQuery } from '@tanstack/react-query';
 import { apiBody } from '../api';
@@ -30,12 +30,8 @@ export function PlatformFill({ publisherId }: { publisherId: number }) {
         <dd data-testid="fill-204">{formatCount(unfilled)}</dd>
         <dt>Fill rate</dt>
         <dd data-testid="fill-rate">{rate ?? 'no ad calls yet'}</dd>
-        <dt>Confirmed deliveries</dt>
-        <dd>{formatCount(stats.data.confirmedDeliveries)}</dd>
-        <dt>Clicked ad links</dt>
-        <dd>{formatCount(stats.data.clickedLinks)}</dd>
       </dl>
-      <p className="help">All time. Requests made with the test key are never counted.</p>
+      <p className="help">All time. Requests made with the test key are never counted; deliveries and clicks are in the totals below.</p>
     </div>
   );
 }

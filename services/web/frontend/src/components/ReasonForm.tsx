@@ -46,7 +46,7 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
 
   if (!open)
     return (
-      <button ref={opener} type="button" className="button button-danger" onClick={() => setOpen(true)}>
+      <button ref={opener} type="button" className="button button-danger-outline" onClick={() => setOpen(true)}>
         {openLabel}
       </button>
     );
