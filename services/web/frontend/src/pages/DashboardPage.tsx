@@ -6,6 +6,7 @@ import { CsvExportButton } from '../components/CsvExportButton';
 import { DatePresets } from '../components/DatePresets';
 import { DayTable } from '../components/DayTable';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { TotalsDisclaimer } from '../components/TotalsDisclaimer';
 import { RateTotals } from '../components/RateTotals';
 import { SERIES, chartOf, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
 import { formatCount, formatDate, formatMonth } from '../format';
@@ -42,13 +43,9 @@ export function DashboardPage() {
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
 
   return (
-    <section>
+    <section className="dashboard">
       <h1>Dashboard</h1>
-      <p className="notice">
-        These totals count pilot events: successful ad requests, deliveries the publishers confirmed, and links opened at least once. They
-        are not billable impressions, not unique people and not conversions. Confirmations are self-reported and clicks may include
-        automated access.
-      </p>
+      <TotalsDisclaimer />
       <DatePresets
         value={presetOf({ from: filters.from, to: filters.to }, new Date())}
         onChange={(preset) => setFilters({ ...filters, ...presetRange(preset, new Date()) })}
