@@ -207,7 +207,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     const saved = editor.getByTestId('saved');
     await saved.waitFor();
     await editor.locator('h2 .badge', { hasText: 'Live' }).waitFor();
-    await editor.getByText('until 2099-01-01 00:00 UTC').waitFor();
+    await editor.getByText('until 1 Jan 2099, 00:00 UTC').waitFor();
     await stack.screenshot(page, 'ux-04-placement-editor');
     await saved.waitFor({ state: 'detached', timeout: 20_000 });
   });

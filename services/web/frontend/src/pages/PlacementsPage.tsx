@@ -12,6 +12,7 @@ import { creativeTextHint, httpsUrlHint } from '../limits';
 import { placementState, saveOutcome } from '../placement-schedule';
 import { useAccount } from '../session';
 import type { Slot, SlotState } from '../types';
+import { formatDateTime } from '../format';
 
 /** Where each slot is drawn, and for whom: the administrator decides with this in mind. */
 const WHERE: Record<Slot, { page: string; detail: string; label: string }> = {
@@ -33,7 +34,7 @@ function toIso(local: string): string | undefined {
 }
 
 function when(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  return formatDateTime(iso);
 }
 
 /** The schedule in words: when the placement starts and ends showing. */
