@@ -25,14 +25,13 @@ function addCopyButtons(article: HTMLElement): () => void {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'button button-secondary copy-code';
-    button.textContent = 'Copy';
-    button.setAttribute('aria-label', 'Copy code');
+    button.textContent = 'Copy code';
     button.addEventListener('click', () => {
       void navigator.clipboard.writeText(block.textContent ?? '').then(
         () => (button.textContent = 'Copied'),
         () => (button.textContent = 'Copy failed: select the text'),
       );
-      setTimeout(() => (button.textContent = 'Copy'), 2000);
+      setTimeout(() => (button.textContent = 'Copy code'), 2000);
     });
     block.before(button);
     buttons.push(button);
