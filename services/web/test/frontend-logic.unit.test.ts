@@ -43,7 +43,9 @@ describe('creative limit hints (mirror of SPEC.md, the server decides)', () => {
 
 describe('API errors in words', () => {
   it('shows the problem detail of a refused request', () => {
-    expect(describeError(new ApiError(409, 'invalid_transition', 'A draft campaign cannot be activated.'))).to.equal('A draft campaign cannot be activated.');
+    expect(describeError(new ApiError(409, 'invalid_transition', 'This campaign is still a draft, so it cannot be activated now.'))).to.equal(
+      'This campaign is still a draft, so it cannot be activated now.',
+    );
   });
 
   it('explains 401, 403, 429 and 503 without jargon', () => {
