@@ -12,7 +12,7 @@ import { creativeTextHint, httpsUrlHint } from '../limits';
 import { placementState, saveOutcome } from '../placement-schedule';
 import { useAccount } from '../session';
 import type { Slot, SlotState } from '../types';
-import { formatDateTime } from '../format';
+import { formatCount, formatDateTime } from '../format';
 
 /** Where each slot is drawn, and for whom: the administrator decides with this in mind. */
 const WHERE: Record<Slot, { page: string; detail: string; label: string }> = {
@@ -134,7 +134,7 @@ function SlotEditor({ state }: { state: SlotState }) {
         <strong>{WHERE[state.slot].page}.</strong> {WHERE[state.slot].detail}
       </p>
       <p className="help">
-        Impressions of the current placement: {state.impressions}
+        Impressions of the current placement: {formatCount(state.impressions)}
         {current ? ` · ${scheduleWords(current.startsAt, current.endsAt)}` : ''}
       </p>
       <Field label="Title" hint={form.title ? creativeTextHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>

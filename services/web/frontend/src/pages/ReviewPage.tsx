@@ -13,7 +13,7 @@ import { RejectForm } from '../components/RejectForm';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
-import { formatDateTime } from '../format';
+import { formatCount, formatDateTime } from '../format';
 
 type Kind = 'campaigns' | 'publishers';
 type Decision = 'approve' | 'reject' | 'activate';
@@ -129,7 +129,7 @@ function QueueSection<T extends { id: number }>({ title, items, empty, testId, c
   return (
     <>
       <h2>
-        {title} ({items.length})
+        {title} ({formatCount(items.length)})
       </h2>
       {items.length === 0 ? <p>{empty}</p> : null}
       <ul className="cards" data-testid={testId}>

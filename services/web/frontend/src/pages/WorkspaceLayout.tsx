@@ -8,6 +8,7 @@ import { RetryPanel } from '../components/RetryPanel';
 import { rememberDeepLink } from '../hooks/deep-link';
 import { useReviewQueue } from '../hooks/review-queue';
 import { SESSION_KEY, useSession } from '../session';
+import { formatCount } from '../format';
 
 export function WorkspaceLayout() {
   const session = useSession();
@@ -62,7 +63,7 @@ export function WorkspaceLayout() {
           <NavLink to="/workspace/audit">Audit</NavLink>
           {account.admin ? (
             <NavLink to="/workspace/review" data-testid="nav-review">
-              Review{queue.loaded ? ` (${queue.campaigns.length + queue.platforms.length})` : ''}
+              Review{queue.loaded ? ` (${formatCount(queue.campaigns.length + queue.platforms.length)})` : ''}
             </NavLink>
           ) : null}
           {account.admin ? <NavLink to="/workspace/placements">Placements</NavLink> : null}
