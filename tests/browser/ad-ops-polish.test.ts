@@ -172,6 +172,18 @@ describe('the ad-ops polish: bugs, readable numbers and time, the guide, one vis
     expect(await platformOwner.page.getByLabel('Public link').inputValue()).to.equal('t.me/kept_through_sign_in');
     expect(await platformOwner.page.getByLabel('Type').inputValue()).to.equal('channel');
     await stack.screenshot(platformOwner.page, 'polish-02-platform-draft-restored-375');
+
+    // Signing out on purpose leaves nothing typed behind for the next person.
+    await platformOwner.page.getByLabel('Public link').fill('t.me/left_on_a_shared_computer');
+    await platformOwner.page.getByRole('button', { name: 'Sign out' }).click();
+    await platformOwner.page.waitForURL('**/signin');
+    await platformOwner.page.getByRole('button', { name: 'Get a sign-in code' }).click();
+    expect((await botConfirms(stack.system, await text(platformOwner.page.getByTestId('signin-code')), OWNER_ID)).status).to.equal(200);
+    await platformOwner.page.waitForURL('**/workspace', { timeout: 20_000 });
+    await platformOwner.page.goto('/workspace/publishers');
+    await platformOwner.page.getByLabel('Public link').waitFor();
+    expect(await platformOwner.page.getByLabel('Public link').inputValue()).to.equal('');
+    expect(await platformOwner.page.getByTestId('draft-restored').count()).to.equal(0);
     await platformOwner.context.close();
   });
 

@@ -2,11 +2,12 @@
  * What a person was typing when their session ended: a save that meets a 401 sends them to sign-in, which
  * unmounts the form. The form's content is then kept in sessionStorage (this tab only, gone with it) and
  * put back once the same form opens again after sign-in (the deep link leads there). A form that is left
- * while signed in keeps nothing.
+ * while signed in, or when the person signs out, keeps nothing.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { SESSION_KEY } from '../session';
+import { sessionEndedByService } from '../session-end';
 
 const PREFIX = 'pilot.draft.';
 
@@ -48,7 +49,7 @@ export function useFormDraft<T>(key: string, value: T, empty: T, restore: (saved
       setRestored(true);
     }
     return () => {
-      const sessionEnded = client.getQueryData(SESSION_KEY) === null;
+      const sessionEnded = client.getQueryData(SESSION_KEY) === null && sessionEndedByService();
       if (sessionEnded && JSON.stringify(latest.current) !== emptyText) keep(key, latest.current);
     };
   }, [client, key, emptyText]);

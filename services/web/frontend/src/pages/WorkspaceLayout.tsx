@@ -8,6 +8,7 @@ import { RetryPanel } from '../components/RetryPanel';
 import { rememberDeepLink } from '../hooks/deep-link';
 import { useReviewQueue } from '../hooks/review-queue';
 import { SESSION_KEY, useSession } from '../session';
+import { noteSessionEnd } from '../session-end';
 import { formatCount } from '../format';
 
 export function WorkspaceLayout() {
@@ -19,6 +20,7 @@ export function WorkspaceLayout() {
   const logout = useMutation({
     mutationFn: () => api<void>('/api/auth/logout', { method: 'POST' }),
     onSuccess: () => {
+      noteSessionEnd(false);
       client.clear();
       client.setQueryData(SESSION_KEY, null);
       navigate('/signin', { replace: true });
