@@ -143,7 +143,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
 
     // Approve the oldest with the keyboard; focus lands on the line that says what happened.
     const [first, second] = oldestFirst as [number, number];
-    await list.getByRole('button', { name: `Approve campaign #${first}`, exact: true }).focus();
+    await list.getByRole('button', { name: `Approve #${first}, campaign`, exact: true }).focus();
     await page.keyboard.press('Enter');
     await news(`Campaign #${first} approved.`);
     expect(await focusedText(page)).to.equal(`Campaign #${first} approved.`);
@@ -160,7 +160,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     expect((await adminApi.get<Campaign>(`/api/workspace/campaigns/${second}`)).body.status).to.equal('rejected');
 
     // The approved one waits for activation until it is activated here.
-    await page.getByTestId('review-waiting').getByRole('button', { name: `Activate campaign #${first}`, exact: true }).click();
+    await page.getByTestId('review-waiting').getByRole('button', { name: `Activate #${first}, campaign`, exact: true }).click();
     await news(`Campaign #${first} activated.`);
     expect((await adminApi.get<Campaign>(`/api/workspace/campaigns/${first}`)).body.status).to.equal('active');
     await stack.screenshot(page, 'ux-02-review-queue-after-375');
@@ -207,7 +207,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     const saved = editor.getByTestId('saved');
     await saved.waitFor();
     await editor.locator('h2 .badge', { hasText: 'Live' }).waitFor();
-    await editor.getByText('until 2099-01-01 00:00 UTC').waitFor();
+    await editor.getByText('until 1 Jan 2099, 00:00 UTC').waitFor();
     await stack.screenshot(page, 'ux-04-placement-editor');
     await saved.waitFor({ state: 'detached', timeout: 20_000 });
   });

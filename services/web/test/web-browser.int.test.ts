@@ -87,7 +87,8 @@ describe('web frontend in a browser', function () {
     await page.getByLabel('Internal name').fill('Autumn');
     await page.getByLabel('Title').fill('x'.repeat(101));
     const titleField = page.locator('.field', { has: page.getByLabel('Title') });
-    expect(await titleField.locator('.counter').textContent()).to.equal('101 / 100');
+    expect(await titleField.locator('.counter').textContent()).to.equal('101 / 100: 1 over the limit');
+    expect(await titleField.locator('.counter').getAttribute('class')).to.contain('counter-over');
     expect(await titleField.locator('.hint').textContent()).to.equal('Too long: at most 100 characters.');
     await page.getByLabel('Title').fill('Warm <b>bread</b>');
     expect(await titleField.locator('.hint').textContent()).to.equal('');
@@ -352,6 +353,6 @@ describe('web frontend in a browser', function () {
     await page.goto('/workspace');
     expect(await page.getByTestId('total-adRequests').textContent()).to.equal('12');
     expect(await page.getByTestId('total-clickedLinks').textContent()).to.equal('3');
-    expect(await page.getByRole('table').getByText('2026-11-22').isVisible()).to.equal(true);
+    expect(await page.getByRole('table').getByText('22 Nov 2026').isVisible()).to.equal(true);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ListState, SortOption } from '../list-view';
+import { formatCount } from '../format';
 import { statusWord } from '../status-words';
 
 export function ListControls<T>({
@@ -30,6 +31,10 @@ export function ListControls<T>({
   useEffect(() => {
     if (document.activeElement !== box.current) setTyped(state.search);
   }, [state.search]);
+  const countsLine = statuses
+    .filter((value) => (counts[value] ?? 0) > 0)
+    .map((value) => `${statusWord(value)}: ${formatCount(counts[value] ?? 0)}`)
+    .join(' · ');
   return (
     <>
       <form className="filters" role="search" aria-label={`Find ${noun}`} onSubmit={(event) => event.preventDefault()}>
@@ -50,10 +55,10 @@ export function ListControls<T>({
         <label>
           Status
           <select value={state.status} onChange={(event) => onChange({ status: event.target.value })}>
-            <option value="">All ({counts[''] ?? 0})</option>
+            <option value="">All ({formatCount(counts[''] ?? 0)})</option>
             {statuses.map((value) => (
               <option key={value} value={value}>
-                {statusWord(value)} ({counts[value] ?? 0})
+                {statusWord(value)} ({formatCount(counts[value] ?? 0)})
               </option>
             ))}
           </select>
@@ -69,12 +74,12 @@ export function ListControls<T>({
           </select>
         </label>
       </form>
-      <p className="status-counts help" data-testid="status-counts">
-        {statuses
-          .filter((value) => (counts[value] ?? 0) > 0)
-          .map((value) => `${statusWord(value)}: ${counts[value]}`)
-          .join(' · ') || `No ${noun} match.`}
-      </p>
+      {/* Only what there is: with none, the list itself says so once (no "none match" beside "none yet"). */}
+      {countsLine ? (
+        <p className="status-counts help" data-testid="status-counts">
+          {countsLine}
+        </p>
+      ) : null}
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { ReasonForm } from './ReasonForm';
 
 /** Rejecting needs a reason (1 to 500 characters) that the owner will read. */
-export function RejectForm({ onReject, pending }: { onReject: (reason: string) => void; pending: boolean }) {
+export function RejectForm({ onReject, pending, draftKey }: { onReject: (reason: string) => void; pending: boolean; draftKey: string }) {
   return (
     <ReasonForm
       openLabel="Reject…"
       name="Reject"
+      draftKey={`reject-${draftKey}`}
       reasonLabel="Reason for the owner"
       submitLabel="Reject"
       required

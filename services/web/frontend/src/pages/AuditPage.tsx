@@ -8,6 +8,7 @@ import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
 import { actionWords, entityWord, recordPath, statusWord } from '../status-words';
 import type { AuditEntry } from '../types';
+import { formatDateTime } from '../format';
 
 export const AUDIT_PAGE_SIZE = 25;
 
@@ -83,7 +84,9 @@ export function AuditPage() {
               <tbody>
                 {audit.data.items.slice(page * AUDIT_PAGE_SIZE, (page + 1) * AUDIT_PAGE_SIZE).map((item, index) => (
                   <tr key={`${item.at}-${item.entity}-${item.entityId}-${index}`}>
-                    <td data-label="When (UTC)">{item.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}</td>
+                    <td data-label="When (UTC)">
+                      <time dateTime={item.at}>{formatDateTime(item.at)}</time>
+                    </td>
                     <td data-label="Who">{item.actorAccountId ?? 'system'}</td>
                     <td data-label="Record">
                       <RecordCell entry={item} />

@@ -4,7 +4,8 @@
  * the row leaves the list, a status line says what was done and focus goes to that line.
  */
 import { useRef, useState, type ReactNode } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -12,6 +13,7 @@ import { RejectForm } from '../components/RejectForm';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
 import { useAccount } from '../session';
+import { formatCount, formatDateTime } from '../format';
 
 type Kind = 'campaigns' | 'publishers';
 type Decision = 'approve' | 'reject' | 'activate';
@@ -19,7 +21,7 @@ type Decision = 'approve' | 'reject' | 'activate';
 const DONE: Record<Decision, string> = { approve: 'approved', reject: 'rejected', activate: 'activated' };
 
 function since(iso: string): string {
-  return new Date(iso).toLocaleString();
+  return formatDateTime(iso);
 }
 
 export function ReviewPage() {
@@ -29,7 +31,7 @@ export function ReviewPage() {
   const client = useQueryClient();
   const [news, setNews] = useState<string | null>(null);
   const newsLine = useRef<HTMLParagraphElement>(null);
-  const decide = useMutation({
+  const decide = useSafeMutation({
     mutationFn: ({ kind, id, decision, reason }: { kind: Kind; id: number; decision: Decision; reason?: string }) =>
       apiBody<{ id: number }>(`/api/workspace/${kind}/${id}/${decision}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (_answer, { kind, id, decision }) => {
@@ -49,12 +51,12 @@ export function ReviewPage() {
         type="button"
         className="button"
         disabled={busy}
-        aria-label={`Approve ${kind === 'campaigns' ? 'campaign' : 'platform'} #${id}`}
+        aria-label={`Approve #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`}
         onClick={() => decide.mutate({ kind, id, decision: 'approve' })}
       >
         Approve #{id}
       </button>
-      <RejectForm pending={busy} onReject={(reason) => decide.mutate({ kind, id, decision: 'reject', reason })} />
+      <RejectForm draftKey={`${kind}-${id}`} pending={busy} onReject={(reason) => decide.mutate({ kind, id, decision: 'reject', reason })} />
     </div>
   );
 
@@ -110,7 +112,7 @@ export function ReviewPage() {
                 <p className="help">
                   owner {campaign.ownerAccountId} · approved {since(campaign.updatedAt)}
                 </p>
-                <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
+                <button type="button" className="button" disabled={busy} aria-label={`Activate #${campaign.id}, campaign`} onClick={() => decide.mutate({ kind: 'campaigns', id: campaign.id, decision: 'activate' })}>
                   Activate #{campaign.id}
                 </button>
               </>
@@ -127,7 +129,7 @@ function QueueSection<T extends { id: number }>({ title, items, empty, testId, c
   return (
     <>
       <h2>
-        {title} ({items.length})
+        {title} ({formatCount(items.length)})
       </h2>
       {items.length === 0 ? <p>{empty}</p> : null}
       <ul className="cards" data-testid={testId}>
