@@ -223,7 +223,7 @@ describe('the ad-ops workspace: figure tables, hourly figures, a review queue to
     expect((await adminApi.get<{ status: string }>(`/api/workspace/campaigns/${one}`)).body.status).to.equal('approved');
 
     // Approve and activate in one go: both steps, said in one line.
-    await item(two).getByRole('button', { name: `Approve and activate campaign #${two}` }).click();
+    await item(two).getByRole('button', { name: `Approve and activate #${two}, campaign` }).click();
     await page.getByTestId('review-news').getByText(`Campaign #${two} approved and activated.`).waitFor();
     expect((await adminApi.get<{ status: string }>(`/api/workspace/campaigns/${two}`)).body.status).to.equal('active');
 

@@ -13,6 +13,7 @@ import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import type { Page } from '../../services/web/test/support/chromium';
 import { openLink, signedIn, type Ad, type Browser as ApiBrowser } from '../e2e/support/clients';
+import { formatDate } from '../../services/web/frontend/src/format';
 import { activeCampaign, approvedPublisher, draftCampaign } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
 import { atPhoneWidth, expectFitsPhone, isoDay, reloadUntil, scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
@@ -91,7 +92,7 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     const rows = stats.getByTestId('day-table').locator('tbody tr');
     await rows.first().waitFor();
     const dates = await rows.locator('th').allTextContents();
-    expect(dates).to.deep.equal([-6, -5, -4, -3, -2, -1, 0].map(isoDay));
+    expect(dates, 'the days written out, UTC').to.deep.equal([-6, -5, -4, -3, -2, -1, 0].map((day) => formatDate(isoDay(day))));
     expect(await rows.last().locator('td').allTextContents()).to.deep.equal(['4', '2', '1']);
     expect(await rows.first().locator('td').allTextContents()).to.deep.equal(['0', '0', '0']);
     expect(await text(stats.getByTestId('rate-ctr')), 'the rates of the range').to.equal('50.0%');

@@ -111,7 +111,7 @@ describe('the sandbox on the platform page, in a browser against the whole syste
     await page.getByTestId('platform-fill').waitFor();
     expect(await page.getByTestId('fill-200').textContent()).to.equal('0');
     expect(await page.getByTestId('fill-204').textContent()).to.equal('3');
-    expect(await page.getByTestId('fill-rate').textContent()).to.equal('0%');
+    expect(await page.getByTestId('fill-rate').textContent()).to.equal('0.0%');
     await stack.screenshot(page, 'sandbox-03-fill');
 
     // The administrator rejects it with a reason; the owner reads the reason on the platform's page.

@@ -159,7 +159,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
 
     // Approve the oldest with the keyboard; focus lands on the line that says what happened.
     const [first, second] = oldestFirst as [number, number];
-    await list.getByRole('button', { name: `Approve campaign #${first}`, exact: true }).focus();
+    await list.getByRole('button', { name: `Approve #${first}, campaign`, exact: true }).focus();
     await page.keyboard.press('Enter');
     await news(`Campaign #${first} approved.`);
     expect(await focusedText(page)).to.equal(`Campaign #${first} approved.`);
@@ -168,7 +168,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
 
     // Reject the next one inline, with a reason typed into the field that opened.
     const secondRow = list.locator('li', { has: page.getByRole('link', { name: new RegExp(`^#${second} `) }) });
-    await secondRow.getByRole('button', { name: `Reject campaign #${second}…` }).click();
+    await secondRow.getByRole('button', { name: `Reject… #${second}, campaign` }).click();
     await page.keyboard.type('The destination page does not mention the offer.');
     await secondRow.getByRole('button', { name: 'Reject', exact: true }).click();
     await news(`Campaign #${second} rejected.`);
@@ -176,7 +176,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     expect((await adminApi.get<Campaign>(`/api/workspace/campaigns/${second}`)).body.status).to.equal('rejected');
 
     // The approved one waits for activation until it is activated here.
-    await page.getByTestId('review-waiting').getByRole('button', { name: `Activate campaign #${first}`, exact: true }).click();
+    await page.getByTestId('review-waiting').getByRole('button', { name: `Activate #${first}, campaign`, exact: true }).click();
     await news(`Campaign #${first} activated.`);
     expect((await adminApi.get<Campaign>(`/api/workspace/campaigns/${first}`)).body.status).to.equal('active');
     await stack.screenshot(page, 'ux-02-review-queue-after-375');
@@ -223,7 +223,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     const saved = editor.getByTestId('saved');
     await saved.waitFor();
     await editor.locator('h2 .badge', { hasText: 'Live' }).waitFor();
-    await editor.getByText('until 2099-01-01 00:00 UTC').waitFor();
+    await editor.getByText('until 1 Jan 2099, 00:00 UTC').waitFor();
     await stack.screenshot(page, 'ux-04-placement-editor');
     await saved.waitFor({ state: 'detached', timeout: 20_000 });
   });

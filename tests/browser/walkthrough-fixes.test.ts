@@ -15,6 +15,7 @@ import { botConfirms, botUpdate, openLink, signedIn, type PublisherServer, type 
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
 import { ADMIN_ID } from '../e2e/support/system';
 import { atPhoneWidth, isoDay, reloadUntil, scrollWidth, startBrowserSystem, stopAndWatchForProblems, type BrowserSystem, type Person } from './support/browser-system';
+import { formatDate } from '../../services/web/frontend/src/format';
 import { ShiftedClock } from './support/shifted-clock';
 
 const ADVERTISER_ID = '6101';
@@ -316,9 +317,9 @@ describe('the walk-through bugs of issue 20, in a browser against the whole syst
     await reloadUntil(page, async () => ((await page.getByTestId('total-clickedLinks').textContent()) === '1' ? true : null), 'the click in the totals');
     await page.getByLabel('From (UTC date)').fill(isoDay(-2));
     await page.getByLabel('To (UTC date)').fill(isoDay(0));
-    const days = [isoDay(-2), isoDay(-1), isoDay(0)];
+    const days = [isoDay(-2), isoDay(-1), isoDay(0)].map(formatDate);
     // The x-axis ticks are the dates among the chart's tick labels (the y-axis ones are counts).
-    const xTicks = async () => (await page.locator('.chart .recharts-cartesian-axis-tick-value').allTextContents()).filter((text) => /^\d{4}-\d{2}-\d{2}$/.test(text));
+    const xTicks = async () => (await page.locator('.chart .recharts-cartesian-axis-tick-value').allTextContents()).filter((text) => /^\d{1,2} [A-Z][a-z]{2} \d{4}$/.test(text));
     // Every day of the range, the two without events too.
     await waitFor(async () => JSON.stringify(await xTicks()) === JSON.stringify(days), { message: `x-axis ticks ${days.join(', ')}` }).catch(() => undefined);
     expect(await xTicks()).to.deep.equal(days);

@@ -2,7 +2,8 @@
  * The local store's install step (scripts/lib/ensure-tools.sh, ensure_ferretdb), run as a fresh machine
  * runs it: on a copy of the repository's scripts with an empty `.tools/`. It builds FerretDB from its
  * pinned module with the patches in scripts/ferretdb/, the binary starts and answers `ping`, and a find by
- * `_id` (a string or an integer) is served by the `_id` index. A broken binary left in `.tools/` is built
+ * `_id` (a string or an integer, or a list of them by `$in`) is served by the `_id` index, and a bulk
+ * update of many statements answers and keeps MongoDB's order. A broken binary left in `.tools/` is built
  * again, never used; without Go the step stops at once and names MONGO_URL.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -75,6 +76,52 @@ describe('the local store built by the install step', function () {
     }
     const other = JSON.stringify(await db.command({ explain: { find: 'records', filter: { n: 4 } } }));
     expect(other, 'a filter on another field scans (the limit the project lives with)').to.match(/SCAN/);
+  });
+
+  it('serves a find by _id $in from the _id index, with exactly the documents named', async () => {
+    const db = connection!.db!;
+    const records = db.collection<{ _id: string | number; n: number }>('records');
+    const named = [3, 'k5', 'k404', 9, 1000];
+    const plan = JSON.stringify(await db.command({ explain: { find: 'records', filter: { _id: { $in: named } } } }));
+    expect(plan).to.match(/USING INDEX/);
+    expect(plan).to.match(/"filterPushdown":true/);
+    const found = await records.find({ _id: { $in: named } }).toArray();
+    expect(found.map((record) => record._id).sort()).to.deep.equal([3, 9, 'k5']);
+    const withRegex = await records.find({ _id: { $in: [/^k1/, 5] } }).toArray();
+    expect(withRegex.map((record) => record._id).sort(), 'a value the index cannot answer: filtered as before').to.deep.equal([5, 'k1', 'k11', 'k13', 'k15', 'k17', 'k19']);
+  });
+
+  it('writes a bulk update of many statements, in order, as MongoDB does', async () => {
+    const db = connection!.db!;
+    const counters = db.collection<{ _id: string; value: number }>('counters');
+    await counters.insertMany(Array.from({ length: 250 }, (_, n) => ({ _id: `c${n}`, value: 0 })));
+    // Before the patches a bulk write of about 100 statements or more never answered.
+    const replaced = await counters.bulkWrite(Array.from({ length: 250 }, (_, n) => ({ replaceOne: { filter: { _id: `c${n}` }, replacement: { value: n + 1 } } })), { ordered: true });
+    expect(replaced.matchedCount).to.equal(250);
+    expect(replaced.modifiedCount).to.equal(250);
+    expect((await counters.find({}).toArray()).every((counter) => counter.value === Number(counter._id.slice(1)) + 1)).to.equal(true);
+
+    const repeated = await counters.bulkWrite(
+      [{ updateOne: { filter: { _id: 'c1' }, update: { $inc: { value: 10 } } } }, { updateOne: { filter: { _id: 'c1' }, update: { $inc: { value: 10 } } } }],
+      { ordered: true },
+    );
+    expect(repeated.modifiedCount).to.equal(2);
+    expect(await counters.findOne({ _id: 'c1' }), 'a statement sees the change of one before it').to.deep.equal({ _id: 'c1', value: 22 });
+
+    const failing = counters.bulkWrite(
+      [
+        { replaceOne: { filter: { _id: 'c2' }, replacement: { value: -2 } } },
+        { updateOne: { filter: { _id: 'c3' }, update: { $set: { _id: 'moved' } } } },
+        { replaceOne: { filter: { _id: 'c4' }, replacement: { value: -4 } } },
+      ],
+      { ordered: true },
+    );
+    await failing.then(
+      () => expect.fail('changing _id is refused'),
+      (error: Error) => expect(error.message).to.match(/immutable field '_id'/),
+    );
+    expect(await counters.findOne({ _id: 'c2' }), 'written: before the failing statement').to.deep.equal({ _id: 'c2', value: -2 });
+    expect(await counters.findOne({ _id: 'c4' }), 'not written: after it').to.deep.equal({ _id: 'c4', value: 5 });
   });
 
   it('builds again, rather than trusting, a binary in .tools/ that does not start', async () => {

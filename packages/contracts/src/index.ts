@@ -15,6 +15,7 @@ export * from './events/publisher-key-rotated';
 export * from './events/allocation-created';
 export * from './events/placement-changed';
 export * from './audit';
+export * from './transition-refusal';
 export * from './session-cookie';
 export * from './validation/field-problem';
 export * from './validation/text-length';

@@ -107,12 +107,19 @@ describe('contracts: the same rule gives the same code in every body', () => {
     ['destinationUrl', 'https://a\\b.example.com/', 'invalid_url'],
     ['destinationUrl', 'https://user@example.com/', 'credentials_not_allowed'],
     ['destinationUrl', 'https://[::1]/', 'ip_address_not_allowed'],
+    ['buttonText', 'Buy \u202enow', 'bidi_control_characters'],
+    ['title', '\u2067Sale\u2069', 'bidi_control_characters'],
   ] as const) {
     it(`${field} = ${JSON.stringify(value)}: ${code} for campaigns and placements`, () => {
       expect(codes(campaign({ ...creative, [field]: value }))).to.deep.equal([`${field}:${code}`]);
       expect(codes(placement({ ...slot, [field]: value }))).to.deep.equal([`${field}:${code}`]);
     });
   }
+
+  it('refuses text-direction controls in every creative text of a campaign, each field with its own error', () => {
+    const result = campaign({ ...creative, name: 'n\u200e', title: 't\u200f', text: 'x\u061c', buttonText: 'b\u202a' });
+    expect(codes(result)).to.have.members(['name:bidi_control_characters', 'title:bidi_control_characters', 'text:bidi_control_characters', 'buttonText:bidi_control_characters']);
+  });
 
   it('refuses a field named like a token in a new platform, with its own code and message', () => {
     const result = validatorOf(NewPublisherBody)({ type: 'bot', link: '@weather_bot', botToken: 'x' });

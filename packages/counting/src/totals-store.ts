@@ -23,7 +23,7 @@
  * times per fold).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { createDeclaredIndexes, eachLimited, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import type { Fold } from './journal';
 import { parseField, subjectsOf } from './layout';
@@ -95,10 +95,7 @@ const monthTotalsSchema = storedSchema<MonthTotals>(
 const folderStateSchema = storedSchema<FolderState>({ _id: String, appliedThrough: Number, firstMonth: String });
 
 const FOLDER_STATE_ID = 'folder';
-/** Documents read side by side (reads of some overlap writes of others); writes go two at a time. */
-const READ_CONCURRENCY = 8;
-const WRITE_CONCURRENCY = 2;
-/** Documents written per lease check, and new documents per insert command. */
+/** Documents written per lease check, and per command (one read, one bulk replace, one insert). */
 const DOCUMENTS_PER_GROUP = 200;
 
 /** One document's part of a batch: its counts in each fold it lacks. */
@@ -215,22 +212,22 @@ export class TotalsStore {
     }
   }
 
-  /** Reads the group's documents, then replaces those that exist and inserts the others in one command. */
+  /** Reads the group's documents in one command, then replaces those that exist in one and inserts the others in another. */
   private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>): Promise<void> {
     const stored = new Map<string, MonthTotals>();
-    await eachLimited(group, READ_CONCURRENCY, async ([_id]) => {
-      const document = await this.totals.findOne({ _id });
-      if (document) stored.set(_id, document);
-    });
+    for (const document of await this.totals.find({ _id: { $in: group.map(([_id]) => _id) } }).toArray()) stored.set(document._id, document);
     const replaced: MonthTotals[] = [];
     const inserted: MonthTotals[] = [];
     for (const [_id, parts] of group) {
       const next = this.withParts(_id, parts, stored.get(_id) ?? null, owners);
       if (next) (stored.has(_id) ? replaced : inserted).push(next);
     }
-    await eachLimited(replaced, WRITE_CONCURRENCY, async (document) => {
-      await this.totals.replaceOne({ _id: document._id }, document);
-    });
+    if (replaced.length > 0) {
+      await this.totals.bulkWrite(
+        replaced.map((document) => ({ replaceOne: { filter: { _id: document._id }, replacement: document } })),
+        { ordered: true },
+      );
+    }
     // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
     // pass; the next pass reads it and adds only what it lacks.
     if (inserted.length > 0) await this.totals.insertMany(inserted, { ordered: true });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -136,23 +137,29 @@ describe('tracking through the gateway', () => {
     const expiredPath = () => allocate(infra, new Date(clock.now().getTime() - 3601_000), ids).clickPath;
     const unknownPath = '/api/network/click/not-a-token';
 
-    /** A page that the gateway's policy lets render as it is: no script, no style, nothing from elsewhere. */
+    /** A page that renders as it is under its own policy: its one style allowed by hash; no script, nothing from elsewhere. */
     function expectSelfContainedPage(answer: request.Response, heading: string): void {
       expect(answer.headers['content-type']).to.equal('text/html; charset=utf-8');
       expect(answer.headers['cache-control']).to.equal('no-store');
       expect(answer.headers.vary).to.match(/\bAccept\b/i);
-      expect(answer.headers['content-security-policy']).to.include("default-src 'self'").and.include("style-src 'self'");
+      const policy = String(answer.headers['content-security-policy']);
+      expect(policy).to.include("default-src 'none'").and.not.include('script-src').and.not.include("'unsafe-inline'");
+      const style = /<style>([^<]*)<\/style>/.exec(answer.text)?.[1] ?? '';
+      expect(style, 'the page styles itself').to.include('prefers-color-scheme');
+      expect(policy).to.include(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
       expect(answer.text).to.match(/^<!doctype html>/);
       expect(answer.text).to.include(`<h1>${heading}</h1>`);
       expect(answer.text).to.include('<a href="/">');
-      expect(answer.text).to.not.match(/<script|<style|<link|<img|<iframe|\sstyle=|\ssrc=|https?:\/\//i);
+      expect(answer.text).to.include('name="viewport"');
+      expect(answer.text).to.not.match(/<script|<link|<img|<iframe|\sstyle=|\ssrc=|https?:\/\//i);
     }
 
-    it('answers a browser 410 "This offer has ended" as a page of the site for an expired link (HEAD too)', async () => {
+    it('answers a browser 410 "This link has expired" as a styled page for an expired link (HEAD too)', async () => {
       const path = expiredPath();
       const page = await request(gatewayUrl).get(path).set('accept', BROWSER_ACCEPT).set('user-agent', 'Mozilla/5.0 Firefox/128.0').redirects(0);
       expect(page.status).to.equal(410);
-      expectSelfContainedPage(page, 'This offer has ended');
+      expectSelfContainedPage(page, 'This link has expired');
+      expect(page.text).to.include('work for one hour');
       const head = await request(gatewayUrl).head(path).set('accept', BROWSER_ACCEPT).redirects(0);
       expect(head.status).to.equal(410);
       expect(head.headers['content-type']).to.equal('text/html; charset=utf-8');

@@ -6,8 +6,10 @@
 //   - Headings get GitHub's ids, so the guide's own `#sandbox-test-keys` links work on the page.
 //   - Raw HTML in the markdown is dropped (the snippet markers are HTML comments): the page shows only
 //     what markdown itself produces, and the gateway's page policy (no inline script or style) holds.
-//   - Links into the repository (`../packages/...`, `snippets/...`) have no address on the site: they are
-//     shown as their text, which names the path. In-page, site and absolute links are kept.
+//   - Links into the repository become links to what the site serves of it: the snippets
+//     (/downloads/snippets/<file>), the TypeScript and Python clients (their downloads). Other repository
+//     paths have no address on the site: they are shown as their text. In-page, site and absolute links are kept.
+//   - A page with three or more sections opens with a table of contents of its sections.
 //   - The build packs the TypeScript client (packages/network-client, scripts/pack.mjs) into the site at
 //     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}), and
 //     the Python client (clients/python) as a source archive pip installs, /downloads/pilot_network_client.zip,
@@ -20,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { Marked, type Tokens } from 'marked';
-import { gfmHeadingId } from 'marked-gfm-heading-id';
+import { getHeadingList, gfmHeadingId } from 'marked-gfm-heading-id';
 import type { Plugin } from 'vite';
 
 export const GUIDE_MODULE = 'virtual:publishers-guide';
@@ -99,6 +101,31 @@ export function withClientFacts(
 
 const RESOLVED_ID = `\0${GUIDE_MODULE}`;
 
+const SNIPPETS = path.join(DOCS, 'snippets');
+export const SNIPPET_FOLDER = 'downloads/snippets';
+
+/** The site's address of a repository link of the guide, or null when the site serves nothing of it. */
+export function siteAddress(href: string): string | null {
+  const snippet = /^snippets\/([\w.-]+)$/.exec(href)?.[1];
+  if (snippet && fs.existsSync(path.join(SNIPPETS, snippet))) return `/${SNIPPET_FOLDER}/${snippet}`;
+  if (href === '../packages/network-client/README.md') return `/${CLIENT_TARBALL}`;
+  if (href === '../clients/python/README.md') return `/${PYTHON_ARCHIVE}`;
+  return null;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A list of the page's sections (its h2 headings) after its title, when it has three or more. */
+function withContents(html: string, sections: Array<{ id: string; text: string }>): string {
+  if (sections.length < 3) return html;
+  const items = sections.map((section) => `<li><a href="#${section.id}">${section.text}</a></li>`).join('');
+  const nav = `<nav class="toc" aria-labelledby="contents"><h2 id="contents">Contents</h2><ol>${items}</ol></nav>`;
+  const titleEnd = html.indexOf('</h1>');
+  return titleEnd < 0 ? nav + html : `${html.slice(0, titleEnd + 5)}\n${nav}${html.slice(titleEnd + 5)}`;
+}
+
 /** Whether a link of the guide has an address a reader of the site can open. */
 export function keepsLink(href: string): boolean {
   return href.startsWith('#') || (href.startsWith('/') && !href.startsWith('//')) || /^https?:\/\//i.test(href);
@@ -111,11 +138,15 @@ export function renderGuide(markdown: string): string {
       html: () => '',
       link(token: Tokens.Link) {
         if (keepsLink(token.href)) return false; // marked's own rendering
-        return this.parser.parseInline(token.tokens);
+        const address = siteAddress(token.href);
+        const text = this.parser.parseInline(token.tokens);
+        return address ? `<a href="${escapeHtml(address)}">${text}</a>` : text;
       },
     },
   });
-  return marked.parse(markdown, { async: false });
+  const html = marked.parse(markdown, { async: false });
+  const headings = getHeadingList().filter((heading) => heading.level === 2);
+  return withContents(html, headings.map((heading) => ({ id: heading.id, text: heading.text })));
 }
 
 export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE, changelog: CHANGELOG_FILE }): Plugin {
@@ -143,6 +174,9 @@ export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE
       this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
       const py = pythonPacked();
       this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
+      for (const snippet of fs.readdirSync(SNIPPETS)) {
+        this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet}`, source: fs.readFileSync(path.join(SNIPPETS, snippet)) });
+      }
       this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
     },
   };

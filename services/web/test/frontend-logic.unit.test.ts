@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ApiError, NetworkError, describeError, query } from '../frontend/src/api';
 import { LIMITS, httpsUrlHint, lengthHint, lengthOf, safeHttpsUrl } from '../frontend/src/limits';
-import { MAX_CHART_DAYS, MIN_BAR_PX, SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../frontend/src/chart-series';
+import { MAX_CHART_DAYS, MIN_BAR_PX, SERIES, chartOf, minBarSize, rangeProblem, seriesOrder, timeline } from '../frontend/src/chart-series';
 import { isRetryable, retryDelayMs } from '../frontend/src/retry';
 import { fieldMessage } from '../frontend/src/field-messages';
 import { safeWorkspacePath } from '../frontend/src/hooks/deep-link';
@@ -43,7 +43,9 @@ describe('creative limit hints (mirror of SPEC.md, the server decides)', () => {
 
 describe('API errors in words', () => {
   it('shows the problem detail of a refused request', () => {
-    expect(describeError(new ApiError(409, 'invalid_transition', 'A draft campaign cannot be activated.'))).to.equal('A draft campaign cannot be activated.');
+    expect(describeError(new ApiError(409, 'invalid_transition', 'This campaign is still a draft, so it cannot be activated now.'))).to.equal(
+      'This campaign is still a draft, so it cannot be activated now.',
+    );
   });
 
   it('explains 401, 403, 429 and 503 without jargon', () => {
@@ -91,13 +93,31 @@ describe('issue 20 walk-through fixes (pure parts)', () => {
     ]);
     expect(timeline([], { from: '2026-02-27', to: '2026-03-01' }).map((d) => d.date)).to.deep.equal(['2026-02-27', '2026-02-28', '2026-03-01']);
     expect(timeline([])).to.deep.equal([]);
-    expect(timeline([], { from: '2020-01-01', to: '2026-01-01' })).to.have.length(MAX_CHART_DAYS);
+    expect(timeline([], { from: '2020-01-01', to: '2026-01-01' }), 'a range of years keeps every day (the CSV)').to.have.length(2193);
     expect(minBarSize(1)).to.equal(MIN_BAR_PX);
     expect(minBarSize(0)).to.equal(0);
     expect(minBarSize([0, 1])).to.equal(MIN_BAR_PX);
     expect(SERIES.map((series) => seriesOrder({ dataKey: series.key }))).to.deep.equal([0, 1, 2]);
     expect(rangeProblem('2026-02-10', '2026-02-01')).to.match(/after/);
     expect(rangeProblem('2026-02-01', '2026-02-01')).to.equal(null);
+    expect(safeHttpsUrl(null)).to.equal(null);
+  });
+
+  it('draws a year or less by day and a longer range by month, summing every day so the bars cover what the totals cover', () => {
+    const day = (date: string, adRequests: number) => ({ date, adRequests, confirmedDeliveries: 1, clickedLinks: 0 });
+    const year = timeline([day('2025-01-01', 2)], { from: '2025-01-01', to: '2025-12-31' });
+    expect(chartOf(year).unit).to.equal('day');
+    expect(chartOf(year).points).to.have.length(365);
+    const long = timeline([day('2024-12-31', 2), day('2025-01-01', 3), day('2026-03-05', 7)], { from: '2024-12-01', to: '2026-03-10' });
+    expect(long.length).to.be.above(MAX_CHART_DAYS);
+    const chart = chartOf(long);
+    expect(chart.unit).to.equal('month');
+    expect(chart.points.map((point) => point.period)).to.have.length(16);
+    expect(chart.points[0]).to.deep.equal({ period: '2024-12', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0 });
+    expect(chart.points[chart.points.length - 1]).to.deep.equal({ period: '2026-03', adRequests: 7, confirmedDeliveries: 1, clickedLinks: 0 });
+    const sum = (key: 'adRequests' | 'confirmedDeliveries') => chart.points.reduce((total, point) => total + point[key], 0);
+    expect(sum('adRequests')).to.equal(12);
+    expect(sum('confirmedDeliveries')).to.equal(3);
   });
 
   it('names a placement Scheduled, Live or Ended from its schedule', () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { unzipSync } from 'fflate';
 import {
@@ -11,6 +12,7 @@ import {
   packPythonClient,
   PYTHON_ARCHIVE,
   renderGuide,
+  siteAddress,
   withClientFacts,
 } from '../frontend/publishers-guide';
 import { isKnownPage } from '../src/http/site-routes';
@@ -21,6 +23,14 @@ const ids = (html: string): Set<string> => new Set([...html.matchAll(/ id="([^"]
 describe('the publishers guide as a page of the site (/guide, decision 0029)', () => {
   const markdown = fs.readFileSync(GUIDE_FILE, 'utf8');
   const html = renderGuide(markdown);
+
+  it('opens with a table of contents of its sections, each leading to its heading', () => {
+    const contents = /<nav class="toc"[^>]*>(.*?)<\/nav>/s.exec(html)?.[1] ?? '';
+    const sections = [...markdown.matchAll(/^## (.+)$/gm)].length;
+    expect(hrefs(contents)).to.have.length(sections);
+    for (const href of hrefs(contents)) expect(ids(html).has(href.slice(1)), href).to.equal(true);
+    expect(html.indexOf('<nav class="toc"')).to.be.above(html.indexOf('</h1>'));
+  });
 
   it('is a page the web service serves', () => {
     expect(isKnownPage('/guide')).to.equal(true);
@@ -44,14 +54,24 @@ describe('the publishers guide as a page of the site (/guide, decision 0029)', (
     expect(links, 'the guide links to its Sandbox section').to.include('#sandbox-test-keys');
     for (const href of links) {
       if (href.startsWith('#')) expect(anchors.has(href.slice(1)), href).to.equal(true);
-      else expect(isKnownPage(href) || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
+      else {
+        const snippet = /^\/downloads\/snippets\/([\w.-]+)$/.exec(href)?.[1];
+        const served = snippet !== undefined && fs.existsSync(path.join(path.dirname(GUIDE_FILE), 'snippets', snippet));
+        expect(isKnownPage(href) || served || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
+      }
     }
   });
 
-  it('shows links into the repository as their text (they have no address on the site)', () => {
+  it('links repository paths to what the site serves of them, and shows the others as their text', () => {
     expect(markdown).to.contain('](../packages/network-client/README.md)');
-    expect(html).to.contain('in the repository it is <code>packages/network-client</code>');
-    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/) and [the README](../packages/network-client/README.md).'))).to.deep.equal([]);
+    expect(html).to.contain(`in the repository it is <a href="/${CLIENT_TARBALL}"><code>packages/network-client</code></a>`);
+    expect(html).to.contain('<a href="/downloads/snippets/serve_ad.py"><code>docs/snippets/serve_ad.py</code></a>');
+    expect(html).to.not.match(/href="\.\.?\//);
+    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/), [the bot](../examples/publisher-bot/README.md) and [the README](../packages/network-client/README.md).'))).to.deep.equal([
+      `/${CLIENT_TARBALL}`,
+    ]);
+    expect(siteAddress('snippets/serve_ad.go')).to.equal('/downloads/snippets/serve_ad.go');
+    expect(siteAddress('snippets/missing.go')).to.equal(null);
     expect(keepsLink('#limits')).to.equal(true);
     expect(keepsLink('/sandbox')).to.equal(true);
     expect(keepsLink('https://core.telegram.org/bots/api')).to.equal(true);

@@ -102,16 +102,30 @@ describe('contrast of the chart legend and the small badges (issue 20, UX)', () 
     for (const series of SERIES) expect(contrast(series.color, '#ffffff'), series.name).to.be.at.least(4.5);
   });
 
-  it('gives every badge of styles.css text at 4.5:1 or more on its background', () => {
+  it('gives every badge and every text colour of styles.css 4.5:1 or more on its backgrounds, in the light and the dark scheme', () => {
     const css = fs.readFileSync(path.join(__dirname, '..', 'frontend', 'src', 'styles.css'), 'utf8');
-    const variables = new Map([...css.matchAll(/--([a-z-]+):\s*(#[0-9a-f]{6})/gi)].map((match) => [match[1]!, match[2]!]));
-    const colour = (value: string) => (value.startsWith('var(') ? variables.get(value.slice(6, -1)) : value.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3'));
+    const paletteOf = (block: string) => new Map([...block.matchAll(/--([a-z0-9-]+):\s*(#[0-9a-f]{6})/gi)].map((match) => [match[1]!, match[2]!]));
+    const light = paletteOf(/^:root \{([^}]*)\}/m.exec(css)?.[1] ?? '');
+    const darkOverrides = paletteOf(/@media \(prefers-color-scheme: dark\) \{\s*:root \{([^}]*)\}/.exec(css)?.[1] ?? '');
+    expect(darkOverrides.size, 'a dark scheme').to.be.greaterThan(20);
+    const dark = new Map([...light, ...darkOverrides]);
     const rules = [...css.matchAll(/^(\.badge[^{]*)\{([^}]*)\}/gm)];
     expect(rules.length).to.be.greaterThan(4);
-    for (const [, selector, body] of rules) {
-      const background = /background:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? '#e6e9f0';
-      const text = /(?:^|;)\s*color:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? variables.get('ink')!;
-      expect(contrast(colour(text)!, colour(background)!), selector!.trim()).to.be.at.least(4.5);
+    const pairs: Array<[string, string]> = [
+      ['ink', 'bg'], ['ink', 'surface'], ['ink', 'notice-bg'], ['ink', 'warning-bg'], ['ink', 'danger-bg'], ['ink', 'code-bg'],
+      ['muted', 'bg'], ['muted', 'surface'], ['accent', 'bg'], ['accent', 'surface'], ['accent', 'notice-bg'],
+      ['danger', 'bg'], ['danger', 'surface'], ['danger', 'danger-bg'], ['on-accent', 'accent'], ['on-danger', 'danger'],
+    ];
+    for (const [scheme, palette] of [['light', light], ['dark', dark]] as const) {
+      const colour = (value: string) => (value.startsWith('var(') ? palette.get(value.slice(6, -1)) : value.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3'));
+      for (const [, selector, body] of rules) {
+        const background = /background:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? 'var(--badge-bg)';
+        const text = /(?:^|;)\s*color:\s*([^;]+);/.exec(body!)?.[1]?.trim() ?? 'var(--badge-ink)';
+        expect(contrast(colour(text)!, colour(background)!), `${scheme}: ${selector!.trim()}`).to.be.at.least(4.5);
+      }
+      for (const [text, background] of pairs) {
+        expect(contrast(palette.get(text)!, palette.get(background)!), `${scheme}: ${text} on ${background}`).to.be.at.least(4.5);
+      }
     }
   });
 });

@@ -87,7 +87,8 @@ describe('web frontend in a browser', function () {
     await page.getByLabel('Internal name').fill('Autumn');
     await page.getByLabel('Title').fill('x'.repeat(101));
     const titleField = page.locator('.field', { has: page.getByLabel('Title') });
-    expect(await titleField.locator('.counter').textContent()).to.equal('101 / 100');
+    expect(await titleField.locator('.counter').textContent()).to.equal('101 / 100: 1 over the limit');
+    expect(await titleField.locator('.counter').getAttribute('class')).to.contain('counter-over');
     expect(await titleField.locator('.hint').textContent()).to.equal('Too long: at most 100 characters.');
     await page.getByLabel('Title').fill('Warm <b>bread</b>');
     expect(await titleField.locator('.hint').textContent()).to.equal('');
@@ -152,14 +153,14 @@ describe('web frontend in a browser', function () {
       const { page } = await stack.open({ account: ADMIN });
       await page.goto('/workspace/review');
       const item = (id: number) => page.locator(`[data-queue-key="campaigns:${id}"]`);
-      await item(ready.id).getByRole('button', { name: `Approve and activate campaign #${ready.id}` }).click();
+      await item(ready.id).getByRole('button', { name: `Approve and activate #${ready.id}, campaign` }).click();
       const news = page.getByTestId('review-news');
       await news.getByText(`Campaign #${ready.id} approved, but not activated: The campaign changed meanwhile; it cannot be activated now. It waits under "Approved, waiting for activation".`).waitFor();
       expect(ready.status, 'the approval stays: nothing is rolled back').to.equal('approved');
-      await page.getByTestId('review-waiting').getByRole('button', { name: `Activate campaign #${ready.id}` }).waitFor();
+      await page.getByTestId('review-waiting').getByRole('button', { name: `Activate #${ready.id}, campaign` }).waitFor();
 
       // Typing a reason with the shortcut letters in it decides nothing; back on the item, a approves it.
-      await item(other.id).getByRole('button', { name: `Reject campaign #${other.id}…` }).click();
+      await item(other.id).getByRole('button', { name: `Reject… #${other.id}, campaign` }).click();
       await page.keyboard.type('a r x j k');
       expect(other.status).to.equal('submitted');
       await page.keyboard.press('Escape');
@@ -414,6 +415,6 @@ describe('web frontend in a browser', function () {
     await page.goto('/workspace');
     expect(await page.getByTestId('total-adRequests').textContent()).to.equal('12');
     expect(await page.getByTestId('total-clickedLinks').textContent()).to.equal('3');
-    expect(await page.getByRole('table').getByText('2026-11-22').isVisible()).to.equal(true);
+    expect(await page.getByRole('table').getByText('22 Nov 2026').isVisible()).to.equal(true);
   });
 });

@@ -16,7 +16,7 @@ import { startSystem, type System, type SystemOptions } from '../../e2e/support/
 export const ARTIFACTS = path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'browser');
 
 /** Console lines that are the browser reporting an answer the page expects and handles (e.g. 401 before sign-in, 204 slots). */
-const EXPECTED_CONSOLE = /status of (401|403|404|409|422)/;
+const EXPECTED_CONSOLE = /status of (401|403|404|409|410|422)/;
 
 export interface Person {
   context: BrowserContext;

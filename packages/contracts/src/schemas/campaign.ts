@@ -1,6 +1,6 @@
 /** The campaign contracts of the workspace API (API.md "Workspace: campaigns"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, HttpsUrl, Id, literals, PlainText, StringEnum, Timestamp } from './fields';
+import { AccountId, HttpsUrl, Id, literals, CreativeText, StringEnum, Timestamp } from './fields';
 import { CAMPAIGN_LANGUAGES } from './languages';
 
 export const CAMPAIGN_FORMATS = ['bot', 'channel'] as const;
@@ -21,10 +21,10 @@ export const CampaignLanguage = Type.String({
 /** Body of POST /api/workspace/campaigns. */
 export const CreateCampaignBody = Type.Object(
   {
-    name: PlainText(CAMPAIGN_LIMITS.name, 'internal name'),
-    title: PlainText(CAMPAIGN_LIMITS.title, 'title'),
-    text: PlainText(CAMPAIGN_LIMITS.text, 'message body', true),
-    buttonText: PlainText(CAMPAIGN_LIMITS.buttonText, 'button label'),
+    name: CreativeText(CAMPAIGN_LIMITS.name, 'internal name'),
+    title: CreativeText(CAMPAIGN_LIMITS.title, 'title'),
+    text: CreativeText(CAMPAIGN_LIMITS.text, 'message body', true),
+    buttonText: CreativeText(CAMPAIGN_LIMITS.buttonText, 'button label'),
     format: CampaignFormatSchema,
     language: CampaignLanguage,
     destinationUrl: HttpsUrl('where a click goes'),

@@ -6,6 +6,14 @@ export function PlainText(max: number, description: string, multiLine = false) {
   return Type.String({ 'x-text': { max, multiLine }, description: `${description}: 1 to ${max} characters (grapheme clusters), plain text${multiLine ? ', line breaks allowed' : ''}` });
 }
 
+/** A creative text shown to end users: a PlainText that also refuses bidirectional control characters. */
+export function CreativeText(max: number, description: string, multiLine = false) {
+  return Type.String({
+    'x-text': { max, multiLine, creative: true },
+    description: `${description}: 1 to ${max} characters (grapheme clusters), plain text without text-direction controls${multiLine ? ', line breaks allowed' : ''}`,
+  });
+}
+
 /** A public HTTPS link without credentials (custom keyword `x-https-url`); `emptyIsNone`: '' means none. */
 export function HttpsUrl(description: string, emptyIsNone = false) {
   return Type.String({ 'x-https-url': { emptyIsNone }, description: `${description}: an absolute https:// URL naming a public host, without user name or password`, examples: ['https://example.com/landing'] });

@@ -1,6 +1,6 @@
 /** The website placement contracts (API.md "Website placements"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, HttpsUrl, literals, PlainText, StringEnum, Timestamp } from './fields';
+import { AccountId, HttpsUrl, literals, CreativeText, StringEnum, Timestamp } from './fields';
 
 export const SLOTS = ['home-feature', 'workspace-top', 'tr-footer'] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -16,8 +16,8 @@ const ScheduleTime = (description: string) =>
 /** Body of PUT /api/workspace/placements/{slot}. */
 export const PlacementBody = Type.Object(
   {
-    title: PlainText(PLACEMENT_LIMITS.title, 'title'),
-    buttonText: PlainText(PLACEMENT_LIMITS.buttonText, 'button label'),
+    title: CreativeText(PLACEMENT_LIMITS.title, 'title'),
+    buttonText: CreativeText(PLACEMENT_LIMITS.buttonText, 'button label'),
     destinationUrl: HttpsUrl('where a click goes'),
     imageUrl: Type.Optional(HttpsUrl('the image; absent, null or empty for none', true)),
     status: StringEnum(PLACEMENT_STATUSES, 'not_allowed', 'draft, active or paused'),

@@ -4,7 +4,7 @@
  * problem errors with stable codes that the routes pass on.
  */
 import type { Clock } from '@pilot/config';
-import { createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
+import { createEnvelope, transitionRefusalMessage, type CampaignEvent, type CampaignState } from '@pilot/contracts';
 import { AUDIT_LIMIT, auditItemOf, type AuditItem } from '@pilot/contracts';
 import { HttpError, problems } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
@@ -17,6 +17,7 @@ import {
   decideTransition,
   MAX_CAMPAIGNS_PER_ACCOUNT,
   newDraft,
+  TRANSITIONS,
   type Actor,
   type CampaignRecord,
   type CampaignStatus,
@@ -249,7 +250,7 @@ export class CampaignUseCases {
       reason = pause.value.reason;
     }
     if (!decision.ok) {
-      throw problems.conflict('invalid_transition', `A ${campaign.status} campaign cannot be moved by ${name}`);
+      throw problems.conflict('invalid_transition', transitionRefusalMessage('campaign', campaign.status, name, TRANSITIONS[name].to));
     }
     const at = this.options.clock.now();
     const next: CampaignRecord = applyTransition(recordOf(campaign), decision.to, reason);

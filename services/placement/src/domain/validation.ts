@@ -22,7 +22,7 @@ export function validatePlacementInput(body: unknown): Validated<PlacementInput>
   const startsAt = timeOf(record.startsAt);
   const endsAt = timeOf(record.endsAt);
   if (startsAt && endsAt && endsAt.getTime() <= startsAt.getTime()) {
-    errors.push({ field: 'endsAt', code: 'ends_before_start', message: 'endsAt must be after startsAt' });
+    errors.push({ field: 'endsAt', code: 'ends_before_start', message: 'endsAt must be after the start time' });
   }
   if (!checked.ok || errors.length > 0) return { ok: false, errors };
   const { imageUrl, ...rest } = checked.value;

@@ -5,7 +5,7 @@
  * before the database write, so a failure in between fails closed.
  */
 import type { Clock } from '@pilot/config';
-import { createEnvelope, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
+import { createEnvelope, transitionRefusalMessage, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import { generateApiKey, hashApiKey } from '@pilot/api-keys';
@@ -206,7 +206,7 @@ export class Publishers {
         throw problems.forbidden('own_platform_review', 'An owner cannot review its own platform');
       }
       const to = nextStatus(record.status, action);
-      if (!to) throw problems.conflict('invalid_transition', `A ${record.status} platform cannot be ${ACTION_NAMES[action]}`);
+      if (!to) throw problems.conflict('invalid_transition', transitionRefusalMessage('platform', record.status, action, rule.to));
       const now = this.clock.now();
       const next: PublisherState = {
         ...stateOf(record),

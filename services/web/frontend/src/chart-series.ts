@@ -25,7 +25,7 @@ export function seriesOrder(item: { dataKey?: unknown }): number {
   return SERIES.findIndex((series) => series.key === item.dataKey);
 }
 
-/** The most days one chart draws; a longer range shows its latest days. */
+/** The most days one chart draws as days; a longer range is drawn by month (the table and the CSV keep every day). */
 export const MAX_CHART_DAYS = 366;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,7 @@ function dateOf(day: number): string {
 
 /**
  * Every day from `from` (or the first day with events) to `to` (or the last day with events), each with
- * its totals or zeros. No events and no range: no days.
+ * its totals or zeros, however long the range. No events and no range: no days.
  */
 export function timeline(days: Stats['days'], range: { from?: string; to?: string } = {}): Stats['days'] {
   const known = new Map(days.map((day) => [day.date, day]));
@@ -49,9 +49,8 @@ export function timeline(days: Stats['days'], range: { from?: string; to?: strin
   const first = range.from && DATE.test(range.from) ? dayNumber(range.from) : eventDays.length ? Math.min(...eventDays) : null;
   const last = range.to && DATE.test(range.to) ? dayNumber(range.to) : eventDays.length ? Math.max(...eventDays) : null;
   if (first === null || last === null || last < first) return [];
-  const start = Math.max(first, last - MAX_CHART_DAYS + 1);
   const filled: Stats['days'] = [];
-  for (let day = start; day <= last; day += 1) {
+  for (let day = first; day <= last; day += 1) {
     const date = dateOf(day);
     filled.push(known.get(date) ?? { date, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
   }
@@ -62,4 +61,32 @@ export function timeline(days: Stats['days'], range: { from?: string; to?: strin
 export function rangeProblem(from: string, to: string): string | null {
   if (from && to && from > to) return 'The "From" date is after the "To" date: choose a start on or before the end.';
   return null;
+}
+
+export interface ChartPoint extends Totals {
+  /** the day (YYYY-MM-DD) or the month (YYYY-MM) of the bar */
+  period: string;
+}
+
+export interface Chart {
+  unit: 'day' | 'month';
+  points: ChartPoint[];
+}
+
+/**
+ * The bars of a timeline: one a day up to MAX_CHART_DAYS days, else one a UTC month (each month's sum, the
+ * first and last months partial), so the chart covers the whole range the totals cover.
+ */
+export function chartOf(days: Stats['days']): Chart {
+  if (days.length <= MAX_CHART_DAYS) return { unit: 'day', points: days.map(({ date, ...totals }) => ({ period: date, ...totals })) };
+  const months = new Map<string, ChartPoint>();
+  for (const day of days) {
+    const period = day.date.slice(0, 7);
+    const month = months.get(period) ?? { period, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
+    month.adRequests += day.adRequests;
+    month.confirmedDeliveries += day.confirmedDeliveries;
+    month.clickedLinks += day.clickedLinks;
+    months.set(period, month);
+  }
+  return { unit: 'month', points: [...months.values()] };
 }

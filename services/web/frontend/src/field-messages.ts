@@ -9,6 +9,8 @@ const BY_CODE: Record<string, string> = {
   blank: 'Enter some text, not only spaces.',
   https_required: 'The address must start with https://',
   unknown_field: 'This field is not accepted here.',
+  bidi_control_characters: 'Remove the invisible text-direction characters (such as a right-to-left override).',
+  ends_before_start: 'Must be after the start.',
 };
 
 export function fieldMessage(error: FieldError): string {

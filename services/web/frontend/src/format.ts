@@ -14,6 +14,7 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   minute: '2-digit',
   hourCycle: 'h23',
 });
+const MONTH = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', month: 'short', year: 'numeric' });
 const HOUR = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** The label every page shows beside its times. */
@@ -60,4 +61,9 @@ export function formatDate(value: string | Date): string {
 /** "10:00" for an instant's UTC hour (the unit of hourly figures). */
 export function formatHour(value: string | Date): string {
   return HOUR.format(instant(value));
+}
+
+/** "Nov 2026" for a UTC month (YYYY-MM). */
+export function formatMonth(value: string): string {
+  return MONTH.format(new Date(`${value}-01T00:00:00Z`));
 }

@@ -1,6 +1,7 @@
 /**
- * The creative limits of SPEC.md, mirrored for hints while typing. The server decides: its 422 field
- * errors are shown next to the same fields.
+ * The creative limits of SPEC.md, mirrored for hints while typing, counted as the server counts
+ * (@pilot/contracts text-length and plain-text; a unit test holds the two together). The server decides:
+ * its 422 field errors are shown next to the same fields.
  */
 export const LIMITS = {
   name: { min: 1, max: 100 },
@@ -19,11 +20,44 @@ export function lengthOf(value: string): number {
   return count;
 }
 
+/** UTF-16 code units the server allows per character of a limit: a character may be built of several. */
+export const UTF16_UNITS_PER_CHARACTER = 8;
+
+/** The text-direction controls the server refuses in creative texts (a right-to-left override reverses a label). */
+export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+/** Over the limit in characters, or in encoded length (few characters made of many combining marks). */
+export function overLimit(value: string, max: number): boolean {
+  return lengthOf(value) > max || value.length > max * UTF16_UNITS_PER_CHARACTER;
+}
+
+export interface Counter {
+  text: string;
+  over: boolean;
+}
+
+/** "80 / 100", and what is over when the text is: the characters, or its encoded size. */
+export function counterOf(value: string, max: number): Counter {
+  const length = lengthOf(value);
+  if (length > max) return { text: `${length} / ${max}: ${length - max} over the limit`, over: true };
+  if (value.length > max * UTF16_UNITS_PER_CHARACTER) return { text: `${length} / ${max}, but too long once encoded`, over: true };
+  return { text: `${length} / ${max}`, over: false };
+}
+
 export function lengthHint(value: string, limit: { min: number; max: number }): string | null {
   const length = lengthOf(value);
   if (length < limit.min) return 'Required.';
   if (length > limit.max) return `Too long: at most ${limit.max} characters.`;
+  if (value.length > limit.max * UTF16_UNITS_PER_CHARACTER) {
+    return `Too long once encoded: some characters here are built of many marks. At most ${limit.max * UTF16_UNITS_PER_CHARACTER} code units.`;
+  }
   return null;
+}
+
+/** lengthHint, and a creative text's refusal of text-direction controls. */
+export function creativeTextHint(value: string, limit: { min: number; max: number }): string | null {
+  if (BIDI_CONTROLS.test(value)) return 'Remove the invisible text-direction characters (such as a right-to-left override): they can make the text read differently.';
+  return lengthHint(value, limit);
 }
 
 /** An https URL without user name or password, else a hint. */

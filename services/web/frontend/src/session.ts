@@ -1,12 +1,16 @@
 import { QueryCache, QueryClient, MutationCache, useQuery } from '@tanstack/react-query';
 import { ApiError, api } from './api';
+import { noteSessionEnd } from './session-end';
 import type { Session } from './types';
 
 export const SESSION_KEY = ['session'] as const;
 
 /** A 401 from any workspace call means the session is gone: forget it, and the layout goes to sign-in. */
 function onApiError(error: unknown): void {
-  if (error instanceof ApiError && error.status === 401) queryClient.setQueryData(SESSION_KEY, null);
+  if (error instanceof ApiError && error.status === 401) {
+    noteSessionEnd(true);
+    queryClient.setQueryData(SESSION_KEY, null);
+  }
 }
 
 export const queryClient = new QueryClient({

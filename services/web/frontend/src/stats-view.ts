@@ -2,22 +2,17 @@
  * What the totals panels compute from a stats answer (issue 20, "what users of ad dashboards expect"):
  * the two rates, the date presets as UTC date ranges, and the per-day rows as CSV.
  */
+import { formatShare } from './format';
 import type { Stats } from './types';
-
-/** A share as a percentage with one decimal ("2.5%"); null when there is nothing to divide by. */
-export function percent(part: number, whole: number): string | null {
-  if (!Number.isFinite(part) || !Number.isFinite(whole) || whole <= 0) return null;
-  return `${(Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
-}
 
 /** Click-through rate: links opened among the deliveries the publishers confirmed. */
 export function clickThroughRate(totals: Pick<Stats, 'clickedLinks' | 'confirmedDeliveries'>): string | null {
-  return percent(totals.clickedLinks, totals.confirmedDeliveries);
+  return formatShare(totals.clickedLinks, totals.confirmedDeliveries);
 }
 
 /** Confirmation rate: confirmed deliveries among the ad requests answered with an ad. */
 export function confirmationRate(totals: Pick<Stats, 'confirmedDeliveries' | 'adRequests'>): string | null {
-  return percent(totals.confirmedDeliveries, totals.adRequests);
+  return formatShare(totals.confirmedDeliveries, totals.adRequests);
 }
 
 export const PRESETS = [

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AdminPlacement, Campaign, Publisher, Session } from '@pilot/contracts';
+import { transitionRefusalMessage, type AdminPlacement, type Campaign, type Publisher, type Session } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/internal-auth';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
@@ -317,7 +317,7 @@ export class FakeApi {
       if (req.params.action === 'activate' && this.activationRefused) return problem(res, 409, 'invalid_transition', 'The campaign changed meanwhile; it cannot be activated now.');
       const owner = campaign.ownerAccountId === account.accountId;
       if (!((move.admin && account.admin) || (move.owner && owner))) return problem(res, 403, 'forbidden', 'Not allowed for this account.');
-      if (!move.from.includes(campaign.status)) return problem(res, 409, 'invalid_transition', `A ${campaign.status} campaign cannot do that.`);
+      if (!move.from.includes(campaign.status)) return problem(res, 409, 'invalid_transition', transitionRefusalMessage('campaign', campaign.status, String(req.params.action), move.to));
       if (req.params.action === 'reject') {
         const reason = (req.body as { reason?: unknown } | undefined)?.reason;
         if (lengthOf(reason) < 1 || lengthOf(reason) > 500)
@@ -376,7 +376,7 @@ export class FakeApi {
       const publisher = this.publishers.find((p) => String(p.id) === req.params.id);
       if (!move || !this.visible(account, publisher)) return problem(res, 404, 'publisher_not_found', 'No such platform.');
       if (move.admin ? !account.admin : publisher.ownerAccountId !== account.accountId) return problem(res, 403, 'forbidden', 'Not allowed for this account.');
-      if (!move.from.includes(publisher.status)) return problem(res, 409, 'invalid_transition', `A ${publisher.status} platform cannot do that.`);
+      if (!move.from.includes(publisher.status)) return problem(res, 409, 'invalid_transition', transitionRefusalMessage('platform', publisher.status, String(req.params.action), move.to));
       publisher.status = move.to;
       publisher.updatedAt = new Date().toISOString();
       res.json(publisher);

@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../api';
 import type { NotificationSettings } from '../types';
@@ -19,7 +20,7 @@ export function BotMessagesMenu({ admin }: { admin: boolean }) {
   const [open, setOpen] = useState(false);
   const settings = useQuery({ queryKey: SETTINGS_KEY, queryFn: () => api<NotificationSettings>(SETTINGS_PATH), enabled: open });
   const [changing, setChanging] = useState<Partial<NotificationSettings>>({});
-  const change = useMutation({
+  const change = useSafeMutation({
     mutationFn: (body: Partial<NotificationSettings>) => api<NotificationSettings>(SETTINGS_PATH, { method: 'PUT', body }),
     onSuccess: (saved) => client.setQueryData(SETTINGS_KEY, saved),
     onSettled: () => setChanging({}),

@@ -1,4 +1,5 @@
 /** The per-day rows (UTC) of a stats answer: the days it is given (a record's page pads the range, the dashboard lists the days with events). */
+import { formatCount, formatDate } from '../format';
 import type { Stats } from '../types';
 
 export function DayTable({ days, caption }: { days: Stats['days']; caption: string }) {
@@ -17,10 +18,12 @@ export function DayTable({ days, caption }: { days: Stats['days']; caption: stri
         <tbody>
           {days.map((day) => (
             <tr key={day.date}>
-              <th scope="row">{day.date}</th>
-              <td data-label="Ad requests">{day.adRequests}</td>
-              <td data-label="Confirmed deliveries">{day.confirmedDeliveries}</td>
-              <td data-label="Clicked links">{day.clickedLinks}</td>
+              <th scope="row">
+                <time dateTime={day.date}>{formatDate(day.date)}</time>
+              </th>
+              <td data-label="Ad requests">{formatCount(day.adRequests)}</td>
+              <td data-label="Confirmed deliveries">{formatCount(day.confirmedDeliveries)}</td>
+              <td data-label="Clicked links">{formatCount(day.clickedLinks)}</td>
             </tr>
           ))}
         </tbody>

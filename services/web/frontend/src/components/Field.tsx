@@ -1,13 +1,14 @@
 import { useId, type ReactNode } from 'react';
 import type { FieldError } from '../api';
 import { fieldMessage } from '../field-messages';
+import type { Counter } from '../limits';
 
 interface FieldProps {
   label: string;
   /** hint shown while typing (client-side mirror of the server's limits) */
   hint?: string | null;
-  /** counter such as "12 / 100" */
-  counter?: string;
+  /** counter such as "12 / 100", red and saying so when over the limit */
+  counter?: Counter;
   /** the server's 422 errors for this field */
   serverErrors?: FieldError[];
   help?: string;
@@ -30,8 +31,8 @@ export function Field({ label, hint, counter, serverErrors = [], help, children 
           {help}
         </span>
         {counter ? (
-          <span className="counter" aria-live="polite">
-            {counter}
+          <span className={counter.over ? 'counter counter-over' : 'counter'} aria-live="polite" data-testid="counter">
+            {counter.text}
           </span>
         ) : null}
       </div>

@@ -4,11 +4,14 @@
  * key asks for confirmation first because the previous key stops working at once.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import { LeaveGuard } from './LeaveGuard';
 import type { Publisher } from '../types';
+import { formatDateTime } from '../format';
+import { CopyButton } from './CopyButton';
 
 interface NewKey {
   key: string;
@@ -18,16 +21,14 @@ interface NewKey {
 export function KeyPanel({ publisher }: { publisher: Publisher }) {
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   // The key in the component's own state: hiding it drops the leave guard within the click itself, where the
   // mutation's reset reaches the component through the query client's batched notifications, after it.
   const [key, setKey] = useState<string | undefined>();
-  const generate = useMutation({
+  const generate = useSafeMutation({
     mutationFn: () => apiBody<NewKey>(`/api/workspace/publishers/${publisher.id}/keys`, { method: 'POST', body: {} }),
     onSuccess: (result) => {
       setKey(result.key);
       setConfirming(false);
-      setCopied('no');
       client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, keyCreatedAt: result.keyCreatedAt } : old));
       void client.invalidateQueries({ queryKey: ['publishers'] });
     },
@@ -49,16 +50,6 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
     if (key) keyField.current?.focus();
   }, [key]);
 
-  const copy = async () => {
-    if (!key) return;
-    try {
-      await navigator.clipboard.writeText(key);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
-
   return (
     <div className="key-panel">
       <LeaveGuard
@@ -77,10 +68,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
             Your new key
             <input ref={keyField} className="key" readOnly value={key} data-testid="new-key" data-secret onFocus={(event) => event.target.select()} />
           </label>
-          <button type="button" className="button" onClick={() => void copy()}>
-            Copy key
-          </button>
-          <span aria-live="polite">{copied === 'yes' ? ' Copied.' : copied === 'failed' ? ' Copy failed: select the key and copy it by hand.' : ''}</span>
+          <CopyButton text={key} label="Copy key" />
           <p>
             <button type="button" className="link-button" onClick={() => setKey(undefined)}>
               I have stored the key; hide it
@@ -91,11 +79,11 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
         <>
           <p>
             {rotating
-              ? `A key exists since ${new Date(publisher.keyCreatedAt as string).toLocaleString()}. Generating a new one stops the current key at once.`
+              ? `A key exists since ${formatDateTime(publisher.keyCreatedAt as string)}. Generating a new one stops the current key at once.`
               : 'Generate the key your server sends with every ad request.'}
           </p>
           {rotating && !confirming ? (
-            <button ref={rotateButton} type="button" className="button" onClick={() => setConfirming(true)}>
+            <button ref={rotateButton} type="button" className="button button-danger-outline" onClick={() => setConfirming(true)}>
               Rotate key…
             </button>
           ) : null}

@@ -1,4 +1,5 @@
 import type { Publisher } from '../types';
+import { formatDateTime } from '../format';
 
 /**
  * What the owner of a platform that is not approved learns about its server key (issue 20, bug 4): a
@@ -7,7 +8,7 @@ import type { Publisher } from '../types';
 export function keyStatusText(publisher: Pick<Publisher, 'status' | 'keyCreatedAt'>): string {
   if (publisher.status === 'paused') {
     return publisher.keyCreatedAt
-      ? `Your server key (created ${new Date(publisher.keyCreatedAt).toLocaleString()}) is refused while the platform is paused. It is kept and works again, unchanged, once an administrator approves the platform; no new key is needed.`
+      ? `Your server key (created ${formatDateTime(publisher.keyCreatedAt)}) is refused while the platform is paused. It is kept and works again, unchanged, once an administrator approves the platform; no new key is needed.`
       : 'No server key was generated before the pause. Once an administrator approves the platform again you can generate one.';
   }
   if (publisher.status === 'rejected') {

@@ -17,16 +17,19 @@ export function PauseForm({
   asOwner,
   pending,
   onPause,
+  draftKey,
 }: {
   record: 'campaign' | 'publisher';
   asOwner: boolean;
   pending: boolean;
   onPause: (reason: string | undefined) => void;
+  draftKey: string;
 }) {
   return (
     <ReasonForm
       openLabel="Pause…"
       name="Pause"
+      draftKey={`pause-${draftKey}`}
       reasonLabel={asOwner ? 'Reason (optional, kept in the audit record)' : 'Reason for the owner (optional)'}
       submitLabel={record === 'campaign' ? 'Pause the campaign' : 'Pause the platform'}
       required={false}

@@ -6,6 +6,7 @@
 import { useRecordAudit, type RecordSeenBy } from '../hooks/record-audit';
 import type { AuditEntry } from '../types';
 import { actorWords } from './StatusHistory';
+import { formatDateTime } from '../format';
 
 export function latestPause(items: AuditEntry[]): AuditEntry | null {
   return items.find((item) => item.action === 'paused') ?? null;
@@ -32,7 +33,7 @@ export function PausedNotice({ record, id, ownerAccountId, viewer, pauseReason }
     <div className="notice paused-notice" data-testid="paused-notice">
       <p>
         <strong>{record === 'campaign' ? 'This campaign is paused' : 'This platform is paused'}</strong>
-        {pause ? ` by ${who} on ${new Date(pause.at).toLocaleString()}.` : '.'}
+        {pause ? ` by ${who} on ${formatDateTime(pause.at)}.` : '.'}
       </p>
       {reason ? <p className="reason-text">Reason: {reason}</p> : null}
       {pause && !reason ? <p className="help">No reason was given.</p> : null}

@@ -1,11 +1,12 @@
 /**
  * A platform's fill: its ad requests answered 200 (a creative, the "ad requests" total) and 204 (none
- * qualified), all time, with the share filled; beside them the other two totals. Test key answers are
- * never counted.
+ * qualified), all time, with the share filled. The other totals are the Totals panel's, shown once there.
+ * Test key answers are never counted.
  */
 import { useQuery } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { fillRate } from '../fill';
+import { formatCount } from '../format';
 import { ErrorMessage } from './ErrorMessage';
 import type { Stats } from '../types';
 
@@ -24,17 +25,13 @@ export function PlatformFill({ publisherId }: { publisherId: number }) {
       <h2>Fill</h2>
       <dl className="facts">
         <dt>Ad calls answered with an ad (200)</dt>
-        <dd data-testid="fill-200">{filled}</dd>
+        <dd data-testid="fill-200">{formatCount(filled)}</dd>
         <dt>Ad calls with no ad available (204)</dt>
-        <dd data-testid="fill-204">{unfilled}</dd>
+        <dd data-testid="fill-204">{formatCount(unfilled)}</dd>
         <dt>Fill rate</dt>
-        <dd data-testid="fill-rate">{rate === null ? 'no ad calls yet' : `${rate}%`}</dd>
-        <dt>Confirmed deliveries</dt>
-        <dd>{stats.data.confirmedDeliveries}</dd>
-        <dt>Clicked ad links</dt>
-        <dd>{stats.data.clickedLinks}</dd>
+        <dd data-testid="fill-rate">{rate ?? 'no ad calls yet'}</dd>
       </dl>
-      <p className="help">All time. Requests made with the test key are never counted.</p>
+      <p className="help">All time. Requests made with the test key are never counted; deliveries and clicks are in the totals below.</p>
     </div>
   );
 }

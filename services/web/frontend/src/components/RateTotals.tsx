@@ -2,6 +2,7 @@
  * The three totals and the two rates people judge an ad by: click-through (clicked / confirmed) and
  * confirmation (confirmed / ad requests), each saying what it divides.
  */
+import { formatCount } from '../format';
 import { clickThroughRate, confirmationRate } from '../stats-view';
 import type { Totals } from '../types';
 
@@ -12,15 +13,15 @@ export function RateTotals({ totals }: { totals: Totals }) {
     <dl className="totals" data-testid="totals">
       <div>
         <dt>Ad requests</dt>
-        <dd data-testid="total-adRequests">{totals.adRequests}</dd>
+        <dd data-testid="total-adRequests">{formatCount(totals.adRequests)}</dd>
       </div>
       <div>
         <dt>Confirmed deliveries</dt>
-        <dd data-testid="total-confirmedDeliveries">{totals.confirmedDeliveries}</dd>
+        <dd data-testid="total-confirmedDeliveries">{formatCount(totals.confirmedDeliveries)}</dd>
       </div>
       <div>
         <dt>Clicked links</dt>
-        <dd data-testid="total-clickedLinks">{totals.clickedLinks}</dd>
+        <dd data-testid="total-clickedLinks">{formatCount(totals.clickedLinks)}</dd>
       </div>
       <div>
         <dt>Click-through rate</dt>

@@ -4,7 +4,9 @@
  * the reason; Cancel or Escape closes it and gives focus back to the button (issue 20, bugs 3 and 11).
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { lengthOf } from '../limits';
+import { useFormDraft } from '../hooks/form-draft';
+import { counterOf, lengthOf } from '../limits';
+import { DraftRestoredNotice } from './DraftRestoredNotice';
 
 export interface ReasonFormProps {
   /** the opening button, e.g. "Reject…" */
@@ -22,17 +24,23 @@ export interface ReasonFormProps {
   openName?: string;
   /** marks the opening button for a keyboard shortcut of the page */
   shortcut?: string;
+  /** where the typed reason is kept if the session ends meanwhile (one per record and form) */
+  draftKey: string;
 }
 
 export const REASON_MAX = 500;
 
-export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit, openName, shortcut }: ReasonFormProps) {
+export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit, draftKey, openName, shortcut }: ReasonFormProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const id = useId();
   const opener = useRef<HTMLButtonElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(false);
+  const restored = useFormDraft(`reason-${draftKey}`, open ? reason : '', '', (saved) => {
+    setReason(saved);
+    setOpen(true);
+  });
 
   useEffect(() => {
     if (open) field.current?.focus();
@@ -42,13 +50,14 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
 
   if (!open)
     return (
-      <button ref={opener} type="button" className="button button-danger" onClick={() => setOpen(true)} aria-label={openName} data-shortcut={shortcut}>
+      <button ref={opener} type="button" className="button button-danger-outline" onClick={() => setOpen(true)} aria-label={openName} data-shortcut={shortcut}>
         {openLabel}
       </button>
     );
   const trimmed = reason.trim();
   const length = lengthOf(trimmed);
-  const valid = length <= REASON_MAX && (!required || length >= 1);
+  const counter = counterOf(trimmed, REASON_MAX);
+  const valid = !counter.over && (!required || length >= 1);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (valid) onSubmit(length > 0 ? trimmed : undefined);
@@ -63,6 +72,7 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
           {consequence}
         </div>
       ) : null}
+      <DraftRestoredNotice shown={restored} />
       <label htmlFor={id}>{reasonLabel}</label>
       <textarea
         ref={field}
@@ -74,8 +84,8 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
         maxLength={REASON_MAX}
         aria-describedby={`${consequence ? `${id}-consequence ` : ''}${id}-count`}
       />
-      <span id={`${id}-count`} className="counter">
-        {length} / {REASON_MAX}
+      <span id={`${id}-count`} className={counter.over ? 'counter counter-over' : 'counter'}>
+        {counter.text}
       </span>
       <div className="actions">
         <button type="submit" className="button button-danger" disabled={pending || !valid}>

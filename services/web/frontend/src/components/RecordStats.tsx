@@ -14,6 +14,7 @@ import { DatePresets } from './DatePresets';
 import { DayTable } from './DayTable';
 import { ErrorMessage } from './ErrorMessage';
 import { RateTotals } from './RateTotals';
+import { formatCount, formatDate } from '../format';
 
 export function RecordStats({ record, id }: { record: 'campaign' | 'publisher'; id: number }) {
   const [preset, setPreset] = useState<Preset>('all');
@@ -35,13 +36,13 @@ export function RecordStats({ record, id }: { record: 'campaign' | 'publisher'; 
         <div aria-busy={stats.isPlaceholderData}>
           <RateTotals totals={stats.data} />
           <p className="help">
-            {range.from ? `${range.from} to ${range.to}, UTC.` : 'All time.'}{' '}
+            {range.from ? `${formatDate(range.from)} to ${formatDate(range.to)}, UTC.` : 'All time.'}{' '}
             {record === 'publisher' ? 'Requests made with the test key are never counted.' : null}
           </p>
           {days.length > 0 ? (
             <details className="days">
               <summary>
-                Per day ({days.length} {days.length === 1 ? 'day' : 'days'})
+                Per day ({formatCount(days.length)} {days.length === 1 ? 'day' : 'days'})
               </summary>
               <DayTable days={days} caption="Per day (UTC), days without events included" />
             </details>

@@ -1,13 +1,14 @@
 import { ReasonForm } from './ReasonForm';
 
 /** Rejecting needs a reason (1 to 500 characters) that the owner will read. */
-export function RejectForm({ onReject, pending, openLabel = 'Reject…', openName, shortcut }: { onReject: (reason: string) => void; pending: boolean; openLabel?: string; openName?: string; shortcut?: string }) {
+export function RejectForm({ onReject, pending, draftKey, openLabel = 'Reject…', openName, shortcut }: { onReject: (reason: string) => void; pending: boolean; draftKey: string; openLabel?: string; openName?: string; shortcut?: string }) {
   return (
     <ReasonForm
       openLabel={openLabel}
       openName={openName}
       shortcut={shortcut}
       name="Reject"
+      draftKey={`reject-${draftKey}`}
       reasonLabel="Reason for the owner"
       submitLabel="Reject"
       required

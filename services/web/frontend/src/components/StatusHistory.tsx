@@ -5,6 +5,7 @@
 import { useRecordAudit, type RecordSeenBy } from '../hooks/record-audit';
 import { actionWords, statusWord } from '../status-words';
 import { ErrorMessage } from './ErrorMessage';
+import { formatDateTime } from '../format';
 
 export function actorWords(actorAccountId: string | null, viewerAccountId: string, ownerAccountId: string, viewerIsAdmin: boolean): string {
   if (actorAccountId === null) return 'the system';
@@ -31,7 +32,7 @@ export function StatusHistory({ record, id, ownerAccountId, viewer }: RecordSeen
           <ol className="history">
             {audit.data.items.map((item, index) => (
               <li key={`${item.at}-${index}`}>
-                <time dateTime={item.at}>{new Date(item.at).toLocaleString()}</time>{' '}
+                <time dateTime={item.at}>{formatDateTime(item.at)}</time>{' '}
                 <strong>{actionWords(item.action)}</strong>
                 {(item.from || item.to) && item.from !== item.to ? (
                   <span className="help">

@@ -4,10 +4,13 @@
  * Making a new one replaces the previous test key; neither touches the live key.
  */
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import type { Publisher } from '../types';
+import { formatDateTime } from '../format';
+import { CopyButton } from './CopyButton';
 
 interface NewKey {
   key: string;
@@ -18,6 +21,7 @@ interface NewKey {
 export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey?: (key: string | null) => void }) {
   const client = useQueryClient();
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
+  const [confirmingReplace, setConfirmingReplace] = useState(false);
   // In the component's own state, like the live key's (KeyPanel): hiding it takes it off the page, the test
   // request form's copy included, within the click.
   const [key, setKey] = useState<string | undefined>();
@@ -30,15 +34,16 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
     client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, testKeyCreatedAt } : old));
     void client.invalidateQueries({ queryKey: ['publishers'] });
   };
-  const create = useMutation({
+  const create = useSafeMutation({
     mutationFn: () => apiBody<NewKey>(path, { method: 'POST', body: {} }),
     onSuccess: (result) => {
+      setConfirmingReplace(false);
       setTestKeyCreatedAt(result.keyCreatedAt);
       showKey(result.key);
     },
     gcTime: 0,
   });
-  const revoke = useMutation({
+  const revoke = useSafeMutation({
     mutationFn: () => api<null>(path, { method: 'DELETE' }),
     onSuccess: () => {
       setConfirmingRevoke(false);
@@ -64,6 +69,7 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
             Your new test key
             <input className="key" readOnly value={key} data-testid="new-test-key" data-secret onFocus={(event) => event.target.select()} />
           </label>
+          <CopyButton text={key} label="Copy test key" />
           <p>
             <button type="button" className="link-button" onClick={() => showKey(undefined)}>
               I have stored the test key; hide it
@@ -73,20 +79,38 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
       ) : (
         <p data-testid="test-key-state">
           {exists
-            ? `A test key exists since ${new Date(publisher.testKeyCreatedAt as string).toLocaleString()}.`
+            ? `A test key exists since ${formatDateTime(publisher.testKeyCreatedAt as string)}.`
             : 'This platform has no test key.'}
         </p>
       )}
       <div className="actions">
-        <button type="button" className="button" onClick={() => create.mutate()} disabled={create.isPending}>
-          {exists ? 'Replace test key' : 'Create test key'}
-        </button>
-        {exists && !confirmingRevoke ? (
-          <button type="button" className="button" onClick={() => setConfirmingRevoke(true)}>
+        {!exists ? (
+          <button type="button" className="button" onClick={() => create.mutate()} disabled={create.isPending}>
+            Create test key
+          </button>
+        ) : null}
+        {exists && !confirmingReplace && !confirmingRevoke ? (
+          <button type="button" className="button button-danger-outline" onClick={() => setConfirmingReplace(true)}>
+            Replace test key…
+          </button>
+        ) : null}
+        {exists && !confirmingRevoke && !confirmingReplace ? (
+          <button type="button" className="button button-danger-outline" onClick={() => setConfirmingRevoke(true)}>
             Revoke test key…
           </button>
         ) : null}
       </div>
+      {exists && confirmingReplace ? (
+        <div className="confirm" role="group" aria-label="Confirm test key replacement">
+          <p className="warning">The current test key will stop working immediately; the new one is shown once. The live key is not affected. Continue?</p>
+          <button type="button" className="button button-danger" onClick={() => create.mutate()} disabled={create.isPending}>
+            Yes, replace the test key
+          </button>
+          <button type="button" className="link-button" onClick={() => setConfirmingReplace(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
       {exists && confirmingRevoke ? (
         <div className="confirm" role="group" aria-label="Confirm test key revocation">
           <p className="warning">The test key will stop working immediately. The live key is not affected. Continue?</p>

@@ -5,12 +5,13 @@
 import { useState, type FormEvent } from 'react';
 import { exampleAnswer, exampleCommand, sendTestRequest, testKeyProblem, type TryAnswer } from '../try-request';
 import type { Publisher } from '../types';
+import { formatDateTime } from '../format';
 
 function lastUse(at: string | null | undefined, createdAt: string | null | undefined): string {
   if (!createdAt) return 'no key';
   if (at === undefined) return 'not known right now';
   if (at === null) return 'not used since it was made';
-  return new Date(at).toLocaleString();
+  return formatDateTime(at);
 }
 
 const STATUS_WORDS: Record<number, string> = {

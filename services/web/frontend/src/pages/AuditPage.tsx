@@ -88,7 +88,9 @@ export function AuditPage() {
               <tbody>
                 {items.map(({ item, key }) => (
                   <tr key={key}>
-                    <td data-label="When (UTC)">{formatDateTime(item.at)}</td>
+                    <td data-label="When (UTC)">
+                      <time dateTime={item.at}>{formatDateTime(item.at)}</time>
+                    </td>
                     <td data-label="Who">{item.actorAccountId ?? 'system'}</td>
                     <td data-label="Record">
                       <RecordCell entry={item} />

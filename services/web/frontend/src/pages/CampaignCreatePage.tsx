@@ -3,17 +3,20 @@
  * way a publisher must, and the server's 422 field errors shown next to their fields.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, apiBody, type FieldError } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
+import { DraftRestoredNotice } from '../components/DraftRestoredNotice';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
+import { useFormDraft } from '../hooks/form-draft';
 import { usePageTitle } from '../hooks/page-title';
 import { languageChoices } from '../languages';
 import { Combobox } from '../components/Combobox';
-import { LIMITS, httpsUrlHint, lengthHint, lengthOf } from '../limits';
+import { LIMITS, counterOf, creativeTextHint, httpsUrlHint } from '../limits';
 import type { Campaign, Format } from '../types';
 
 interface Draft {
@@ -33,10 +36,10 @@ const LANGUAGE_CHOICES = languageChoices().map((language) => ({ value: language.
 
 function hintsOf(draft: Draft): Partial<Record<keyof Draft, string | null>> {
   return {
-    name: lengthHint(draft.name, LIMITS.name),
-    title: lengthHint(draft.title, LIMITS.title),
-    text: lengthHint(draft.text, LIMITS.text),
-    buttonText: lengthHint(draft.buttonText, LIMITS.buttonText),
+    name: creativeTextHint(draft.name, LIMITS.name),
+    title: creativeTextHint(draft.title, LIMITS.title),
+    text: creativeTextHint(draft.text, LIMITS.text),
+    buttonText: creativeTextHint(draft.buttonText, LIMITS.buttonText),
     destinationUrl: httpsUrlHint(draft.destinationUrl, true),
     imageUrl: httpsUrlHint(draft.imageUrl, false),
   };
@@ -49,6 +52,7 @@ export function CampaignCreatePage() {
   const client = useQueryClient();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [touched, setTouched] = useState<Set<string>>(new Set());
+  const restored = useFormDraft(`campaign-create${replaces ? `-${replaces}` : ''}`, draft, EMPTY, setDraft);
   const form = useRef<HTMLFormElement>(null);
   const focusFirstInvalid = useFocusFirstInvalid(form);
   usePageTitle(replaces ? `Replacement draft for #${replaces}` : 'New campaign');
@@ -59,7 +63,8 @@ export function CampaignCreatePage() {
   });
   useEffect(() => {
     const source = original.data;
-    if (!source) return;
+    // What the person typed before their session ended wins over the content it started from.
+    if (!source || restored) return;
     setDraft({
       name: source.name,
       format: source.format,
@@ -70,9 +75,9 @@ export function CampaignCreatePage() {
       imageUrl: source.imageUrl ?? '',
       language: source.language,
     });
-  }, [original.data]);
+  }, [original.data, restored]);
 
-  const create = useMutation({
+  const create = useSafeMutation({
     mutationFn: (body: Record<string, unknown>) => apiBody<Campaign>('/api/workspace/campaigns', { method: 'POST', body }),
     onSuccess: (campaign) => {
       void client.invalidateQueries({ queryKey: ['campaigns'] });
@@ -103,7 +108,6 @@ export function CampaignCreatePage() {
     if (replaces) body.replaces = Number(replaces);
     create.mutate(body);
   };
-  const counter = (value: string, max: number) => `${lengthOf(value)} / ${max}`;
 
   return (
     <section>
@@ -111,10 +115,11 @@ export function CampaignCreatePage() {
       <p className="help">
         Creatives cannot be edited after saving. To change one, create a replacement draft and submit it for review.
       </p>
+      <DraftRestoredNotice shown={restored} />
       <ErrorMessage error={original.error} />
       <div className="editor">
         <form ref={form} onSubmit={submit} noValidate aria-label="Campaign">
-          <Field label="Internal name" hint={hintFor('name')} counter={counter(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
+          <Field label="Internal name" hint={hintFor('name')} counter={counterOf(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
             {(props) => <input {...props} name="name" value={draft.name} onChange={change('name')} />}
           </Field>
           <Field label="Format" serverErrors={errorsFor('format')} help="Where the creative is sent: a bot's chats or a channel.">
@@ -137,13 +142,13 @@ export function CampaignCreatePage() {
               />
             )}
           </Field>
-          <Field label="Title" hint={hintFor('title')} counter={counter(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>
+          <Field label="Title" hint={hintFor('title')} counter={counterOf(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>
             {(props) => <input {...props} name="title" value={draft.title} onChange={change('title')} />}
           </Field>
           <Field
             label="Message"
             hint={hintFor('text')}
-            counter={counter(draft.text, LIMITS.text.max)}
+            counter={counterOf(draft.text, LIMITS.text.max)}
             serverErrors={errorsFor('text')}
             help="Plain text; it is never treated as markup."
           >
@@ -152,7 +157,7 @@ export function CampaignCreatePage() {
           <Field
             label="Button label"
             hint={hintFor('buttonText')}
-            counter={counter(draft.buttonText, LIMITS.buttonText.max)}
+            counter={counterOf(draft.buttonText, LIMITS.buttonText.max)}
             serverErrors={errorsFor('buttonText')}
           >
             {(props) => <input {...props} name="buttonText" value={draft.buttonText} onChange={change('buttonText')} />}

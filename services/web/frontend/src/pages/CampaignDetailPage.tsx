@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
@@ -17,6 +18,7 @@ import { safeHttpsUrl } from '../limits';
 import { useAccount } from '../session';
 import { statusWord } from '../status-words';
 import type { Campaign, CampaignTransitionAnswer } from '../types';
+import { formatDateTime } from '../format';
 
 type Action = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
 
@@ -32,7 +34,7 @@ export function CampaignDetailPage() {
   // The campaigns that replace this one (their `replaces` is this id): the owner's campaigns, at most 100
   // (an account's limit), one call filtered by owner for an administrator.
   const list = useCampaignList(account.admin && campaign.data ? { ownerAccountId: String(campaign.data.ownerAccountId) } : {}, { enabled: Boolean(campaign.data), limit: 100 });
-  const transition = useMutation({
+  const transition = useSafeMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<CampaignTransitionAnswer>(`/api/workspace/campaigns/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (updated) => {
@@ -43,6 +45,8 @@ export function CampaignDetailPage() {
       // The button that was pressed is gone with the old status: focus goes to the heading, not to the page's end.
       heading.current?.focus();
     },
+    // A refusal because the record moved meanwhile: the page shows what it is now.
+    onError: () => void client.invalidateQueries({ queryKey: ['campaign', id] }),
   });
 
   if (campaign.error) return <ErrorMessage error={campaign.error} />;
@@ -119,9 +123,9 @@ export function CampaignDetailPage() {
             </>
           ) : null}
           <dt>Created</dt>
-          <dd>{new Date(c.createdAt).toLocaleString()}</dd>
+          <dd>{formatDateTime(c.createdAt)}</dd>
           <dt>Updated</dt>
-          <dd>{new Date(c.updatedAt).toLocaleString()}</dd>
+          <dd>{formatDateTime(c.updatedAt)}</dd>
         </dl>
         <div className="preview">
           <CreativePreview title={c.title} text={c.text} buttonText={c.buttonText} imageUrl={c.imageUrl} destinationUrl={c.destinationUrl} />
@@ -138,7 +142,7 @@ export function CampaignDetailPage() {
             <button type="button" className="button" onClick={act('approve')} disabled={transition.isPending}>
               Approve
             </button>
-            <RejectForm pending={transition.isPending} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
+            <RejectForm draftKey={`campaign-${c.id}`} pending={transition.isPending} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
           </>
         ) : null}
         {account.admin && (c.status === 'approved' || c.status === 'paused') ? (
@@ -147,7 +151,7 @@ export function CampaignDetailPage() {
           </button>
         ) : null}
         {(owner || account.admin) && c.status === 'active' ? (
-          <PauseForm record="campaign" asOwner={owner} pending={transition.isPending} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
+          <PauseForm draftKey={`campaign-${c.id}`} record="campaign" asOwner={owner} pending={transition.isPending} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {owner ? (
           <button

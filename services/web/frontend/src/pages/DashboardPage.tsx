@@ -6,10 +6,12 @@ import { CsvExportButton } from '../components/CsvExportButton';
 import { DatePresets } from '../components/DatePresets';
 import { DayTable } from '../components/DayTable';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { TotalsDisclaimer } from '../components/TotalsDisclaimer';
 import { RateTotals } from '../components/RateTotals';
 import { HourlyFigures } from '../components/HourlyFigures';
 import { RecordPicker } from '../components/RecordPicker';
-import { SERIES, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
+import { SERIES, chartOf, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
+import { formatCount, formatDate, formatMonth } from '../format';
 import { usePageTitle } from '../hooks/page-title';
 import { csvFileName, presetOf, presetRange } from '../stats-view';
 import type { Stats } from '../types';
@@ -37,16 +39,14 @@ export function DashboardPage() {
   const days = stats.data ? timeline(stats.data.days, stats.isPlaceholderData ? {} : { from: filters.from, to: filters.to }) : [];
   // A single day (Today, or a day typed in) is shown hour by hour.
   const oneDay = !badRange && filters.from !== '' && filters.from === filters.to;
+  const chart = chartOf(days);
+  const periodLabel = (period: string) => (chart.unit === 'month' ? formatMonth(period) : formatDate(period));
   const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
 
   return (
-    <section>
+    <section className="dashboard">
       <h1>Dashboard</h1>
-      <p className="notice">
-        These totals count pilot events: successful ad requests, deliveries the publishers confirmed, and links opened at least once. They
-        are not billable impressions, not unique people and not conversions. Confirmations are self-reported and clicks may include
-        automated access.
-      </p>
+      <TotalsDisclaimer />
       <DatePresets
         value={presetOf({ from: filters.from, to: filters.to }, new Date())}
         onChange={(preset) => setFilters({ ...filters, ...presetRange(preset, new Date()) })}
@@ -74,13 +74,18 @@ export function DashboardPage() {
           {oneDay ? <HourlyFigures date={filters.from} campaignId={filters.campaignId} publisherId={filters.publisherId} /> : null}
           {oneDay ? null : days.length > 0 ? (
             <>
+              {chart.unit === 'month' ? (
+                <p className="help" data-testid="chart-by-month">
+                  The period is longer than a year, so the chart shows one bar a month; the table and the CSV keep every day.
+                </p>
+              ) : null}
               <div className="chart" aria-hidden="true">
                 <ResponsiveContainer width="100%" height={240}>
-                  <BarChart data={days}>
+                  <BarChart data={chart.points}>
                     <CartesianGrid strokeDasharray="3 3" />
-                    <XAxis dataKey="date" />
-                    <YAxis allowDecimals={false} />
-                    <Tooltip />
+                    <XAxis dataKey="period" tickFormatter={periodLabel} />
+                    <YAxis allowDecimals={false} tickFormatter={formatCount} />
+                    <Tooltip labelFormatter={(period) => periodLabel(String(period))} formatter={(value) => formatCount(Number(value))} />
                     <Legend itemSorter={seriesOrder} />
                     {SERIES.map((series) => (
                       <Bar key={series.key} dataKey={series.key} name={series.name} fill={series.color} minPointSize={minBarSize} />

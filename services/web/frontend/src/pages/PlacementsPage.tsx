@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
@@ -7,10 +8,11 @@ import { PlacementView } from '../components/PlacementSlot';
 import { StatusBadge } from '../components/StatusBadge';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
-import { httpsUrlHint, lengthHint } from '../limits';
+import { creativeTextHint, httpsUrlHint } from '../limits';
 import { placementState, saveOutcome } from '../placement-schedule';
 import { useAccount } from '../session';
 import type { Slot, SlotState } from '../types';
+import { formatCount, formatDateTime } from '../format';
 
 /** Where each slot is drawn, and for whom: the administrator decides with this in mind. */
 const WHERE: Record<Slot, { page: string; detail: string; label: string }> = {
@@ -32,7 +34,7 @@ function toIso(local: string): string | undefined {
 }
 
 function when(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  return formatDateTime(iso);
 }
 
 /** The schedule in words: when the placement starts and ends showing. */
@@ -85,7 +87,7 @@ function SlotEditor({ state }: { state: SlotState }) {
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstInvalid = useFocusFirstInvalid(formRef);
   const [saved, setSaved] = useState<string | null>(null);
-  const save = useMutation({
+  const save = useSafeMutation({
     mutationFn: (body: Record<string, unknown>) => apiBody<SlotState>(`/api/workspace/placements/${state.slot}`, { method: 'PUT', body }),
     onSuccess: (answer) => {
       setSaved(saveOutcome(current?.placementId, state.impressions, answer));
@@ -132,13 +134,13 @@ function SlotEditor({ state }: { state: SlotState }) {
         <strong>{WHERE[state.slot].page}.</strong> {WHERE[state.slot].detail}
       </p>
       <p className="help">
-        Impressions of the current placement: {state.impressions}
+        Impressions of the current placement: {formatCount(state.impressions)}
         {current ? ` · ${scheduleWords(current.startsAt, current.endsAt)}` : ''}
       </p>
-      <Field label="Title" hint={form.title ? lengthHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
+      <Field label="Title" hint={form.title ? creativeTextHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
         {(props) => <input {...props} value={form.title} onChange={set('title')} />}
       </Field>
-      <Field label="Button label" hint={form.buttonText ? lengthHint(form.buttonText, { min: 1, max: 32 }) : null} serverErrors={errorsFor('buttonText')}>
+      <Field label="Button label" hint={form.buttonText ? creativeTextHint(form.buttonText, { min: 1, max: 32 }) : null} serverErrors={errorsFor('buttonText')}>
         {(props) => <input {...props} value={form.buttonText} onChange={set('buttonText')} />}
       </Field>
       <Field label="Destination (https)" hint={form.destinationUrl ? httpsUrlHint(form.destinationUrl, true) : null} serverErrors={errorsFor('destinationUrl')}>

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -33,7 +34,7 @@ export function PublisherDetailPage() {
   // A test key just made is handed to the test request form, so it can be tried without pasting.
   const [freshTestKey, setFreshTestKey] = useState<string | null>(null);
   usePageTitle(`Platform #${id}`);
-  const transition = useMutation({
+  const transition = useSafeMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
       apiBody<Publisher>(`/api/workspace/publishers/${encodeURIComponent(id)}/${action}`, { method: 'POST', body: reason === undefined ? {} : { reason } }),
     onSuccess: (updated) => {
@@ -43,6 +44,8 @@ export function PublisherDetailPage() {
       // The pressed button left with the old status: focus goes to the heading instead of being lost.
       heading.current?.focus();
     },
+    // A refusal because the record moved meanwhile: the page shows what it is now.
+    onError: () => void client.invalidateQueries({ queryKey: ['publisher', id] }),
   });
   if (publisher.error) return <ErrorMessage error={publisher.error} />;
   if (!publisher.data)
@@ -88,10 +91,10 @@ export function PublisherDetailPage() {
           </button>
         ) : null}
         {account.admin && p.status === 'approved' ? (
-          <PauseForm record="publisher" asOwner={false} pending={busy} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
+          <PauseForm draftKey={`platform-${p.id}`} record="publisher" asOwner={false} pending={busy} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {account.admin && (p.status === 'submitted' || p.status === 'approved' || p.status === 'paused') ? (
-          <RejectForm pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
+          <RejectForm draftKey={`platform-${p.id}`} pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
         ) : null}
       </div>
       <ErrorMessage error={transition.error} />

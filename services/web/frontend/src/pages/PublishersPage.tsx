@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -13,6 +14,9 @@ import { useAccount } from '../session';
 import { PUBLISHER_STATUSES } from '../status-words';
 import { normalizedLink, otherClaims, sharedLinks, usernameOf } from '../publisher-link';
 import type { Format, Publisher } from '../types';
+import { formatDateTime } from '../format';
+import { DraftRestoredNotice } from '../components/DraftRestoredNotice';
+import { useFormDraft } from '../hooks/form-draft';
 
 function linkHint(link: string, type: Format): string | null {
   const value = link.trim();
@@ -31,7 +35,11 @@ export function PublishersPage() {
   const [type, setType] = useState<Format>('bot');
   const [link, setLink] = useState('');
   const [touched, setTouched] = useState(false);
-  const create = useMutation({
+  const restored = useFormDraft<{ type: Format; link: string }>('platform-create', { type, link }, { type: 'bot', link: '' }, (saved) => {
+    setType(saved.type);
+    setLink(saved.link);
+  });
+  const create = useSafeMutation({
     mutationFn: () => apiBody<Publisher>('/api/workspace/publishers', { method: 'POST', body: { type, link: normalizedLink(link) ?? link.trim() } }),
     onSuccess: (publisher) => {
       void client.invalidateQueries({ queryKey: ['publishers'] });
@@ -67,7 +75,7 @@ export function PublishersPage() {
             <p className="help">
               {publisher.type}
               {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
-              {publisher.keyCreatedAt ? ` · key created ${new Date(publisher.keyCreatedAt).toLocaleString()}` : ' · no key yet'}
+              {publisher.keyCreatedAt ? ` · key created ${formatDateTime(publisher.keyCreatedAt)}` : ' · no key yet'}
             </p>
             {account.admin ? <SharedClaims claims={otherClaims(publisher, sharedLinks(shown))} /> : null}
           </>
@@ -75,6 +83,7 @@ export function PublishersPage() {
       />
       <h2>Register a platform</h2>
       <form onSubmit={submit} noValidate aria-label="Register a platform" className="narrow">
+        <DraftRestoredNotice shown={restored} />
         <Field label="Type" serverErrors={serverErrors.filter((error) => error.field === 'type')}>
           {(props) => (
             <select {...props} name="type" value={type} onChange={(event) => setType(event.target.value as Format)}>

@@ -5,7 +5,8 @@
  * for activation. After a decision a status line says what was done and focus goes to that line.
  */
 import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSafeMutation } from '../hooks/safe-mutation';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody, describeError } from '../api';
 import { CreativePreview } from '../components/CreativePreview';
@@ -14,12 +15,12 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
 import { OwnerHistory } from '../components/OwnerHistory';
 import { RejectForm } from '../components/RejectForm';
-import { formatDateTime } from '../format';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
 import type { PagedList } from '../hooks/workspace-lists';
 import { SHORTCUTS, approveThenActivate, moveIndex, shortcutOf } from '../review-logic';
 import { useAccount } from '../session';
+import { formatCount, formatDateTime } from '../format';
 import type { CampaignTransitionAnswer } from '../types';
 
 type Kind = 'campaigns' | 'publishers';
@@ -77,7 +78,7 @@ export function ReviewPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState<string | null>(null);
   const newsLine = useRef<HTMLDivElement>(null);
-  const decide = useMutation({
+  const decide = useSafeMutation({
     // One after the other: a bulk decision reads in the order chosen, and the service is not flooded.
     mutationFn: async (jobs: Job[]) => {
       const outcomes: Outcome[] = [];
@@ -141,15 +142,15 @@ export function ReviewPage() {
   const toggle = (key: string) => setSelected((before) => toggled(before, key));
   const decisionButtons = (kind: Kind, id: number) => (
     <div className="actions">
-      <button type="button" className="button" disabled={busy} data-shortcut="approve" aria-label={`Approve ${nameOf(kind, id).toLowerCase()}`} onClick={() => decide.mutate([{ kind, id, decision: 'approve' }])}>
+      <button type="button" className="button" disabled={busy} data-shortcut="approve" aria-label={`Approve #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`} onClick={() => decide.mutate([{ kind, id, decision: 'approve' }])}>
         Approve #{id}
       </button>
       {kind === 'campaigns' ? (
-        <button type="button" className="button button-secondary" disabled={busy} aria-label={`Approve and activate campaign #${id}`} onClick={() => decide.mutate([{ kind, id, decision: 'approve-activate' }])}>
+        <button type="button" className="button button-secondary" disabled={busy} aria-label={`Approve and activate #${id}, campaign`} onClick={() => decide.mutate([{ kind, id, decision: 'approve-activate' }])}>
           Approve and activate
         </button>
       ) : null}
-      <RejectForm pending={busy} shortcut="reject" openName={`Reject ${nameOf(kind, id).toLowerCase()}…`} onReject={(reason) => decide.mutate([{ kind, id, decision: 'reject', reason }])} />
+      <RejectForm draftKey={`${kind}-${id}`} pending={busy} shortcut="reject" openName={`Reject… #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`} onReject={(reason) => decide.mutate([{ kind, id, decision: 'reject', reason }])} />
     </div>
   );
   const itemProps = (kind: Kind, id: number) => ({
@@ -191,7 +192,7 @@ export function ReviewPage() {
           <button type="button" className="button" disabled={busy} onClick={() => decide.mutate(jobsOf('approve'))}>
             Approve selected ({selected.size})
           </button>
-          <RejectForm pending={busy} openLabel={`Reject selected (${selected.size})…`} onReject={(reason) => decide.mutate(jobsOf('reject', reason))} />
+          <RejectForm draftKey="review-selected" pending={busy} openLabel={`Reject selected (${selected.size})…`} onReject={(reason) => decide.mutate(jobsOf('reject', reason))} />
           <button type="button" className="link-button" onClick={() => setSelected(new Set())}>
             Clear the selection
           </button>
@@ -244,7 +245,7 @@ export function ReviewPage() {
                 <p className="help">
                   owner {campaign.ownerAccountId} · approved {formatDateTime(campaign.updatedAt)}
                 </p>
-                <button type="button" className="button" disabled={busy} aria-label={`Activate campaign #${campaign.id}`} onClick={() => decide.mutate([{ kind: 'campaigns', id: campaign.id, decision: 'activate' }])}>
+                <button type="button" className="button" disabled={busy} aria-label={`Activate #${campaign.id}, campaign`} onClick={() => decide.mutate([{ kind: 'campaigns', id: campaign.id, decision: 'activate' }])}>
                   Activate #{campaign.id}
                 </button>
               </li>
@@ -281,7 +282,7 @@ function QueueSection<T extends { id: number }>({ title, list, noun, empty, test
   return (
     <>
       <h2>
-        {title} ({list.items.length}
+        {title} ({formatCount(list.items.length)}
         {list.hasMore ? '+' : ''})
       </h2>
       {list.items.length === 0 ? <p>{empty}</p> : null}

@@ -15,6 +15,7 @@ import { usePageTitle } from '../hooks/page-title';
 import { publicWords, usePublicLanguage } from '../public-words';
 import { SESSION_KEY, useSession } from '../session';
 import type { Session } from '../types';
+import { TIME_ZONE_LABEL, formatHour } from '../format';
 
 interface LoginRequest {
   requestId: string;
@@ -98,7 +99,7 @@ export function SignInPage() {
           <p className="help">
             {words.codeLabel} <strong className="code-small" data-testid="signin-code">{request.code}</strong>
           </p>
-          <p className="help">{words.validUntil(new Date(request.expiresAt).toLocaleTimeString(language === 'tr' ? 'tr' : undefined))}</p>
+          <p className="help">{words.validUntil(`${formatHour(request.expiresAt)} ${TIME_ZONE_LABEL}`)}</p>
           {isGone(status.error) ? null : <ErrorMessage error={status.error} />}
         </div>
       )}

@@ -8,6 +8,8 @@ import { RetryPanel } from '../components/RetryPanel';
 import { rememberDeepLink } from '../hooks/deep-link';
 import { useReviewQueue } from '../hooks/review-queue';
 import { SESSION_KEY, useSession } from '../session';
+import { noteSessionEnd } from '../session-end';
+import { formatCount } from '../format';
 
 export function WorkspaceLayout() {
   const session = useSession();
@@ -18,6 +20,7 @@ export function WorkspaceLayout() {
   const logout = useMutation({
     mutationFn: () => api<void>('/api/auth/logout', { method: 'POST' }),
     onSuccess: () => {
+      noteSessionEnd(false);
       client.clear();
       client.setQueryData(SESSION_KEY, null);
       navigate('/signin', { replace: true });
@@ -62,7 +65,7 @@ export function WorkspaceLayout() {
           <NavLink to="/workspace/audit">Audit</NavLink>
           {account.admin ? (
             <NavLink to="/workspace/review" data-testid="nav-review">
-              Review{queue.loaded ? ` (${queue.campaigns.items.length + queue.platforms.items.length}${queue.campaigns.hasMore || queue.platforms.hasMore ? '+' : ''})` : ''}
+              Review{queue.loaded ? ` (${formatCount(queue.campaigns.items.length + queue.platforms.items.length)}${queue.campaigns.hasMore || queue.platforms.hasMore ? '+' : ''})` : ''}
             </NavLink>
           ) : null}
           {account.admin ? <NavLink to="/workspace/placements">Placements</NavLink> : null}
