@@ -79,7 +79,8 @@ describe('lists and audit paged through the gateway', function () {
 
   describe('campaigns', () => {
     it('pages an owner\'s campaigns newest first, ties by id, to the end with no duplicate or gap while campaigns are created between pages', async () => {
-      const expected = [...annCampaigns].sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
+      const createdAt = (campaign: Campaign) => String(campaign.createdAt);
+      const expected = [...annCampaigns].sort((a, b) => (createdAt(a) === createdAt(b) ? b.id - a.id : createdAt(a) < createdAt(b) ? 1 : -1));
       const created: Campaign[] = [];
       const paged = await allPages<Campaign>(ann, '/api/workspace/campaigns?', 2, async () => {
         clock.advance(1_000);
