@@ -7,6 +7,8 @@
  * with a search (`q`), and the audit's first and deep pages. What is seeded is removed afterwards.
  */
 import { performance } from 'node:perf_hooks';
+import type { Db } from 'mongodb';
+import { encodeCursor } from '../../packages/http-kit/src';
 import { connectMongo } from '../../packages/mongo/src';
 import { VersionedStore } from '../../packages/versioned-store/src';
 import { percentile } from './load';
@@ -125,72 +127,102 @@ export interface ListTiming {
   call: string;
   who: string;
   samples: number[];
+  /** Answers other than 200 (a 504 after the gateway's 10 s counts at its duration). */
+  errors: number;
   /** What the call is held to: a page 50 ms, a search 100 ms (p95). */
   targetMs: number;
 }
 
-interface Page {
-  items: unknown[];
-  nextCursor: string | null;
+/** Where a deep page starts: a cursor made from the stored documents (the bench reads them itself rather than paging there through the API). */
+export interface DeepCursors {
+  /** After the 9,050th newest seeded campaign. */
+  campaigns: string;
+  /** After the 1,750th newest seeded campaign named "Spring Sale" (of 1,429: the search's 25th page would start at its 1,200th). */
+  campaignSearch: string;
+  /** After the 50th newest campaign of the first advertiser (its second page). */
+  ownerCampaigns: string;
+  /** After the 1,750th newest seeded platform. */
+  platforms: string;
+  /** After the 5,000th newest campaign history entry. */
+  audit: string;
+  /** After the 150th newest history entry of the first advertiser. */
+  ownerAudit: string;
 }
 
-/** The cursor of page `depth` (1: the first page's) of `path`, paging `limit` at a time; null when the list ends before. */
-async function cursorAt(who: Browser, path: string, depth: number): Promise<string | null> {
-  let cursor: string | null = null;
-  for (let page = 0; page < depth; page += 1) {
-    const answer: Page = await who.must<Page>(200, 'GET', `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    if (!answer.nextCursor) return null;
-    cursor = answer.nextCursor;
+async function listCursor(db: Db, collection: string, filter: Record<string, unknown>, skip: number): Promise<string> {
+  const [document] = await db.collection(collection).find(filter, { projection: { createdAt: 1 } }).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(1).toArray();
+  if (!document) throw new Error(`${collection}: fewer than ${skip + 1} records`);
+  return encodeCursor([document.createdAt as Date, document._id as unknown as number]);
+}
+
+async function auditCursor(db: Db, entity: string, filter: Record<string, unknown>, skip: number): Promise<string> {
+  const [entry] = await db.collection(`${entity}_history`).find(filter, { projection: { at: 1 } }).sort({ at: -1, _id: -1 }).skip(skip).limit(1).toArray();
+  if (!entry) throw new Error(`${entity}_history: fewer than ${skip + 1} entries`);
+  return encodeCursor([entry.at as Date, `${entity}/${String(entry._id)}`]);
+}
+
+/** The cursors of the deep pages, from the stored documents. */
+export async function deepCursors(system: BenchSystem): Promise<DeepCursors> {
+  // Sorting and skipping thousands of documents takes the local store seconds: no 10 s deadline here.
+  const campaignDb = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('campaign'), operationTimeoutMS: 300_000 });
+  const identityDb = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('publisher-identity'), operationTimeoutMS: 300_000 });
+  try {
+    const campaigns = campaignDb.db!;
+    const seeded = { _id: { $gte: FIRST_SEEDED_ID } };
+    return {
+      campaigns: await listCursor(campaigns, 'campaigns', seeded, 9_049),
+      campaignSearch: await listCursor(campaigns, 'campaigns', { ...seeded, name: /spring sale/i }, 1_199),
+      ownerCampaigns: await listCursor(campaigns, 'campaigns', { ownerAccountId: advertiserId(0) }, 49),
+      platforms: await listCursor(identityDb.db!, 'publishers', seeded, 1_749),
+      audit: await auditCursor(campaigns, 'campaign', {}, 4_999),
+      ownerAudit: await auditCursor(campaigns, 'campaign', { ownerAccountId: advertiserId(0) }, 149),
+    };
+  } finally {
+    await campaignDb.close();
+    await identityDb.close();
   }
-  return cursor;
 }
 
-async function timed(who: Browser, path: string, calls: number): Promise<number[]> {
+async function timed(who: Browser, path: string, calls: number): Promise<{ samples: number[]; errors: number }> {
   const samples: number[] = [];
+  let errors = 0;
   for (let call = 0; call < calls; call += 1) {
     const started = performance.now();
-    await who.must(200, 'GET', path);
+    const answer = await who.call('GET', path);
     samples.push(performance.now() - started);
+    if (answer.status !== 200) errors += 1;
   }
-  return samples;
+  return { samples, errors };
 }
 
-/**
- * Times each call `calls` times, sequentially. A deep page is the page after `deepPages` pages of 50: near
- * the end of the seeded network's list (page 181 of its 200), the second of an owner's 100, the audit's 101st.
- */
-export async function timeLists(admin: Browser, advertiser: Browser, platformOwner: Browser, calls: number): Promise<ListTiming[]> {
+/** Times each call `calls` times, sequentially; a deep page is asked for with a cursor of `deep`. */
+export async function timeLists(admin: Browser, advertiser: Browser, platformOwner: Browser, deep: DeepCursors, calls: number): Promise<ListTiming[]> {
   const timings: ListTiming[] = [];
-  const measure = async (call: string, who: string, browser: Browser, path: string, targetMs: number, deepPages = 0) => {
-    let target = path;
-    if (deepPages > 0) {
-      const cursor = await cursorAt(browser, path, deepPages);
-      if (!cursor) throw new Error(`${path}: fewer than ${deepPages + 1} pages`);
-      target = `${path}&cursor=${encodeURIComponent(cursor)}`;
-    }
-    timings.push({ call, who, samples: await timed(browser, target, calls), targetMs });
+  const measure = async (call: string, who: string, browser: Browser, path: string, targetMs: number, cursor?: string) => {
+    const target = cursor ? `${path}&cursor=${encodeURIComponent(cursor)}` : path;
+    timings.push({ call, who, ...(await timed(browser, target, calls)), targetMs });
   };
   const campaigns = '/api/workspace/campaigns?limit=50';
   const platforms = '/api/workspace/publishers?limit=50';
   const audit = '/api/workspace/audit?limit=50';
   await measure('campaigns, first page', 'administrator', admin, campaigns, 50);
-  await measure('campaigns, deep page (181st)', 'administrator', admin, campaigns, 50, 180);
+  await measure('campaigns, deep page (after 9,050)', 'administrator', admin, campaigns, 50, deep.campaigns);
   await measure('campaigns ?status=submitted, first page', 'administrator', admin, `${campaigns}&status=submitted`, 50);
-  await measure(`campaigns ?ownerAccountId, first page`, 'administrator', admin, `${campaigns}&ownerAccountId=${advertiserId(0)}`, 50);
+  await measure('campaigns ?ownerAccountId, first page', 'administrator', admin, `${campaigns}&ownerAccountId=${advertiserId(0)}`, 50);
   await measure('campaigns ?q=spring sale, first page', 'administrator', admin, `${campaigns}&q=spring%20sale`, 100);
-  await measure('campaigns ?q=spring sale, deep page (25th)', 'administrator', admin, `${campaigns}&q=spring%20sale`, 100, 24);
+  await measure('campaigns ?q=spring sale, deep page (after 1,200)', 'administrator', admin, `${campaigns}&q=spring%20sale`, 100, deep.campaignSearch);
   await measure('campaigns, first page', 'owner (100 campaigns)', advertiser, campaigns, 50);
-  await measure('campaigns, second page', 'owner (100 campaigns)', advertiser, campaigns, 50, 1);
+  await measure('campaigns, second page', 'owner (100 campaigns)', advertiser, campaigns, 50, deep.ownerCampaigns);
   await measure('campaigns ?q=spring sale', 'owner (100 campaigns)', advertiser, `${campaigns}&q=spring%20sale`, 100);
   await measure('platforms, first page', 'administrator', admin, platforms, 50);
-  await measure('platforms, deep page (36th)', 'administrator', admin, platforms, 50, 35);
+  await measure('platforms, deep page (after 1,750)', 'administrator', admin, platforms, 50, deep.platforms);
   await measure('platforms ?q=news, first page', 'administrator', admin, `${platforms}&q=news`, 100);
   await measure('platforms, first page', 'owner (100 platforms)', platformOwner, platforms, 50);
   await measure('platforms ?q=news', 'owner (100 platforms)', platformOwner, `${platforms}&q=news`, 100);
   await measure('audit, first page', 'administrator', admin, audit, 50);
-  await measure('audit, deep page (101st)', 'administrator', admin, audit, 50, 100);
+  await measure('audit, deep page (after 5,000 campaign entries)', 'administrator', admin, audit, 50, deep.audit);
   await measure('audit, first page', 'owner (100 campaigns)', advertiser, audit, 50);
-  await measure('audit, deep page (4th of 5)', 'owner (100 campaigns)', advertiser, audit, 50, 3);
+  await measure('audit, deep page (after 150)', 'owner (100 campaigns)', advertiser, audit, 50, deep.ownerAudit);
   return timings;
 }
 

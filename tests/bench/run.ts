@@ -17,7 +17,7 @@
  * Settings (environment): MONGO_URL (required), BENCH_PHASES (all of the above, comma-separated, in that
  * order), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16), BENCH_TRIALS (100),
  * BENCH_PUBLISHERS (200), BENCH_CAMPAIGNS (10000), BENCH_CAMPAIGN_CALLS (pairs, 100), BENCH_FACTS
- * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200), BENCH_LIST_CALLS (100).
+ * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200), BENCH_LIST_CALLS (40).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,7 +30,7 @@ import { cleanUp } from './cleanup';
 import { perEventData, seedCounts, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';
 import { cpuPerRequest, infrastructurePids, sampleCpu } from './cpu';
 import { ADMIN_ID, ROOT, SERVICE_NAMES, startBenchSystem, type BenchSystem } from './system';
-import { advertiserId, p95Of, platformOwnerId, removeLists, seedLists, timeLists, type ListTiming } from './lists';
+import { advertiserId, deepCursors, p95Of, platformOwnerId, removeLists, seedLists, timeLists, type ListTiming } from './lists';
 import { collectionsPerDatabase, writesPerCampaignTransition } from './storage';
 import { activeCampaign, approvedPublisher, draftCampaign, inParallel, signedIn, type Browser, type PublisherKey } from './workspace';
 
@@ -59,7 +59,7 @@ const PHASES = new Set(
     .filter(Boolean),
 );
 const CAMPAIGN_CALL_PAIRS = Number(process.env.BENCH_CAMPAIGN_CALLS ?? 100);
-const LIST_CALLS = Number(process.env.BENCH_LIST_CALLS ?? 100);
+const LIST_CALLS = Number(process.env.BENCH_LIST_CALLS ?? 40);
 /** Counting at volume: an advertiser account with 100 campaigns, whose stats are timed with the others'. */
 const STATS_ADVERTISER = '3002';
 const STATS_CAMPAIGNS = 100;
@@ -582,17 +582,23 @@ async function main(): Promise<void> {
 
     let lists: ListTiming[] | null = null;
     if (PHASES.has('lists')) {
+      if (backgroundStored) {
+        log('   removing the background campaigns of the earlier phases: the lists phase stores its own');
+        await removeBackgroundCampaigns(system);
+        backgroundStored = false;
+      }
       log('6. lists: storing 10,000 campaigns (100 advertisers x 100) and 2,000 platforms (20 owners x 100) with their history');
       const seeded = await seedLists(system);
       log(`   stored in ${seeded.seconds.toFixed(0)} s (${seeded.historyEntries.toLocaleString('en')} history entries); ${LIST_CALLS} sequential calls each`);
       try {
         const [listAdvertiser, listPlatformOwner] = await Promise.all([signedIn(system, advertiserId(0)), signedIn(system, platformOwnerId(0))]);
-        lists = await timeLists(admin, listAdvertiser, listPlatformOwner, LIST_CALLS);
+        lists = await timeLists(admin, listAdvertiser, listPlatformOwner, await deepCursors(system), LIST_CALLS);
       } finally {
         await removeLists(system);
       }
-      const row = (timing: ListTiming) => [timing.call, timing.who, String(timing.samples.length), ms(percentile(timing.samples, 50)), ms(p95Of(timing)), ms(Math.max(...timing.samples)), `<= ${timing.targetMs} ms`];
-      report.push(table([['list call (GET, limit 50, sequential)', 'as', 'n', 'p50', 'p95', 'max', 'target (p95)'], ...lists.map(row)]), '');
+      const row = (timing: ListTiming) => [timing.call, timing.who, String(timing.samples.length), ms(percentile(timing.samples, 50)), ms(p95Of(timing)), ms(Math.max(...timing.samples)), String(timing.errors), `<= ${timing.targetMs} ms`];
+      report.push(table([['list call (GET, limit 50, sequential)', 'as', 'n', 'p50', 'p95', 'max', 'not 200', 'target (p95)'], ...lists.map(row)]), '');
+      extraErrors.push(lists.reduce((sum, timing) => sum + timing.errors, 0));
       for (const timing of lists) {
         const p95 = p95Of(timing);
         checks.push({ figure: `${timing.call}, ${timing.who} p95`, value: ms(p95), target: `<= ${timing.targetMs} ms`, pass: p95 <= timing.targetMs });
