@@ -25,7 +25,7 @@
  * goes through these writes and lookups, and a model measured 0.3 to 0.6 ms more CPU on each.
  */
 import type { KnownEvent } from '@pilot/contracts';
-import { auditKeyOf, sameInstantAfter } from '@pilot/contracts';
+import { sameInstantAfter } from '@pilot/contracts';
 import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '@pilot/mongo';
 import { markFinished, PENDING_INDEX, type OutboxEntry, type OutboxQueue } from '@pilot/outbox';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification } from 'mongodb';
@@ -97,11 +97,6 @@ export function entriesAfter(entity: string, position: HistoryPosition): Documen
   const [at, key] = position;
   const bound = sameInstantAfter(entity, key);
   return olderThan('at', at, bound === 'all' ? ALL_IDS : bound === 'none' ? null : bound.idBelow);
-}
-
-/** The position of an audit entry, for its page's cursor. */
-export function historyPositionOf(entity: string, entry: { _id: string; at: Date }): HistoryPosition {
-  return [entry.at, auditKeyOf(entity, entry._id)];
 }
 
 export interface VersionedStoreOptions {
