@@ -89,7 +89,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     expect(new Set(badges)).to.deep.equal(new Set(['In review']));
 
     // 14 campaigns created and submitted: at least 28 entries of this account, shown 25 at a time.
-    const entries = (await advertiserApi.get<{ items: unknown[] }>('/api/workspace/audit')).body.items.length;
+    const entries = (await advertiserApi.get<{ items: unknown[] }>('/api/workspace/audit?limit=100')).body.items.length;
     expect(entries).to.be.at.least(28);
     await page.goto('/workspace/audit');
     const table = page.getByTestId('audit-table');
@@ -119,8 +119,8 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     expect(platform.status, platform.text).to.equal(201);
     expect((await ownerApi.post(`/api/workspace/publishers/${platform.body.id}/submit`)).status).to.equal(200);
     const [all, platforms] = await Promise.all([
-      adminApi.get<{ items: Campaign[] }>('/api/workspace/campaigns'),
-      adminApi.get<{ items: Campaign[] }>('/api/workspace/publishers'),
+      adminApi.get<{ items: Campaign[] }>('/api/workspace/campaigns?status=submitted&limit=100'),
+      adminApi.get<{ items: Campaign[] }>('/api/workspace/publishers?status=submitted&limit=100'),
     ]);
     const waitingCampaigns = all.body.items.filter((item) => item.status === 'submitted');
     const waitingPlatforms = platforms.body.items.filter((item) => item.status === 'submitted');

@@ -243,7 +243,7 @@ export class FakeApi {
       const account = this.signedIn(req, res);
       if (!account) return;
       const status = typeof req.query.status === 'string' ? req.query.status : '';
-      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status)) });
+      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status)), nextCursor: null });
     });
     app.post('/api/workspace/campaigns', (req, res) => {
       const account = this.signedIn(req, res);
@@ -319,7 +319,7 @@ export class FakeApi {
     // publishers
     app.get('/api/workspace/publishers', (req, res) => {
       const account = this.signedIn(req, res);
-      if (account) res.json({ items: this.publishers.filter((p) => this.visible(account, p)) });
+      if (account) res.json({ items: this.publishers.filter((p) => this.visible(account, p)), nextCursor: null });
     });
     app.post('/api/workspace/publishers', (req, res) => {
       const account = this.signedIn(req, res);
@@ -378,6 +378,7 @@ export class FakeApi {
         items: this.campaigns
           .filter((c) => this.visible(account, c) && c.status !== 'draft')
           .map((c) => ({ at: c.updatedAt, actorAccountId: c.ownerAccountId, entity: 'campaign', entityId: c.id, action: 'submit', from: 'draft', to: 'submitted' })),
+        nextCursor: null,
       });
     });
 

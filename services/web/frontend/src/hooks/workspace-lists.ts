@@ -4,18 +4,18 @@
  * once the answer is stale asks again).
  */
 import { useQuery } from '@tanstack/react-query';
-import { apiBody } from '../api';
+import { apiPages } from '../api';
 import type { Campaign, Publisher } from '../types';
 
 export const CAMPAIGN_LIST_KEY = ['campaigns', 'list'] as const;
 export const PUBLISHER_LIST_KEY = ['publishers', 'list'] as const;
 
-/** Every campaign the account can see (the API's status filter is not used: per-status counts need all). */
+/** Every campaign the account can see, page after page (the API's status filter is not used: per-status counts need all). */
 export function useCampaignList(enabled = true) {
   return useQuery({
     queryKey: CAMPAIGN_LIST_KEY,
     enabled,
-    queryFn: ({ signal }) => apiBody<{ items: Campaign[] }>('/api/workspace/campaigns', { signal }),
+    queryFn: ({ signal }) => apiPages<Campaign>('/api/workspace/campaigns', {}, { signal }),
   });
 }
 
@@ -24,6 +24,6 @@ export function usePublisherList(enabled = true) {
   return useQuery({
     queryKey: PUBLISHER_LIST_KEY,
     enabled,
-    queryFn: ({ signal }) => apiBody<{ items: Publisher[] }>('/api/workspace/publishers', { signal }),
+    queryFn: ({ signal }) => apiPages<Publisher>('/api/workspace/publishers', {}, { signal }),
   });
 }

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiBody, query } from '../api';
+import { apiPages } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Pager } from '../components/Pager';
 import { usePageTitle } from '../hooks/page-title';
+import { AUDIT_PAGES } from '../hooks/record-audit';
 import { useAccount } from '../session';
 import { actionWords, entityWord, recordPath, statusWord } from '../status-words';
 import type { AuditEntry } from '../types';
@@ -31,7 +32,7 @@ export function AuditPage() {
   const [page, setPage] = useState(0);
   const audit = useQuery({
     queryKey: ['audit', entity, entityId],
-    queryFn: ({ signal }) => apiBody<{ items: AuditEntry[] }>(`/api/workspace/audit${query({ entity, entityId })}`, { signal }),
+    queryFn: ({ signal }) => apiPages<AuditEntry>('/api/workspace/audit', { entity, entityId }, { signal, maxPages: AUDIT_PAGES }),
   });
   return (
     <section>
