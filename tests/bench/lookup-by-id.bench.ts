@@ -3,12 +3,13 @@
  * with 100,000 records on the local store? For each size, a VersionedStore (what campaigns, publishers and
  * placements are) is seeded with that many records, each with a few history entries, then, for records
  * spread over the whole id range, side by side in one run: a read by id as the workspace's GET does it (the
- * projection alone), a change as a campaign transition does it (that read, then change: entry, projection,
- * the lookup of the next version, the finish) and a load with its lookups of newer entries in the history
- * (what a refused transition and a platform change use). Decisions 0032 and 0033. (Totals lookups are
- * measured by scripts/bench.sh after a million counted facts.)
+ * projection alone), a change as a campaign transition does it (that read, then change: entry and projection
+ * until the answer; then, after it, the lookup of the next version and the finish, timed as well, which is
+ * what a change cost before decision 0038 answered before them) and a load with its lookups of newer
+ * entries in the history (what a refused transition and a platform change use). Decisions 0032 and 0033.
+ * (Totals lookups are measured by scripts/bench.sh after a million counted facts.)
  *
- *   MONGO_URL=mongodb://127.0.0.1:27028/ node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
+ *   MONGO_URL=mongodb://127.0.0.1:27028/ [BENCH_SIZES=10,1000,100000] node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
  */
 import { performance } from 'node:perf_hooks';
 import { connectMongo } from '../../packages/mongo/src';
@@ -20,7 +21,7 @@ interface Record {
   title: string;
 }
 
-const SIZES = [10, 1_000, 100_000];
+const SIZES = (process.env.BENCH_SIZES ?? '10,1000,100000').split(',').map(Number);
 
 interface Timing {
   p50: number;
@@ -42,6 +43,24 @@ async function timed(samples: number, work: (i: number) => Promise<unknown>): Pr
   }
   durations.sort((a, b) => a - b);
   return { p50: percentile(durations, 50), p95: percentile(durations, 95) };
+}
+
+/** Times `work` until it answers and until `settle` (what runs after the answer) is done, one sample at a time. */
+async function timedChange(samples: number, work: (i: number) => Promise<unknown>, settle: () => Promise<unknown>): Promise<{ answered: Timing; finished: Timing }> {
+  const answered: number[] = [];
+  const finished: number[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    const started = performance.now();
+    await work(i);
+    answered.push(performance.now() - started);
+    await settle();
+    finished.push(performance.now() - started);
+  }
+  const timing = (durations: number[]) => {
+    durations.sort((a, b) => a - b);
+    return { p50: percentile(durations, 50), p95: percentile(durations, 95) };
+  };
+  return { answered: timing(answered), finished: timing(finished) };
 }
 
 /** Projections and history entries as VersionedStore writes them, inserted in bulk (seeded volume). */
@@ -78,7 +97,7 @@ async function main(): Promise<void> {
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
   const connection = await connectMongo({ url, dbName: `lookup_bench_${Date.now()}` });
   const db = connection.db!;
-  const results: Array<{ size: number; read: Timing; change: Timing; load: Timing }> = [];
+  const results: Array<{ size: number; read: Timing; change: Timing; finished: Timing; load: Timing }> = [];
   try {
     for (const size of SIZES) {
       const store = new VersionedStore<Record>(db, 'bench', `records_${size}`, `history_${size}`);
@@ -90,19 +109,25 @@ async function main(): Promise<void> {
       const idOf = (i: number) => 1 + ((i * 7919) % size);
       const read = await timed(samples, (i) => store.loadProjection(idOf(i)));
       console.log(`${String(size).padStart(7)} records: read p50 ${read.p50.toFixed(2)} ms p95 ${read.p95.toFixed(2)} ms`);
-      // A change inserts its entry, replaces the projection, looks up the next version and marks the entry finished.
-      const change = await timed(samples, async (i) => {
-        const record = await store.loadProjection(idOf(i + samples));
-        if (record) await store.change(record, { ...record, title: `changed ${i}` }, { at: new Date(), actorAccountId: '1', action: 'edited', from: null, to: null });
-      }).catch((error: unknown) => {
+      // A change inserts its entry and replaces the projection, then answers; it looks up the next version
+      // and marks the entry finished after the answer (`settled`). Each sample times both.
+      const { answered, finished } = await timedChange(
+        samples,
+        async (i) => {
+          const record = await store.loadProjection(idOf(i + samples));
+          if (record) await store.change(record, { ...record, title: `changed ${i}` }, { at: new Date(), actorAccountId: '1', action: 'edited', from: null, to: null });
+        },
+        () => store.settled(),
+      ).catch((error: unknown) => {
         console.log(`${String(size).padStart(7)} records: read+change failed: ${(error as Error).message}`);
-        return { p50: Number.NaN, p95: Number.NaN };
+        const none = { p50: Number.NaN, p95: Number.NaN };
+        return { answered: none, finished: none };
       });
       const load = await timed(samples, (i) => store.load(idOf(i + 2 * samples))).catch((error: unknown) => {
         console.log(`${String(size).padStart(7)} records: load failed: ${(error as Error).message}`);
         return { p50: Number.NaN, p95: Number.NaN };
       });
-      results.push({ size, read, change, load });
+      results.push({ size, read, change: answered, finished, load });
     }
   } finally {
     await db.dropDatabase();
@@ -113,7 +138,7 @@ async function main(): Promise<void> {
   const fmt = (value: number) => `${value.toFixed(2)} ms`;
   for (const result of results) {
     console.log(
-      `${String(result.size).padStart(7)} records: read p50 ${fmt(result.read.p50)} p95 ${fmt(result.read.p95)} | read+change p50 ${fmt(result.change.p50)} p95 ${fmt(result.change.p95)} | load with roll-forward check p50 ${fmt(result.load.p50)}`,
+      `${String(result.size).padStart(7)} records: read p50 ${fmt(result.read.p50)} p95 ${fmt(result.read.p95)} | read+change (answer) p50 ${fmt(result.change.p50)} p95 ${fmt(result.change.p95)} | read+change+finish p50 ${fmt(result.finished.p50)} p95 ${fmt(result.finished.p95)} | load with roll-forward check p50 ${fmt(result.load.p50)}`,
     );
   }
   if (small && large) {

@@ -9,13 +9,15 @@
  *   scaling         ad requests/s with 10 and with 10,000 active campaigns, resident memory of allocation;
  *   propagation     activation -> selectable, pause -> no longer selected, over 100 trials;
  *   campaign-calls  the administrator's pause and activate calls with 10,000 campaigns stored;
+ *   lists           the paged lists and the audit with 10,000 campaigns and 2,000 platforms stored
+ *                   (tests/bench/lists.ts): first and deep pages, filters and search, administrator and owner;
  *   counting        1,000,000 facts seeded through the counting code over 30 days, folded by tracking,
  *                   then the stats call of three accounts, and the per-event data left behind.
  *
  * Settings (environment): MONGO_URL (required), BENCH_PHASES (all of the above, comma-separated, in that
  * order), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16), BENCH_TRIALS (100),
  * BENCH_PUBLISHERS (200), BENCH_CAMPAIGNS (10000), BENCH_CAMPAIGN_CALLS (pairs, 100), BENCH_FACTS
- * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200).
+ * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200), BENCH_LIST_CALLS (40).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +30,7 @@ import { cleanUp } from './cleanup';
 import { perEventData, seedCounts, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';
 import { cpuPerRequest, infrastructurePids, sampleCpu } from './cpu';
 import { ADMIN_ID, ROOT, SERVICE_NAMES, startBenchSystem, type BenchSystem } from './system';
+import { advertiserId, deepCursors, p95Of, platformOwnerId, removeLists, seedLists, timeLists, type ListTiming } from './lists';
 import { collectionsPerDatabase, writesPerCampaignTransition } from './storage';
 import { activeCampaign, approvedPublisher, draftCampaign, inParallel, signedIn, type Browser, type PublisherKey } from './workspace';
 
@@ -48,7 +51,7 @@ const CAMPAIGN_OWNER = '3001';
 const PROPAGATION_LANGUAGE = 'fi';
 const BACKGROUND_LANGUAGES = ['en', 'tr', 'ru', 'ar', 'zh', 'es'];
 const TRIAL_DEADLINE_MS = 10_000;
-const ALL_PHASES = ['throughput', 'tracing', 'scaling', 'propagation', 'campaign-calls', 'counting'] as const;
+const ALL_PHASES = ['throughput', 'tracing', 'scaling', 'propagation', 'campaign-calls', 'lists', 'counting'] as const;
 const PHASES = new Set(
   (process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
     .split(',')
@@ -56,6 +59,7 @@ const PHASES = new Set(
     .filter(Boolean),
 );
 const CAMPAIGN_CALL_PAIRS = Number(process.env.BENCH_CAMPAIGN_CALLS ?? 100);
+const LIST_CALLS = Number(process.env.BENCH_LIST_CALLS ?? 40);
 /** Counting at volume: an advertiser account with 100 campaigns, whose stats are timed with the others'. */
 const STATS_ADVERTISER = '3002';
 const STATS_CAMPAIGNS = 100;
@@ -576,6 +580,31 @@ async function main(): Promise<void> {
       }
     }
 
+    let lists: ListTiming[] | null = null;
+    if (PHASES.has('lists')) {
+      if (backgroundStored) {
+        log('   removing the background campaigns of the earlier phases: the lists phase stores its own');
+        await removeBackgroundCampaigns(system);
+        backgroundStored = false;
+      }
+      log('6. lists: storing 10,000 campaigns (100 advertisers x 100) and 2,000 platforms (20 owners x 100) with their history');
+      const seeded = await seedLists(system);
+      log(`   stored in ${seeded.seconds.toFixed(0)} s (${seeded.historyEntries.toLocaleString('en')} history entries); ${LIST_CALLS} sequential calls each`);
+      try {
+        const [listAdvertiser, listPlatformOwner] = await Promise.all([signedIn(system, advertiserId(0)), signedIn(system, platformOwnerId(0))]);
+        lists = await timeLists(admin, listAdvertiser, listPlatformOwner, await deepCursors(system), LIST_CALLS);
+      } finally {
+        await removeLists(system);
+      }
+      const row = (timing: ListTiming) => [timing.call, timing.who, String(timing.samples.length), ms(percentile(timing.samples, 50)), ms(p95Of(timing)), ms(Math.max(...timing.samples)), String(timing.errors), `<= ${timing.targetMs} ms`];
+      report.push(table([['list call (GET, limit 50, sequential)', 'as', 'n', 'p50', 'p95', 'max', 'not 200', 'target (p95)'], ...lists.map(row)]), '');
+      extraErrors.push(lists.reduce((sum, timing) => sum + timing.errors, 0));
+      for (const timing of lists) {
+        const p95 = p95Of(timing);
+        checks.push({ figure: `${timing.call}, ${timing.who} p95`, value: ms(p95), target: `<= ${timing.targetMs} ms`, pass: p95 <= timing.targetMs });
+      }
+    }
+
     let counting: Record<string, unknown> | null = null;
     if (PHASES.has('counting') && statsAdvertiser) {
       const publisherOwnerOf = (index: number) => PUBLISHER_OWNERS[index % PUBLISHER_OWNERS.length] as string;
@@ -584,7 +613,7 @@ async function main(): Promise<void> {
         ...[...fewCampaigns, propagationCampaign].map((id) => ({ id, owner: CAMPAIGN_OWNER })),
       ];
       const publishersOwned: Owned[] = keys.map((publisher, index) => ({ id: publisher.publisherId, owner: publisherOwnerOf(index) }));
-      log(`6. counting at volume: seeding ${SEED_FACTS.toLocaleString('en')} facts over ${SEED_DAYS} days through the counting code (${campaignsOwned.length} campaigns, ${publishersOwned.length} publishers)`);
+      log(`7. counting at volume: seeding ${SEED_FACTS.toLocaleString('en')} facts over ${SEED_DAYS} days through the counting code (${campaignsOwned.length} campaigns, ${publishersOwned.length} publishers)`);
       const seedPids = pids();
       const cpuBefore = sampleCpu(seedPids);
       const seeded = await seedCounts(system, campaignsOwned, publishersOwned, { facts: SEED_FACTS, days: SEED_DAYS, inFlight: SEED_IN_FLIGHT, log });
@@ -731,7 +760,7 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(output);
     const file = path.join(ROOT, '.data', 'bench', system.runId, 'results.json');
-    writeFileSync(file, JSON.stringify({ machine, settings, phases: [...PHASES], results, propagated, campaignCalls, counting, restartSeconds, checks }, null, 2));
+    writeFileSync(file, JSON.stringify({ machine, settings, phases: [...PHASES], results, propagated, campaignCalls, lists, counting, restartSeconds, checks }, null, 2));
     log(`figures also in ${path.relative(ROOT, file)}`);
   } finally {
     log('stopping the system and removing its databases, queues and keys');

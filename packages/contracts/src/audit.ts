@@ -1,6 +1,11 @@
 /**
- * The `GET /internal/audit` contract: each service answers `{items: AuditItem[]}` newest first for its own
- * records, and the gateway merges the lists for `GET /api/workspace/audit`.
+ * The `GET /internal/audit?entity=&entityId=&limit=&cursor=` contract: each service answers
+ * `{items: InternalAuditItem[]}`, at most `limit` of its own entries newest first, only those after the
+ * position the cursor names; the gateway merges the services' pages into `GET /api/workspace/audit`.
+ *
+ * Every entry of every service has a place in one order: newest `at` first, then the highest `key`
+ * (`<entity>/<the entry's _id>`, unique across services). The audit's cursor is the `(at, key)` of the last
+ * entry of a page; the next page asks each service only for entries after it in that order.
  */
 export interface AuditItem {
   at: string;
@@ -13,8 +18,12 @@ export interface AuditItem {
   reason: string | null;
 }
 
+/** An entry as a service answers the gateway: with its place in the order. */
+export type InternalAuditItem = AuditItem & { key: string };
+
 /** What a stored audit entry (for example a VersionedStore history entry) holds. */
 export interface AuditFacts {
+  _id: string;
   at: Date | string;
   actorAccountId: string;
   entityId: string | number;
@@ -24,10 +33,14 @@ export interface AuditFacts {
   reason?: string | null;
 }
 
-/** The most entries one audit answer carries. */
-export const AUDIT_LIMIT = 500;
+/** The shape of the audit's cursors (`@pilot/http-kit` decodeCursor): the `at` and `key` of an entry. */
+export const AUDIT_POSITION = ['time', 'key'] as const;
 
-export function auditItemOf(entity: string, facts: AuditFacts): AuditItem {
+export function auditKeyOf(entity: string, entryId: string): string {
+  return `${entity}/${entryId}`;
+}
+
+export function auditItemOf(entity: string, facts: AuditFacts): InternalAuditItem {
   return {
     at: new Date(facts.at).toISOString(),
     actorAccountId: facts.actorAccountId,
@@ -37,10 +50,22 @@ export function auditItemOf(entity: string, facts: AuditFacts): AuditItem {
     from: facts.from,
     to: facts.to,
     reason: facts.reason ?? null,
+    key: auditKeyOf(entity, facts._id),
   };
 }
 
-/** Newest first, by the ISO timestamps. */
-export function newestFirst(a: AuditItem, b: AuditItem): number {
-  return a.at < b.at ? 1 : a.at > b.at ? -1 : 0;
+/** The audit's order: newest first, then the highest key. */
+export function newestFirst(a: InternalAuditItem, b: InternalAuditItem): number {
+  if (a.at !== b.at) return a.at < b.at ? 1 : -1;
+  return a.key < b.key ? 1 : a.key > b.key ? -1 : 0;
+}
+
+/**
+ * Among the entries of `entity` at the same instant as the position whose key is `key`, which come after
+ * it: those whose `_id` is below a bound, all of them, or none (their keys all sort before or after it).
+ */
+export function sameInstantAfter(entity: string, key: string): { idBelow: string } | 'all' | 'none' {
+  const prefix = auditKeyOf(entity, '');
+  if (key.startsWith(prefix)) return { idBelow: key.slice(prefix.length) };
+  return prefix < key ? 'all' : 'none';
 }

@@ -1,1 +1,2 @@
 export * from './request-params';
+export * from './paging';

@@ -104,3 +104,4 @@ export * from './retention';
 export * from './models';
 export * from './each-limited';
 export * from './account-slots';
+export * from './keyset';

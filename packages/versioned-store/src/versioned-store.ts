@@ -16,14 +16,17 @@
  * with the newest state. A change is finished (its `pendingSince` removed) only after its projection write,
  * that lookup and its publish all succeeded; whatever interrupts them leaves the entry pending for the outbox
  * relay, which rolls the projection forward (`load`) and publishes. So a change costs three writes: the
- * entry, the projection, the finish.
+ * entry, the projection, the finish. The writer answers once the projection is written and the events are
+ * published; the lookup and the finish run after the answer (`settled()` waits for them), since whoever
+ * reads the state to change it uses `load()`, which reads the newer entries itself.
  *
  * Every lookup here is by `_id`; MongoDB and the local store (built with its `_id` patch, decision 0032)
  * answer it from the index. The raw driver is used, not mongoose models (decision 0026): every transition
  * goes through these writes and lookups, and a model measured 0.3 to 0.6 ms more CPU on each.
  */
 import type { KnownEvent } from '@pilot/contracts';
-import { isDuplicateKeyError, wholeCollectionScan } from '@pilot/mongo';
+import { sameInstantAfter } from '@pilot/contracts';
+import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '@pilot/mongo';
 import { markFinished, PENDING_INDEX, type OutboxEntry, type OutboxQueue } from '@pilot/outbox';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification } from 'mongodb';
 
@@ -72,8 +75,28 @@ export interface Written<S> {
 export interface FindCurrentOptions {
   sort?: Record<string, 1 | -1>;
   limit?: number;
-  skip?: number;
   projection?: Record<string, 0 | 1>;
+}
+
+/** Where a page of current records starts: after the record created at `createdAt` with id `id`. */
+export type CurrentPosition = readonly [createdAt: Date, id: number];
+
+/** Where a page of history entries starts: after the audit entry at `at` with key `key` (`@pilot/contracts`). */
+export type HistoryPosition = readonly [at: Date, key: string];
+
+/** The order of the lists: newest first, ties by id. */
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+/** The order of the audit: newest first, ties by entry id. */
+const AUDIT_ORDER = { at: -1, _id: -1 } as const;
+
+/**
+ * The history entries of `entity` after `position` in the audit's order (docs/storage.md): a filter for a
+ * collection of entries whose `_id`s are strings, read on an index ending in `at: -1, _id: -1`.
+ */
+export function entriesAfter(entity: string, position: HistoryPosition): Document {
+  const [at, key] = position;
+  const bound = sameInstantAfter(entity, key);
+  return olderThan('at', at, bound === 'all' ? ALL_IDS : bound === 'none' ? null : bound.idBelow);
 }
 
 export interface VersionedStoreOptions {
@@ -91,6 +114,8 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   readonly current: Collection<Current<S>>;
   private readonly entries: Collection<OutboxEntry>;
   private readonly queue: OutboxQueue;
+  /** The finishes running after their changes' answers. */
+  private readonly finishing = new Set<Promise<void>>();
 
   constructor(
     db: Db,
@@ -105,11 +130,11 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     this.queue = { entries: this.entries, finish: async (entry) => void (await this.load(entityIdOf(entry._id))) };
   }
 
-  /** The history's indexes: by record (audit of one record), by owner and by time (audits), and the unfinished entries. */
+  /** The history's indexes: the audit's order by record, by owner and over all, and the unfinished entries. */
   async ensureIndexes(): Promise<void> {
-    await this.history.createIndex({ entityId: 1, version: -1 });
-    await this.history.createIndex({ ownerAccountId: 1, at: -1 });
-    await this.history.createIndex({ at: -1 });
+    await this.history.createIndex({ entityId: 1, ...AUDIT_ORDER });
+    await this.history.createIndex({ ownerAccountId: 1, ...AUDIT_ORDER });
+    await this.history.createIndex(AUDIT_ORDER);
     await this.entries.createIndexes([PENDING_INDEX]);
   }
 
@@ -124,14 +149,35 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   }
 
   /** Current records matching `filter`. */
-  async findCurrent(filter: Filter<Document>, { sort, limit, skip, projection }: FindCurrentOptions = {}): Promise<Current<S>[]> {
+  async findCurrent(filter: Filter<Document>, { sort, limit, projection }: FindCurrentOptions = {}): Promise<Current<S>[]> {
     const options: FindOptions = {};
     if (projection) options.projection = projection;
     let cursor = this.current.find(filter as Filter<Current<S>>, options);
     if (sort) cursor = cursor.sort(sort);
-    if (skip !== undefined) cursor = cursor.skip(skip);
     if (limit !== undefined) cursor = cursor.limit(limit);
     return (await cursor.toArray()) as Current<S>[];
+  }
+
+  /**
+   * Up to `count` current records matching `filter`, newest first (ties by id), after `after` when given:
+   * keyset paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository declares.
+   */
+  async currentPage(filter: Document, after: CurrentPosition | null, count: number): Promise<Current<S>[]> {
+    const query = after ? { $and: [filter, olderThan('createdAt', after[0], after[1])] } : filter;
+    return this.findCurrent(query, { sort: NEWEST_FIRST, limit: count });
+  }
+
+  /**
+   * Up to `count` history entries matching `filter` in the audit's order (newest first, ties by entry id),
+   * after `after` when given, without their events and with `projection`'s other cuts.
+   */
+  async historyPage(filter: Filter<HistoryEntry<S>>, after: HistoryPosition | null, count: number, projection: Record<string, 0> = {}): Promise<HistoryEntry<S>[]> {
+    const query = after ? { $and: [filter, entriesAfter(this.entity, after)] } : filter;
+    return (await this.history
+      .find(query as Filter<HistoryEntry<S>>, { projection: { outbox: 0, ...projection } })
+      .sort(AUDIT_ORDER)
+      .limit(count)
+      .toArray()) as HistoryEntry<S>[];
   }
 
   /** Every current record in `_id` order, `batchSize` at a time (one cursor; each batch has its own deadline). */
@@ -201,16 +247,32 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return projected;
   }
 
+  /** Waits for the finishes of the changes answered so far (for tests, and a process that stops). */
+  async settled(): Promise<void> {
+    while (this.finishing.size > 0) await Promise.all([...this.finishing]);
+  }
+
   private async write(id: RecordId, version: number, state: S, facts: ChangeFacts, events: KnownEvent[], createdAt: Date): Promise<Written<S>> {
-    const entryId = VersionedStore.entryId(id, version);
     await this.insertEntry(id, version, state, facts, events);
     const changed = { ...state, _id: id, version, createdAt, updatedAt: facts.at } as Current<S>;
-    const [, published] = await Promise.all([this.writeProjection(changed), this.publish(events)]);
-    if (published) {
-      // Finished; should this write fail, the relay finishes it again (its events once more, which consumers drop).
-      await markFinished(this.entries, entryId).catch(() => undefined);
-    }
+    const [, published] = await Promise.all([this.replaceProjection(changed), this.publish(events)]);
+    const finish = this.finish(changed, published).finally(() => this.finishing.delete(finish));
+    this.finishing.add(finish);
     return { changed, published };
+  }
+
+  /**
+   * After the answer: rolls forward if a newer version was written meanwhile, then removes `pendingSince`
+   * when the events are on the bus. Whatever fails here leaves the entry to the relay, which finishes it
+   * again (its events once more, which consumers drop).
+   */
+  private async finish(changed: Current<S>, published: boolean): Promise<void> {
+    try {
+      await this.rollForwardIfOvertaken(changed);
+      if (published) await markFinished(this.entries, VersionedStore.entryId(changed._id, changed.version));
+    } catch {
+      // left pending: the relay finishes it after OUTBOX_PENDING_GRACE_MS
+    }
   }
 
   private async publish(events: KnownEvent[]): Promise<boolean> {
@@ -229,6 +291,11 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
    * writer's projection landed after a newer one's: see the module comment).
    */
   private async writeProjection(current: Current<S>): Promise<void> {
+    await this.replaceProjection(current);
+    await this.rollForwardIfOvertaken(current);
+  }
+
+  private async replaceProjection(current: Current<S>): Promise<void> {
     const byId = { _id: current._id } as Filter<Current<S>>;
     try {
       await this.current.replaceOne(byId, current, { upsert: true });
@@ -236,6 +303,9 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       if (!isDuplicateKeyError(error)) throw error;
       await this.current.replaceOne(byId, current); // two upserts inserted at once: it exists now
     }
+  }
+
+  private async rollForwardIfOvertaken(current: Current<S>): Promise<void> {
     const newer = await this.history.findOne({ _id: VersionedStore.entryId(current._id, current.version + 1) }, { projection: { _id: 1 } });
     if (newer) await this.load(current._id);
   }

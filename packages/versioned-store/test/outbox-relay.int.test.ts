@@ -72,6 +72,7 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [first]);
     const quiet = campaign(nextId++);
     await store.create(quiet.campaignId, quiet, facts('submit', null, 'submitted'));
+    await store.settled();
     expect(await isPending(store, `${quiet.campaignId}:1`), 'no events: finished by its writer').to.equal(false);
 
     const relay = newRelay(await newBus(), store);

@@ -36,7 +36,7 @@ describe('VersionedStore (real FerretDB)', () => {
     expect(names).to.have.members(['two', 'two_history']);
     expect((await db.collection('two').find({}).sort({ _id: 1 }).toArray()).map((record) => record._id)).to.deep.equal([1, 300, 70_000]);
     const historyIndexes = (await store.history.indexes()).map((index) => JSON.stringify(index.key));
-    expect(historyIndexes).to.include.members(['{"entityId":1,"version":-1}', '{"ownerAccountId":1,"at":-1}', '{"at":-1}', '{"pendingSince":1}']);
+    expect(historyIndexes).to.include.members(['{"entityId":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"at":-1,"_id":-1}', '{"at":-1,"_id":-1}', '{"pendingSince":1}']);
     expect((await store.current.indexes()).map((index) => JSON.stringify(index.key))).to.include('{"ownerAccountId":1}');
   });
 
@@ -66,11 +66,13 @@ describe('VersionedStore (real FerretDB)', () => {
       const store = storeOf('three', { publish: async (events) => void published.push(...events) }, watched.db(dbName));
       const state = campaign(nextId++);
       const created = await store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [campaignEvent(state, 1)]);
+      await store.settled();
       commands.length = 0;
       const active = { ...state, status: 'active' as const };
       const { changed, published: onTheBus } = await store.changeAndPublish(created, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]);
       expect(onTheBus).to.equal(true);
       expect(changed).to.include({ version: 2, status: 'active' });
+      await store.settled();
       expect(commands, 'the entry, the projection, the finish').to.deep.equal(['insert', 'update', 'update']);
       expect(published.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
         [CAMPAIGN_SUBMITTED, 1],
@@ -83,6 +85,24 @@ describe('VersionedStore (real FerretDB)', () => {
     }
   });
 
+  it('answers a change once its projection is written and its events published, and finishes it after the answer', async () => {
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const published: KnownEvent[] = [];
+    // The lookup of the next version's entry (the first step of the finish) waits at the gate.
+    const store = storeOf('answer_first', { publish: async (events) => void published.push(...events) }, gated(db, 'findOne', gate));
+    const state = campaign(nextId++);
+    const changed = await store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [campaignEvent(state, 1)]);
+    expect(changed.version).to.equal(1);
+    expect(published).to.have.length(1);
+    expect(await projectionOf(db, 'answer_first', state.campaignId)).to.deep.include({ version: 1 });
+    const reader = storeOf('answer_first');
+    expect(await isPending(reader, `${state.campaignId}:1`), 'the finish waits at the gate').to.equal(true);
+    openGate();
+    await store.settled();
+    expect(await isPending(reader, `${state.campaignId}:1`)).to.equal(false);
+  });
+
   it('leaves a change pending, and says so, when its events could not be published', async () => {
     const store = storeOf('unpublished', {
       publish: async () => {
@@ -91,9 +111,11 @@ describe('VersionedStore (real FerretDB)', () => {
     });
     const state = campaign(nextId++);
     const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
-    expect(await isPending(store, `${state.campaignId}:1`), 'a change without events is finished at once').to.equal(false);
+    await store.settled();
+    expect(await isPending(store, `${state.campaignId}:1`), 'a change without events is finished right after its answer').to.equal(false);
     const active = { ...state, status: 'active' as const };
     const { changed, published } = await store.changeAndPublish(created, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]);
+    await store.settled();
     expect(published).to.equal(false);
     expect(changed.version).to.equal(2);
     expect(await isPending(store, `${state.campaignId}:2`)).to.equal(true);
@@ -162,6 +184,7 @@ describe('VersionedStore (real FerretDB)', () => {
     await entryWithoutProjection(store, { ...state, title: 'newest' }, 3);
     const changed = await store.change(created, { ...state, title: 'second' }, facts('edit', null, null));
     expect(changed.version).to.equal(2);
+    await store.settled(); // the lookup runs right after the answer
     expect(await projectionOf(db, 'after_write', state.campaignId)).to.deep.include({ version: 3, title: 'newest' });
   });
 
@@ -220,7 +243,7 @@ describe('VersionedStore (real FerretDB)', () => {
     // Writer A's projection write waits at a gate, so writer B moves the record on meanwhile.
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
-    const writerA = storeOf('crossing', {}, gatedReplaces(db, gate));
+    const writerA = storeOf('crossing', {}, gated(db, 'replaceOne', gate));
     const writerB = storeOf('crossing');
 
     const created = await writerB.create(7, campaign(7), facts('submit', null, 'submitted'));
@@ -233,6 +256,7 @@ describe('VersionedStore (real FerretDB)', () => {
 
     openGate(); // A's version 2 lands on top of B's version 3; A's lookup after it sees version 3 and rolls forward
     expect(await changeA).to.deep.include({ version: 2, title: 'A' });
+    await writerA.settled();
     expect(await projectionOf(db, 'crossing', 7)).to.deep.include({ version: 3, title: 'B' });
     expect(await isPending(writerB, '7:2'), 'A had no events to publish: finished after its lookup').to.equal(false);
   });
@@ -255,6 +279,7 @@ describe('VersionedStore (real FerretDB)', () => {
       }
     };
     await Promise.all(ids.flatMap((id) => stores.map((store, index) => writer(store, id, `writer ${index}`))));
+    await Promise.all(stores.map((store) => store.settled()));
     for (const id of ids) {
       const newest = await db.collection('racing_history').findOne({ _id: `${id}:11` as never });
       expect(newest, `campaign ${id} has 11 versions`).to.not.equal(null);
@@ -262,13 +287,13 @@ describe('VersionedStore (real FerretDB)', () => {
     }
   });
 
-  it('lists current records with a filter, order, page and fields, and walks them all in id order', async () => {
+  it('lists current records with a filter, order and fields, and walks them all in id order', async () => {
     const store = storeOf('lists');
     for (const id of [5, 3, 9, 1, 7]) await store.create(id, { ...campaign(id), status: id % 2 === 0 ? 'active' : 'submitted', title: `t${id}` }, facts('submit', null, 'submitted'));
-    const page = await store.findCurrent({ status: 'submitted' }, { sort: { _id: -1 }, skip: 1, limit: 2, projection: { title: 1 } });
-    expect(page).to.deep.equal([
+    const found = await store.findCurrent({ status: 'submitted' }, { sort: { _id: -1 }, limit: 2, projection: { title: 1 } });
+    expect(found).to.deep.equal([
+      { _id: 9, title: 't9' },
       { _id: 7, title: 't7' },
-      { _id: 5, title: 't5' },
     ]);
     const walked: number[][] = [];
     for await (const batch of store.currentInBatches(2)) walked.push(batch.map((record) => Number(record._id)));
@@ -276,8 +301,56 @@ describe('VersionedStore (real FerretDB)', () => {
   });
 });
 
-/** `db` whose collections wait for `gate` before every replaceOne (a projection write slowed down). */
-function gatedReplaces(db: Db, gate: Promise<void>): Db {
+describe('VersionedStore pages (real FerretDB)', () => {
+  const infra = testInfra();
+  const dbName = `versioned_store_pages_${infra.runId}`;
+  let client: MongoClient;
+  let db: Db;
+
+  before(async () => {
+    client = await MongoClient.connect(infra.mongoUrl, { retryWrites: false });
+    db = client.db(dbName);
+  });
+  after(async () => {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  });
+
+  it('pages current records newest first, ties by id, from a position on', async () => {
+    const store = new VersionedStore<Campaign>(db, 'campaign', 'paged', 'paged_history');
+    const sameInstant = new Date('2026-03-01T00:00:00Z');
+    // Three records created at the same instant, two later and one earlier.
+    const created: Array<[number, Date]> = [[4, sameInstant], [2, sameInstant], [9, sameInstant], [1, new Date('2026-03-02T00:00:00Z')], [3, new Date('2026-03-03T00:00:00Z')], [8, new Date('2026-02-01T00:00:00Z')]];
+    for (const [id, at] of created) await store.create(id, campaign(id), facts('submit', null, 'submitted', at));
+    const ids: number[] = [];
+    let after: readonly [Date, number] | null = null;
+    for (let pages = 0; pages < 10; pages += 1) {
+      const page: Current<Campaign>[] = await store.currentPage({}, after, 2);
+      ids.push(...page.map((record) => Number(record._id)));
+      const last = page[page.length - 1];
+      if (page.length < 2 || !last) break;
+      after = [last.createdAt, Number(last._id)];
+    }
+    expect(ids).to.deep.equal([3, 1, 9, 4, 2, 8]);
+    expect((await store.currentPage({ ownerAccountId: '501' }, [sameInstant, 4], 10)).map((record) => record._id)).to.deep.equal([2, 8]);
+  });
+
+  it('pages the history in the audit order (newest first, ties by entry id) from a position on, without events', async () => {
+    const store = new VersionedStore<Campaign>(db, 'campaign', 'audited', 'audited_history');
+    const at = new Date('2026-04-01T00:00:00Z');
+    for (const id of [1, 2, 3]) await store.create(id, campaign(id), facts('submit', null, 'submitted', at), [campaignEvent(campaign(id), 1)]);
+    const newest = await store.historyPage({}, null, 10);
+    expect(newest.map((entry) => entry._id)).to.deep.equal(['3:1', '2:1', '1:1']);
+    expect(newest[0]).to.not.have.property('outbox');
+    expect((await store.historyPage({}, [at, 'campaign/3:1'], 10)).map((entry) => entry._id)).to.deep.equal(['2:1', '1:1']);
+    // A position of another entity at the same instant: its key sorts after every campaign's ('placement/…' > 'campaign/…'), so all come after it.
+    expect(await store.historyPage({}, [at, 'placement/top:1'], 10)).to.have.length(3);
+    expect(await store.historyPage({}, [at, 'account/x'], 10)).to.have.length(0);
+  });
+});
+
+/** `db` whose collections wait for `gate` before every call of `method` (a projection write or a lookup slowed down). */
+function gated(db: Db, method: 'replaceOne' | 'findOne', gate: Promise<void>): Db {
   return new Proxy(db, {
     get(target, property, receiver) {
       if (property !== 'collection') return Reflect.get(target, property, receiver) as unknown;
@@ -286,10 +359,10 @@ function gatedReplaces(db: Db, gate: Promise<void>): Db {
         return new Proxy(collection, {
           get(inner: Collection, key, innerReceiver) {
             const value = Reflect.get(inner, key, innerReceiver) as unknown;
-            if (key !== 'replaceOne' || typeof value !== 'function') return typeof value === 'function' ? value.bind(inner) : value;
+            if (key !== method || typeof value !== 'function') return typeof value === 'function' ? value.bind(inner) : value;
             return async (...args: unknown[]) => {
               await gate;
-              return (value as (...replaceArgs: unknown[]) => unknown).apply(inner, args);
+              return (value as (...methodArgs: unknown[]) => unknown).apply(inner, args);
             };
           },
         });

@@ -39,6 +39,8 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await bus.ready();
 
     const repository = new CampaignRepository(mongo, { publish: options.relay === false ? undefined : (events) => bus.publishAll(events) });
+    // Changes answered before their finish end before the bus and the database close.
+    resources.add(repository, (opened) => opened.settled());
     await repository.ensureIndexes();
     // The relay judges how long a change has been pending by the clock the changes were made with.
     const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);

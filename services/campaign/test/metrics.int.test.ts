@@ -22,9 +22,9 @@ describe('campaign /metrics: the outbox backlog and publish failures (RabbitMQ c
     const api = client(infra, service.url);
     const { body } = await api.post('/api/workspace/campaigns', OWNER, CREATIVE);
 
-    const before = await scrapeMetrics(service.url);
-    expect(before.value('pilot_outbox_pending_entries', { service: 'campaign' })).to.equal(0);
-    expect(before.has('pilot_outbox_pending_entries')).to.equal(true);
+    // The create is finished right after its answer.
+    await waitFor(async () => (await scrapeMetrics(service.url)).value('pilot_outbox_pending_entries', { service: 'campaign' }) === 0, { message: 'the create finished' });
+    expect((await scrapeMetrics(service.url)).has('pilot_outbox_pending_entries')).to.equal(true);
 
     await proxy.cut();
     await waitFor(async () => (await request(service.url).get('/readyz')).status === 503, { message: 'readiness reports the broker' });

@@ -49,6 +49,8 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await bus.ready();
 
     const placements = new PlacementRepository(mongo, { publish: (events) => bus.publishAll(events) });
+    // Changes answered before their finish end before the bus and the database close.
+    resources.add(placements, (opened) => opened.settled());
     await placements.ensureIndexes();
     // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
     const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;

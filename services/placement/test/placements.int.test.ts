@@ -420,7 +420,9 @@ describe('placement service', function () {
         to: 'active',
         reason: null,
         placementId: second.placement.placementId,
+        key: items[0]?.key,
       });
+      expect(items[0]?.key).to.match(/^placement\/home-feature:[0-9]+$/);
       expect(items[1]).to.include({ placementId: first.placement.placementId, to: 'draft' });
       const times = items.map((item) => item.at as string);
       expect([...times].sort().reverse()).to.deep.equal(times);

@@ -59,6 +59,8 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const sessions = new SessionRepository(mongo);
     const accounts = new AccountRepository(mongo);
     const publisherRecords = new PublisherRepository(mongo, { publish: (events) => bus.publishAll(events) });
+    // Changes answered before their finish end before the bus and the database close.
+    resources.add(publisherRecords, (opened) => opened.settled());
     await logins.ensureIndexes();
     await sessions.ensureIndexes();
     await accounts.ensureIndexes();

@@ -27,7 +27,7 @@ describe('publisher-identity: what one account may create', function () {
     expect(racing.filter((response) => response.status === 201)).to.have.length(5);
     expect(refused).to.have.length(5);
     for (const response of refused) expect(response.body).to.include({ code: 'publisher_limit' });
-    const listed = await h.call('get', '/api/workspace/publishers', account).expect(200);
+    const listed = await h.call('get', '/api/workspace/publishers?limit=100', account).expect(200);
     expect(listed.body.items).to.have.length(100);
     expect((await register(account).expect(409)).body.code).to.equal('publisher_limit');
     await register({ accountId: '8802', admin: false }).expect(201);

@@ -277,6 +277,8 @@ describe('publisher-identity: publisher platforms', () => {
       from: 'paused',
       to: 'rejected',
       reason: 'gone',
+      // its place in the audit's order, for the gateway's cursor: the entity and the entry's id
+      key: `publisher/${id}:7`,
     });
     expect((await h.call('get', `/internal/audit?entity=publisher&entityId=${id}`, STRANGER).expect(200)).body.items).to.deep.equal([]);
     expect((await h.call('get', `/internal/audit?entity=publisher&entityId=${id}`, ADMIN).expect(200)).body.items).to.have.length(7);

@@ -50,8 +50,9 @@ describe('publisher-identity: stored documents through the models', () => {
     });
     expect(await indexKeys('account_audit')).to.have.deep.members([
       [{ _id: 1 }, false],
-      [{ ownerAccountId: 1, at: -1 }, false],
-      [{ at: -1 }, false],
+      [{ ownerAccountId: 1, at: -1, _id: -1 }, false],
+      [{ entityId: 1, at: -1, _id: -1 }, false],
+      [{ at: -1, _id: -1 }, false],
     ]);
   });
 

@@ -49,6 +49,13 @@ const NOT_SIGNED_IN = problem('Not signed in (not_signed_in)');
 const ORIGIN_REFUSED = problem('A write from another origin than the site (origin_refused), or an account that may not do this');
 const INVALID = { description: 'Invalid body: every failing field with its stable code (validation_failed)', content: { 'application/problem+json': { schema: ref('ValidationProblem') } } };
 const INVALID_TRANSITION = problem('Not allowed from the current status (invalid_transition)');
+const LIST_REFUSED = problem('An unknown status, a search text longer than 100 characters, a limit outside 1 to 100, a cursor that is not one, an ownerAccountId that is not an account id (invalid_status, invalid_search, invalid_limit, invalid_cursor, invalid_owner_account_id)');
+/** What every paged list takes besides its filters. */
+const LIST_PARAMETERS = [
+  { name: 'ownerAccountId', in: 'query', required: false, description: 'an administrator: only this account\'s records; anyone else may name only their own account', schema: { type: 'string', pattern: '^[0-9]{1,20}$' } },
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+  { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
+];
 
 interface Operation {
   summary: string;
@@ -146,8 +153,12 @@ export function workspaceOpenApi(): Record<string, unknown> {
       '/api/workspace/campaigns': {
         post: operation('createCampaign', { write: true, summary: 'Create a draft campaign', body: 'CreateCampaignBody', answer: ['201', 'Campaign', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st record of an account (campaign_limit)'), '422': INVALID } }),
         get: {
-          ...operation('listCampaigns', { summary: 'Campaigns, newest first: own records; an administrator gets all', answer: ['200', 'CampaignList', 'The campaigns'], problems: { '400': problem('Unknown status filter (invalid_status)') } }),
-          parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] } }],
+          ...operation('listCampaigns', { summary: 'Campaigns, newest first (ties by id), a page at a time: own records; an administrator gets all', answer: ['200', 'CampaignList', 'A page of campaigns'], problems: { '400': LIST_REFUSED, '403': problem('ownerAccountId names another account and the caller is not an administrator (admin_only)') } }),
+          parameters: [
+            { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'active', 'paused', 'rejected'] } },
+            { name: 'q', in: 'query', required: false, description: 'a case-insensitive part of the name or the title', schema: { type: 'string', maxLength: 100 } },
+            ...LIST_PARAMETERS,
+          ],
         },
       },
       '/api/workspace/campaigns/{id}': {
@@ -162,8 +173,12 @@ export function workspaceOpenApi(): Record<string, unknown> {
       '/api/workspace/publishers': {
         post: operation('createPublisher', { write: true, summary: 'Register a draft publisher platform', body: 'NewPublisherBody', answer: ['201', 'Publisher', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st platform of an account (publisher_limit)'), '422': INVALID } }),
         get: {
-          ...operation('listPublishers', { summary: 'Platforms: own records; an administrator gets all', answer: ['200', 'PublisherList', 'The platforms'], problems: { '400': problem('Unknown status filter (invalid_status)') } }),
-          parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'paused', 'rejected'] } }],
+          ...operation('listPublishers', { summary: 'Platforms, newest first (ties by id), a page at a time: own records; an administrator gets all', answer: ['200', 'PublisherList', 'A page of platforms'], problems: { '400': LIST_REFUSED, '403': problem('ownerAccountId names another account and the caller is not an administrator (admin_only)') } }),
+          parameters: [
+            { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['draft', 'submitted', 'approved', 'paused', 'rejected'] } },
+            { name: 'q', in: 'query', required: false, description: 'a case-insensitive part of the link', schema: { type: 'string', maxLength: 100 } },
+            ...LIST_PARAMETERS,
+          ],
         },
       },
       '/api/workspace/publishers/{id}': {
@@ -196,10 +211,12 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/workspace/audit': {
         get: {
-          ...operation('readAudit', { summary: 'Audit entries, newest first: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'The entries'], problems: { '400': problem('An invalid filter') } }),
+          ...operation('readAudit', { summary: 'Audit entries, newest first, a page at a time down to the oldest: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'A page of entries'], problems: { '400': problem('An invalid filter, limit or cursor (invalid_entity, invalid_entity_id, invalid_limit, invalid_cursor)') } }),
           parameters: [
             { name: 'entity', in: 'query', required: false, schema: { type: 'string' } },
             { name: 'entityId', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+            { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
           ],
         },
       },

@@ -45,3 +45,6 @@ export const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties
 
 /** Nothing, `{}` or `{reason}`: the body of a pause. */
 export const OptionalReasonBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
+
+/** A paged list's `nextCursor`: an opaque string to pass as `cursor` for the next page, null on the last. */
+export const NextCursor = Type.Union([Type.String({ description: 'pass as cursor for the next page' }), Type.Null()]);

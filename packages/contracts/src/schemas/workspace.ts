@@ -1,6 +1,6 @@
 /** The sign-in, totals and audit contracts of the workspace API (API.md). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, Timestamp } from './fields';
+import { AccountId, NextCursor, Timestamp } from './fields';
 
 /** GET /api/auth/session. */
 export const Session = Type.Object({ accountId: AccountId, displayName: Type.String(), admin: Type.Boolean() }, { additionalProperties: false });
@@ -49,7 +49,7 @@ export const AuditEntry = Type.Object({
 export type AuditEntry = Static<typeof AuditEntry>;
 
 /** GET /api/workspace/audit. */
-export const AuditList = Type.Object({ items: Type.Array(AuditEntry) });
+export const AuditList = Type.Object({ items: Type.Array(AuditEntry), nextCursor: NextCursor });
 export type AuditList = Static<typeof AuditList>;
 
 /** GET and PUT /api/workspace/notifications: what the sign-in bot tells this account. */

@@ -11,9 +11,18 @@
  */
 import { AccountSlots, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, wholeModelScan, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions, type Written } from '@pilot/versioned-store';
+import {
+  VersionedStore,
+  type ChangeFacts,
+  type Current,
+  type CurrentPosition,
+  type HistoryEntry,
+  type HistoryPosition,
+  type VersionedStoreOptions,
+  type Written,
+} from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { Collection, Document, Filter, IndexSpecification } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
 
 export type StoredCampaign = Current<CampaignRecord>;
@@ -25,6 +34,26 @@ interface CampaignId {
   accountId: string;
   at: Date;
 }
+
+/** What a page of the campaign list is narrowed by (null: not narrowed). */
+export interface CampaignListFilter {
+  ownerAccountId: string | null;
+  status: CampaignStatus | null;
+  /** Matches a part of the name or the title. */
+  search: RegExp | null;
+}
+
+/**
+ * The list's indexes, one per combination of its equality filters, each ending in the list's order
+ * (newest first, ties by id) so a page is an index range read from the cursor on. The search is a
+ * residual filter on the range its other filters select.
+ */
+const LIST_INDEXES: IndexSpecification[] = [
+  { createdAt: -1, _id: -1 },
+  { ownerAccountId: 1, createdAt: -1, _id: -1 },
+  { status: 1, createdAt: -1, _id: -1 },
+  { ownerAccountId: 1, status: 1, createdAt: -1, _id: -1 },
+];
 
 const idSchema = storedSchema<CampaignId>({ _id: { type: Number, required: true }, accountId: { type: String, required: true }, at: { type: Date, required: true } });
 export class CampaignRepository {
@@ -49,8 +78,7 @@ export class CampaignRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.store.createCurrentIndex({ ownerAccountId: 1, createdAt: -1 });
-    await this.store.createCurrentIndex({ status: 1, createdAt: -1 });
+    for (const index of LIST_INDEXES) await this.store.createCurrentIndex(index);
     await createDeclaredIndexes(this.slots);
   }
 
@@ -129,28 +157,31 @@ export class CampaignRepository {
     return this.store.changeAndPublish(current, next, facts, events);
   }
 
-  /** Newest first; `ownerAccountId` null lists the whole network. */
-  async list(filter: { ownerAccountId: string | null; status: CampaignStatus | null }): Promise<StoredCampaign[]> {
+  /** Up to `count` campaigns newest first (ties by id), after `after`; `ownerAccountId` null: the whole network. */
+  async listPage(filter: CampaignListFilter, after: CurrentPosition | null, count: number): Promise<StoredCampaign[]> {
     const query: Document = {};
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.status !== null) query.status = filter.status;
-    return this.store.findCurrent(query, { sort: { createdAt: -1, _id: -1 } });
+    if (filter.search !== null) query.$or = [{ name: filter.search }, { title: filter.search }];
+    return this.store.currentPage(query, after, count);
   }
 
-  async listActive(): Promise<StoredCampaign[]> {
-    return this.store.findCurrent({ status: 'active' }, { sort: { _id: 1 } });
+  /** Every campaign in one status, for the snapshot of the campaign caches. */
+  async listInStatus(status: CampaignStatus): Promise<StoredCampaign[]> {
+    return this.store.findCurrent({ status }, { sort: { _id: 1 } });
   }
 
-  /** Audit entries newest first; `ownerAccountId` null for an administrator. */
-  async audit(filter: { ownerAccountId: string | null; campaignId: number | null; limit: number }): Promise<CampaignHistoryEntry[]> {
+  /** Up to `count` audit entries in the audit's order after `after`; `ownerAccountId` null for an administrator. */
+  async audit(filter: { ownerAccountId: string | null; campaignId: number | null }, after: HistoryPosition | null, count: number): Promise<CampaignHistoryEntry[]> {
     const query: Filter<CampaignHistoryEntry> = {};
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.campaignId !== null) query.entityId = filter.campaignId;
-    return this.store.history
-      .find(query, { projection: { state: 0, outbox: 0 } })
-      .sort({ at: -1, version: -1 })
-      .limit(filter.limit)
-      .toArray();
+    return this.store.historyPage(query, after, count, { state: 0 });
+  }
+
+  /** Waits for the finishes of the changes answered so far (VersionedStore.settled). */
+  settled(): Promise<void> {
+    return this.store.settled();
   }
 
   async ping(): Promise<void> {

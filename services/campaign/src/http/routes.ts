@@ -1,5 +1,6 @@
 /** HTTP of the campaign service (API.md "Workspace: campaigns"): parse, call a use case, answer. */
-import { positiveIntOf, queryString } from '@pilot/http-kit';
+import { AUDIT_POSITION } from '@pilot/contracts';
+import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf } from '@pilot/http-kit';
 import { principalOf, requirePrincipal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import { jsonBody } from '@pilot/service-app';
@@ -28,7 +29,8 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
 
   app.get('/api/workspace/campaigns', async (req, res) => {
     const actor = actorOf(req);
-    res.json(await campaigns.listCampaigns(actor, statusFilter(req)));
+    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, actor), status: statusFilter(req), search: searchPatternOf(req.query.q) };
+    res.json(await campaigns.listCampaigns(filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
   });
 
   app.get('/api/workspace/campaigns/:id', async (req, res) => {
@@ -68,6 +70,9 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
     const principal = principalOf(req);
     if (!principal) throw problems.unauthorized('not_signed_in', 'The audit is read on behalf of a signed-in account');
     const actor = { accountId: principal.accountId, admin: principal.admin };
-    res.json(await campaigns.audit(actor, queryString(req.query.entity), queryString(req.query.entityId)));
+    const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
+    // The gateway asks for one entry more than its page to know whether there is a next one.
+    const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
+    res.json(await campaigns.audit(actor, queryString(req.query.entity), queryString(req.query.entityId), after, limit));
   });
 }

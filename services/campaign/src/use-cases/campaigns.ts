@@ -5,11 +5,12 @@
  */
 import type { Clock } from '@pilot/config';
 import { createEnvelope, transitionRefusalMessage, type CampaignEvent, type CampaignState } from '@pilot/contracts';
-import { AUDIT_LIMIT, auditItemOf, type AuditItem } from '@pilot/contracts';
+import { auditItemOf, type InternalAuditItem } from '@pilot/contracts';
+import { pageOf, type Page } from '@pilot/http-kit';
 import { HttpError, problems } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
-import { ConcurrentChangeError, type ChangeFacts } from '@pilot/versioned-store';
-import type { CampaignRepository, StoredCampaign } from '../data/campaign-repository';
+import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition, type HistoryPosition } from '@pilot/versioned-store';
+import type { CampaignListFilter, CampaignRepository, StoredCampaign } from '../data/campaign-repository';
 import {
   applyTransition,
   campaignStateOf,
@@ -167,9 +168,13 @@ export class CampaignUseCases {
     return viewOf(await this.visibleProjection(actor, campaignId));
   }
 
-  async listCampaigns(actor: Actor, status: CampaignStatus | null): Promise<{ items: CampaignView[] }> {
-    const campaigns = await this.repository.list({ ownerAccountId: actor.admin ? null : actor.accountId, status });
-    return { items: campaigns.map(viewOf) };
+  /**
+   * A page of the list, newest first (ties by id), after `after`. The filter's owner is decided by the
+   * route from the caller (an owner's own records, or what an administrator asked for).
+   */
+  async listCampaigns(filter: CampaignListFilter, after: CurrentPosition | null, limit: number): Promise<Page<CampaignView>> {
+    const campaigns = await this.repository.listPage(filter, after, limit + 1);
+    return pageOf(campaigns, limit, (campaign) => [new Date(campaign.createdAt), campaign.campaignId], viewOf);
   }
 
   /** POST /api/workspace/campaigns/:id/submit: the owner sends a draft or rejected campaign for review. */
@@ -261,18 +266,19 @@ export class CampaignUseCases {
     return { campaign, next, event, facts };
   }
 
-  /** Audit entries of campaigns, newest first: an owner's own records, or all for an administrator. */
-  async audit(actor: Actor, entity: string | undefined, entityId: string | undefined): Promise<{ items: AuditItem[] }> {
+  /**
+   * Up to `limit` audit entries of campaigns in the audit's order after `after`: an owner's own records, or
+   * all for an administrator.
+   */
+  async audit(actor: Actor, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<{ items: InternalAuditItem[] }> {
     if (entity !== undefined && entity !== 'campaign') return { items: [] };
     let campaignId: number | null = null;
     if (entityId !== undefined) {
       if (!/^[1-9][0-9]{0,15}$/.test(entityId)) return { items: [] };
       campaignId = Number(entityId);
     }
-    const entries = await this.repository.audit({ ownerAccountId: actor.admin ? null : actor.accountId, campaignId, limit: AUDIT_LIMIT });
-    return {
-      items: entries.map((entry) => auditItemOf(entry.entity, entry)),
-    };
+    const entries = await this.repository.audit({ ownerAccountId: actor.admin ? null : actor.accountId, campaignId }, after, limit);
+    return { items: entries.map((entry) => auditItemOf(entry.entity, entry)) };
   }
 
   /**
@@ -291,8 +297,8 @@ export class CampaignUseCases {
    * Paused is the only state an active campaign can leave for, so these are all the floors that matter.
    */
   async activeSnapshot(): Promise<{ items: SnapshotCampaign[] }> {
-    const active = await this.repository.listActive();
-    const paused = await this.repository.list({ ownerAccountId: null, status: 'paused' });
+    const active = await this.repository.listInStatus('active');
+    const paused = await this.repository.listInStatus('paused');
     return { items: [...active, ...paused].map((campaign) => ({ ...campaignStateOf(recordOf(campaign)), version: campaign.version })) };
   }
 }

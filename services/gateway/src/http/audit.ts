@@ -1,9 +1,12 @@
 /**
  * GET /api/workspace/audit: each service keeps the audit of its own records; the gateway asks the owners
- * (all three, or the one owning `entity`) with the caller's signed identity and merges newest first.
+ * (all three, or the one owning `entity`) with the caller's signed identity for one entry more than the
+ * page, each only for entries after the cursor's position (`@pilot/contracts` audit), merges them in the
+ * audit's order and cuts the page. Its cursor is the position of its last entry, so every page costs the
+ * same however deep it is.
  */
-import { AUDIT_LIMIT, newestFirst, type AuditItem } from '@pilot/contracts';
-import { queryString } from '@pilot/http-kit';
+import { AUDIT_POSITION, newestFirst, type AuditItem, type InternalAuditItem } from '@pilot/contracts';
+import { decodeCursor, encodeCursor, pageLimitOf, queryString, type Page } from '@pilot/http-kit';
 import { signedHeaders, type Principal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import { ServiceUnavailableError } from '@pilot/faults';
@@ -16,7 +19,9 @@ export async function composeAudit(
   principal: Principal,
   query: Record<string, unknown>,
   requestId: string,
-): Promise<{ items: AuditItem[] }> {
+): Promise<Page<AuditItem>> {
+  const limit = pageLimitOf(query.limit);
+  const after = decodeCursor(query.cursor, AUDIT_POSITION);
   const entity = queryString(query.entity);
   const entityId = queryString(query.entityId);
   // An own property only: `constructor` or `__proto__` name no entity (Object.prototype's are not owners).
@@ -30,7 +35,9 @@ export async function composeAudit(
   const params = new URLSearchParams();
   if (entity) params.set('entity', entity);
   if (entityId) params.set('entityId', entityId);
-  const path = `/internal/audit${params.size > 0 ? `?${params.toString()}` : ''}`;
+  params.set('limit', String(limit + 1));
+  if (after) params.set('cursor', encodeCursor(after));
+  const path = `/internal/audit?${params.toString()}`;
 
   const lists = await Promise.all(
     owners.map(async (owner) => {
@@ -53,9 +60,15 @@ export async function composeAudit(
         throw new ServiceUnavailableError(owner);
       }
       if (!response.ok) throw new ServiceUnavailableError(owner, `audit of ${owner} answered ${response.status}`);
-      const body = (await response.json()) as { items?: AuditItem[] };
+      const body = (await response.json()) as { items?: InternalAuditItem[] };
       return Array.isArray(body.items) ? body.items : [];
     }),
   );
-  return { items: lists.flat().sort(newestFirst).slice(0, AUDIT_LIMIT) };
+  const merged = lists.flat().sort(newestFirst);
+  const page = merged.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(({ key: _key, ...item }) => item),
+    nextCursor: merged.length > limit && last ? encodeCursor([new Date(last.at), last.key]) : null,
+  };
 }

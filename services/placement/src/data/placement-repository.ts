@@ -5,7 +5,7 @@
  * the placement.changed event in ONE insert, published as it is written or by the outbox relay.
  */
 import type { OutboxQueue } from '@pilot/outbox';
-import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions } from '@pilot/versioned-store';
+import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type HistoryPosition, type VersionedStoreOptions } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Connection } from '@pilot/mongo';
 import type { Collection, Filter } from 'mongodb';
@@ -23,7 +23,6 @@ export interface SlotState {
 export type SlotRecord = Current<SlotState>;
 
 const MAX_ATTEMPTS = 8;
-const AUDIT_LIMIT = 500;
 
 export class PlacementRepository {
   private readonly store: VersionedStore<SlotState>;
@@ -73,10 +72,15 @@ export class PlacementRepository {
     }
   }
 
-  /** History entries newest first, optionally of one slot or one placementId. */
-  async history(entityId?: string): Promise<HistoryEntry<SlotState>[]> {
+  /** Up to `count` history entries in the audit's order after `after`, optionally of one slot or one placementId. */
+  async history(entityId: string | undefined, after: HistoryPosition | null, count: number): Promise<HistoryEntry<SlotState>[]> {
     const filter: Filter<HistoryEntry<SlotState>> = {};
     if (entityId !== undefined) filter.$or = [{ entityId }, { 'state.placement.placementId': entityId }];
-    return this.store.history.find(filter, { projection: { outbox: 0 } }).sort({ at: -1, version: -1 }).limit(AUDIT_LIMIT).toArray();
+    return this.store.historyPage(filter, after, count);
+  }
+
+  /** Waits for the finishes of the changes answered so far (VersionedStore.settled). */
+  settled(): Promise<void> {
+    return this.store.settled();
   }
 }

@@ -10,7 +10,8 @@
  *   applies before anything else is looked at.
  * - GET /internal/audit: administrators see every placement entry, other accounts none (200, empty).
  */
-import { queryString } from '@pilot/http-kit';
+import { AUDIT_POSITION } from '@pilot/contracts';
+import { decodeCursor, MAX_PAGE_LIMIT, pageLimitOf, queryString } from '@pilot/http-kit';
 import { clientIpOf, requireAdmin, requirePrincipal } from '@pilot/internal-auth';
 import { problems, type FieldError } from '@pilot/problems';
 import { jsonBody } from '@pilot/service-app';
@@ -80,6 +81,9 @@ export function mountRoutes(app: Express, { service }: RouteDependencies): void 
     const caller = requirePrincipal(req);
     const entity = queryString(req.query.entity);
     const entityId = queryString(req.query.entityId);
-    res.json({ items: await service.audit(caller, entity || undefined, entityId || undefined) });
+    const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
+    // The gateway asks for one entry more than its page to know whether there is a next one.
+    const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
+    res.json({ items: await service.audit(caller, entity || undefined, entityId || undefined, after, limit) });
   });
 }

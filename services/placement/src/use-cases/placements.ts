@@ -8,7 +8,8 @@ import { addressLimitKey } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import type { RedisLimiter } from '@pilot/redis';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
-import { auditItemOf, type AuditItem } from '@pilot/contracts';
+import { auditItemOf, type InternalAuditItem } from '@pilot/contracts';
+import type { HistoryPosition } from '@pilot/versioned-store';
 import { adminViewOf, isShowable, publicViewOf, sameContent, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
 import { SLOTS, type Slot } from '../domain/slots';
 import type { PlacementInput } from '../domain/validation';
@@ -21,7 +22,7 @@ export interface SlotItem {
   impressions: number;
 }
 
-export type PlacementAuditItem = AuditItem & { placementId: string };
+export type PlacementAuditItem = InternalAuditItem & { placementId: string };
 
 export interface Caller {
   accountId: string;
@@ -95,11 +96,14 @@ export class PlacementService {
     return 'counted';
   }
 
-  /** Placements are administrator-owned: an administrator sees every entry, anyone else none. */
-  async audit(caller: Caller, entity: string | undefined, entityId: string | undefined): Promise<PlacementAuditItem[]> {
+  /**
+   * Up to `limit` entries in the audit's order after `after`. Placements are administrator-owned: an
+   * administrator sees every entry, anyone else none.
+   */
+  async audit(caller: Caller, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<PlacementAuditItem[]> {
     if (!caller.admin) return [];
     if (entity !== undefined && entity !== 'placement') return [];
-    const entries = await this.placements.history(entityId);
+    const entries = await this.placements.history(entityId, after, limit);
     return entries.map((entry) => ({ ...auditItemOf(entry.entity, entry), placementId: entry.state.placement.placementId }));
   }
 

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createDeclaredIndexes, modelOf, storedSchema, type Connection, type FilterQuery, type Model } from '@pilot/mongo';
+import { entriesAfter, type HistoryPosition } from '@pilot/versioned-store';
 
 export interface AccountAuditEntry {
   _id: string;
@@ -46,7 +47,8 @@ const auditSchema = storedSchema<AccountAuditEntry>(
     to: String,
     reason: String,
   },
-  [[{ ownerAccountId: 1, at: -1 }], [{ at: -1 }]],
+  // The audit's order (newest first, ties by `_id`) by owner, by account and over all: keyset pages.
+  [[{ ownerAccountId: 1, at: -1, _id: -1 }], [{ entityId: 1, at: -1, _id: -1 }], [{ at: -1, _id: -1 }]],
 );
 
 export class AccountRepository {
@@ -85,10 +87,12 @@ export class AccountRepository {
     await this.audit.create(document);
   }
 
-  async history(filter: { ownerAccountId?: string; entityId?: string }, limit: number): Promise<AccountAuditEntry[]> {
+  /** Up to `count` entries in the audit's order (newest first, ties by `_id`), after `after`. */
+  async history(filter: { ownerAccountId?: string; entityId?: string }, after: HistoryPosition | null, count: number): Promise<AccountAuditEntry[]> {
     const query: FilterQuery<AccountAuditEntry> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
-    return this.audit.find(query).sort({ at: -1 }).limit(limit).lean<AccountAuditEntry[]>();
+    const paged = after ? { $and: [query, entriesAfter('account', after)] } : query;
+    return this.audit.find(paged).sort({ at: -1, _id: -1 }).limit(count).lean<AccountAuditEntry[]>();
   }
 }

@@ -10,8 +10,16 @@ import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
 import { AccountSlots, claimOnce, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
 import type { OutboxQueue } from '@pilot/outbox';
-import { VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type VersionedStoreOptions } from '@pilot/versioned-store';
-import type { Collection, Document, Filter } from 'mongodb';
+import {
+  VersionedStore,
+  type ChangeFacts,
+  type Current,
+  type CurrentPosition,
+  type HistoryEntry,
+  type HistoryPosition,
+  type VersionedStoreOptions,
+} from '@pilot/versioned-store';
+import type { Collection, Document, Filter, IndexSpecification } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 
 export const PUBLISHER_ENTITY = 'publisher';
@@ -31,6 +39,26 @@ interface ReadModelIncarnation {
   incarnation: string;
   at: Date;
 }
+
+/** What a page of the platform list is narrowed by (null: not narrowed). */
+export interface PublisherListFilter {
+  ownerAccountId: string | null;
+  status: PublisherStatus | null;
+  /** Matches a part of the link. */
+  search: RegExp | null;
+}
+
+/**
+ * The list's indexes, one per combination of its equality filters, each ending in the list's order
+ * (newest first, ties by id) so a page is an index range read from the cursor on. The search is a
+ * residual filter on the range its other filters select.
+ */
+const LIST_INDEXES: IndexSpecification[] = [
+  { createdAt: -1, _id: -1 },
+  { ownerAccountId: 1, createdAt: -1, _id: -1 },
+  { status: 1, createdAt: -1, _id: -1 },
+  { ownerAccountId: 1, status: 1, createdAt: -1, _id: -1 },
+];
 
 const idSchema = storedSchema<PublisherId>({ _id: { type: Number, required: true }, ownerAccountId: { type: String, required: true }, at: { type: Date, required: true } });
 const incarnationSchema = storedSchema<ReadModelIncarnation>({
@@ -81,8 +109,7 @@ export class PublisherRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    await this.store.createCurrentIndex({ ownerAccountId: 1, _id: -1 });
-    await this.store.createCurrentIndex({ status: 1, _id: -1 });
+    for (const index of LIST_INDEXES) await this.store.createCurrentIndex(index);
     await createDeclaredIndexes(this.slotClaims);
   }
 
@@ -114,12 +141,13 @@ export class PublisherRepository {
     return this.store.loadProjection(id);
   }
 
-  /** Newest first; `ownerAccountId` narrows to one account's records. */
-  async list(filter: { ownerAccountId?: string; status?: PublisherStatus }, limit = 500): Promise<PublisherRecord[]> {
-    const query: Filter<Document> = {};
-    if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
-    if (filter.status !== undefined) query.status = filter.status;
-    return this.store.findCurrent(query, { sort: { _id: -1 }, limit });
+  /** Up to `count` platforms newest first (ties by id), after `after`; `ownerAccountId` null: the whole network. */
+  async listPage(filter: PublisherListFilter, after: CurrentPosition | null, count: number): Promise<PublisherRecord[]> {
+    const query: Document = {};
+    if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
+    if (filter.status !== null) query.status = filter.status;
+    if (filter.search !== null) query.link = filter.search;
+    return this.store.currentPage(query, after, count);
   }
 
   /** Every current record, in batches in id order (for rebuilding the key read model). */
@@ -127,11 +155,16 @@ export class PublisherRepository {
     return this.store.currentInBatches();
   }
 
-  /** Audit entries (history without events), newest first. */
-  async history(filter: { ownerAccountId?: string; entityId?: number }, limit: number): Promise<HistoryEntry<PublisherState>[]> {
+  /** Up to `count` audit entries (history without events or states) in the audit's order, after `after`. */
+  async history(filter: { ownerAccountId?: string; entityId?: number }, after: HistoryPosition | null, count: number): Promise<HistoryEntry<PublisherState>[]> {
     const query: Filter<HistoryEntry<PublisherState>> = {};
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
-    return this.store.history.find(query, { projection: { outbox: 0 } }).sort({ at: -1, version: -1 }).limit(limit).toArray();
+    return this.store.historyPage(query, after, count, { state: 0 });
+  }
+
+  /** Waits for the finishes of the changes answered so far (VersionedStore.settled). */
+  settled(): Promise<void> {
+    return this.store.settled();
   }
 }

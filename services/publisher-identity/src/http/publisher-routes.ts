@@ -9,10 +9,11 @@
  * - A test key is made or revoked by the owner only (403 `owner_only`, administrators included), whatever
  *   the platform's status; revoking when there is none is 204 as well (the answer is the same state).
  * - `?status=` filters the list (the administrator review queue is `?status=submitted`); another value is
- *   400 `invalid_status`.
+ *   400 `invalid_status`. Paging, `q` and `ownerAccountId` as for campaigns (`@pilot/http-kit` paging).
  * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
  */
-import { positiveIntOf, queryString } from '@pilot/http-kit';
+import { AUDIT_POSITION } from '@pilot/contracts';
+import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf } from '@pilot/http-kit';
 import { requireAdmin, requirePrincipal } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
 import { jsonBody } from '@pilot/service-app';
@@ -54,10 +55,11 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
   app.get(BASE, async (req, res) => {
     const caller = requirePrincipal(req);
     const status = req.query.status;
-    if (status !== undefined && !isPublisherStatus(status)) {
+    if (status !== undefined && status !== '' && !isPublisherStatus(status)) {
       throw problems.badRequest('invalid_status', 'status must be one of draft, submitted, approved, paused, rejected');
     }
-    res.json({ items: await publishers.list(caller, status) });
+    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: isPublisherStatus(status) ? status : null, search: searchPatternOf(req.query.q) };
+    res.json(await publishers.list(filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
   });
 
   app.get(`${BASE}/:id`, async (req, res) => {
@@ -115,6 +117,9 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const caller = requirePrincipal(req);
     const entity = queryString(req.query.entity);
     const entityId = queryString(req.query.entityId);
-    res.json({ items: await audit.list(caller, entity || undefined, entityId || undefined) });
+    const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
+    // The gateway asks for one entry more than its page to know whether there is a next one.
+    const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
+    res.json({ items: await audit.list(caller, entity || undefined, entityId || undefined, after, limit) });
   });
 }

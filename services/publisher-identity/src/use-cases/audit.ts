@@ -3,8 +3,9 @@
  * (the VersionedStore history) and account sign-ins and sign-outs. Newest first; an administrator sees
  * every entry, an account the entries of its own records.
  */
-import { AUDIT_LIMIT, auditItemOf, newestFirst, type AuditItem } from '@pilot/contracts';
+import { auditItemOf, newestFirst, type InternalAuditItem } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
+import type { HistoryPosition } from '@pilot/versioned-store';
 import type { AccountRepository } from '../data/account-repository';
 import type { PublisherRepository } from '../data/publisher-repository';
 
@@ -14,22 +15,23 @@ export class Audit {
     private readonly accounts: AccountRepository,
   ) {}
 
-  async list(caller: Principal, entity?: string, entityId?: string): Promise<AuditItem[]> {
+  /** Up to `limit` entries of both kinds in the audit's order, after `after`. */
+  async list(caller: Principal, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<InternalAuditItem[]> {
     const ownerAccountId = caller.admin ? undefined : caller.accountId;
-    const lists: AuditItem[][] = [];
+    const lists: InternalAuditItem[][] = [];
     if (entity === undefined || entity === 'publisher') {
       const id = entityId === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(entityId) ? Number(entityId) : null;
       if (id !== null) {
-        const entries = await this.publishers.history({ ownerAccountId, entityId: id }, AUDIT_LIMIT);
+        const entries = await this.publishers.history({ ownerAccountId, entityId: id }, after, limit);
         lists.push(entries.map((entry) => auditItemOf('publisher', entry)));
       }
     }
     if (entity === undefined || entity === 'account') {
       if (entityId === undefined || /^[0-9]{1,20}$/.test(entityId)) {
-        const entries = await this.accounts.history({ ownerAccountId, entityId }, AUDIT_LIMIT);
+        const entries = await this.accounts.history({ ownerAccountId, entityId }, after, limit);
         lists.push(entries.map((entry) => auditItemOf('account', entry)));
       }
     }
-    return lists.flat().sort(newestFirst).slice(0, AUDIT_LIMIT);
+    return lists.flat().sort(newestFirst).slice(0, limit);
   }
 }

@@ -12,7 +12,8 @@ import { generateApiKey, hashApiKey } from '@pilot/api-keys';
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import type { RedisLimiter } from '@pilot/redis';
-import { ConcurrentChangeError, type ChangeFacts } from '@pilot/versioned-store';
+import { pageOf, type Page } from '@pilot/http-kit';
+import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition } from '@pilot/versioned-store';
 import {
   ACTION_NAMES,
   TRANSITIONS,
@@ -22,11 +23,10 @@ import {
   type NewPublisherInput,
   type PublisherAction,
   type PublisherState,
-  type PublisherStatus,
   type PublisherView,
 } from '../domain/publisher';
 import type { PublisherKeyWriter } from '../data/key-read-model';
-import type { PublisherRecord, PublisherRepository } from '../data/publisher-repository';
+import type { PublisherListFilter, PublisherRecord, PublisherRepository } from '../data/publisher-repository';
 
 const MAX_ATTEMPTS = 5;
 /** Platforms one account may hold (API.md: the 101st is 409 publisher_limit). */
@@ -150,9 +150,13 @@ export class Publishers {
     }
   }
 
-  async list(caller: Principal, status?: PublisherStatus): Promise<PublisherView[]> {
-    const records = await this.repository.list({ ownerAccountId: caller.admin ? undefined : caller.accountId, status });
-    return records.map((record) => this.view(record));
+  /**
+   * A page of the list, newest first (ties by id), after `after`. The filter's owner is decided by the
+   * route from the caller (an owner's own records, or what an administrator asked for).
+   */
+  async list(filter: PublisherListFilter, after: CurrentPosition | null, limit: number): Promise<Page<PublisherView>> {
+    const records = await this.repository.listPage(filter, after, limit + 1);
+    return pageOf(records, limit, (record) => [new Date(record.createdAt), record._id as number], (record) => this.view(record));
   }
 
   /**

@@ -111,6 +111,25 @@ export function query(params: Record<string, string | undefined>): string {
   return text ? `?${text}` : '';
 }
 
+/** One page of a paged list (API.md): its items, and the cursor of the next page (null on the last). */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** The items of a paged list, 100 a page, page after page until the last or `maxPages`. */
+export async function apiPages<T>(path: string, params: Record<string, string | undefined>, options: { signal?: AbortSignal; maxPages?: number } = {}): Promise<{ items: T[] }> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < (options.maxPages ?? Infinity); pages += 1) {
+    const page = await apiBody<Page<T>>(`${path}${query({ ...params, limit: '100', cursor })}`, { signal: options.signal });
+    items.push(...page.items);
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return { items };
+}
+
 /** Words a person understands for any failure. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {

@@ -2,10 +2,9 @@
  * The workspace's paged calls (lists, audit, breakdown): each answers `{items, nextCursor}`, the next page
  * asked with `cursor`. Pages are shown one after the other ("Load more"); nothing asks for a whole list.
  */
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+import type { Page } from './api';
+
+export type { Page };
 
 /** Rows a list shows per call. */
 export const PAGE_SIZE = 25;

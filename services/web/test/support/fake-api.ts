@@ -257,7 +257,7 @@ export class FakeApi {
       if (!account) return;
       const status = typeof req.query.status === 'string' ? req.query.status : '';
       const owner = typeof req.query.ownerAccountId === 'string' ? req.query.ownerAccountId : '';
-      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status) && (!owner || c.ownerAccountId === owner)) });
+      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status) && (!owner || c.ownerAccountId === owner)), nextCursor: null });
     });
     app.post('/api/workspace/campaigns', (req, res) => {
       const account = this.signedIn(req, res);
@@ -334,7 +334,7 @@ export class FakeApi {
     // publishers
     app.get('/api/workspace/publishers', (req, res) => {
       const account = this.signedIn(req, res);
-      if (account) res.json({ items: this.publishers.filter((p) => this.visible(account, p)) });
+      if (account) res.json({ items: this.publishers.filter((p) => this.visible(account, p)), nextCursor: null });
     });
     app.post('/api/workspace/publishers', (req, res) => {
       const account = this.signedIn(req, res);
@@ -401,6 +401,7 @@ export class FakeApi {
         items: this.campaigns
           .filter((c) => this.visible(account, c) && c.status !== 'draft')
           .map((c) => ({ at: c.updatedAt, actorAccountId: c.ownerAccountId, entity: 'campaign', entityId: c.id, action: 'submit', from: 'draft', to: 'submitted' })),
+        nextCursor: null,
       });
     });
 

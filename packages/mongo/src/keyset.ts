@@ -1,0 +1,16 @@
+import type { Document } from 'mongodb';
+
+/** For olderThan: every document at the position's value comes after it. */
+export const ALL_IDS = Symbol('all ids');
+
+/**
+ * The documents after a position in an order by `field` then `_id`, both descending (keyset paging): an
+ * index on `field` (after any equality fields) and `_id` reads from the position on, never skipping.
+ * `idBelow`: the `_id` bound among the documents whose `field` equals `value` (ALL_IDS: every one of them,
+ * null: none of them).
+ */
+export function olderThan(field: string, value: unknown, idBelow: unknown): Document {
+  if (idBelow === null) return { [field]: { $lt: value } };
+  const sameValue = idBelow === ALL_IDS ? { [field]: value } : { [field]: value, _id: { $lt: idBelow } };
+  return { $or: [{ [field]: { $lt: value } }, sameValue] };
+}
