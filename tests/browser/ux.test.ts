@@ -121,7 +121,7 @@ describe('the UX of issue 20, in a browser against the whole system', function (
     await waitFor(async () => (await table.locator('tbody tr').count()) === Math.min(50, entries), { message: 'the older entries added below' });
     expect(await table.locator('tbody td[data-label="Status"]').allTextContents()).to.include('— → Draft');
     const oldest = ids[0] as number;
-    await table.getByRole('link', { name: `Campaign #${oldest}` }).first().click();
+    await table.getByRole('link', { name: `Campaign #${oldest}`, exact: true }).first().click();
     await page.waitForURL(`**/workspace/campaigns/${oldest}`);
     await page.locator('h1 .badge', { hasText: 'In review' }).waitFor();
     await stack.screenshot(page, 'ux-01-vocabulary');
