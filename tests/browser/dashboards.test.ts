@@ -239,9 +239,9 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
 
     // Status: the one active campaign, filtered by the service.
     await page.getByLabel('Search').fill('');
+    await waitFor(async () => (await cards.count()) > 1, { message: 'the search cleared' });
     await page.getByLabel('Status').selectOption('active');
-    await waitFor(async () => (await cards.count()) === 1, { message: 'the active campaign' });
-    expect(await text(cards.first().getByRole('link'))).to.contain('Dashboards campaign');
+    await waitFor(async () => (await cards.count()) === 1 && (await text(cards.first().getByRole('link'))).includes('Dashboards campaign'), { message: 'the active campaign' });
     expect(listCalls.some((url) => url.searchParams.get('status') === 'active')).to.equal(true);
     await page.getByLabel('Status').selectOption('');
     await expectFitsPhone(stack, page, 'dashboards-06-campaign-list-375');
