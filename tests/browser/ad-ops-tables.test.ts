@@ -105,8 +105,8 @@ describe('the ad-ops workspace: figure tables, hourly figures, a review queue to
     });
     await page.goto('/workspace/campaigns');
     const figures = page.getByTestId('campaign-figures');
-    await figures.getByRole('button', { name: 'Last 7 days' }).waitFor();
-    expect(await figures.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')).to.equal('true');
+    await figures.getByLabel('Period').waitFor();
+    expect(await figures.getByLabel('Period').inputValue(), 'the last 7 days first').to.equal('7d');
     // Events are counted asynchronously: read again until both campaigns have their figures.
     const rows = await reloadUntil(page, async () => {
       const shown = await rowTexts(page, 'campaign-figures').catch(() => []);

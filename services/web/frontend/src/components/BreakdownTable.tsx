@@ -12,8 +12,7 @@ import { apiBody } from '../api';
 import { FIGURES, type BreakdownRow, type Figure } from '../breakdown-view';
 import { formatCount, formatDate } from '../format';
 import { useBreakdown } from '../hooks/breakdown';
-import { presetRange, type Preset } from '../stats-view';
-import { DatePresets } from './DatePresets';
+import { PRESETS, presetRange, type Preset } from '../stats-view';
 import { ErrorMessage } from './ErrorMessage';
 import { LoadMore } from './LoadMore';
 
@@ -126,8 +125,18 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
   return (
     <section className="breakdown" data-testid={testId} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      <DatePresets value={preset} onChange={setPreset} label={`Period of the ${noun.many}' figures`} />
-      <form className="filters" aria-label={`Order of the ${noun.many}' figures`} onSubmit={(event) => event.preventDefault()}>
+      {/* A select, not the preset buttons: a record's page shows its own totals' buttons above. */}
+      <form className="filters" aria-label={`Period and order of the ${noun.many}' figures`} onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Period
+          <select value={preset} onChange={(event) => setPreset(event.target.value as Preset)}>
+            {PRESETS.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           Highest first by
           <select value={sort} onChange={(event) => setSort(event.target.value as Figure)}>
