@@ -6,7 +6,7 @@ import { Bus } from '@pilot/bus';
 import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
+import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
 import { internalGet } from '@pilot/http-client';
 import { listen, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry, registerCountingLag } from '@pilot/metrics';
@@ -50,10 +50,12 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await totals.ensureIndexes();
+    const breakdowns = new BreakdownStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    await breakdowns.ensureIndexes();
     const journal = new CountJournal(redis, config.REDIS_KEY_PREFIX);
     registerCountingLag(metrics, journal);
     const folder = resources.add(
-      new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      new CountFolder({ journal, totals, breakdowns, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
@@ -81,7 +83,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, breakdowns, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();

@@ -6,13 +6,15 @@
  *   GET|HEAD /api/network/click/:token    redirects to the campaign destination; GET counts once; a dead
  *                                         link is a page for browsers (http/dead-link-page.ts)
  *   GET /api/workspace/stats              the three totals and their days, over visible records
+ *   GET /api/workspace/stats/breakdown    the same totals per campaign or platform, sorted and paged
  */
 import { requirePrincipal } from '@pilot/internal-auth';
 import { problems, sendProblem, type HttpError } from '@pilot/problems';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody, parseDeliveryTestAnswer } from '../domain/delivery';
+import { parseBreakdownQuery } from '../domain/breakdown';
 import { parseStatsQuery } from '../domain/stats';
-import { confirmDelivery, openClickLink, readStats, type TrackingDeps } from '../use-cases';
+import { confirmDelivery, openClickLink, readBreakdown, readStats, type TrackingDeps } from '../use-cases';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
 import type { TrackingCounters } from './tracking-counters';
@@ -119,6 +121,18 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       const parsed = parseStatsQuery(req.query as Record<string, unknown>);
       if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
       const answer = await readStats(deps, { ...parsed.filter, visibleTo: principal.admin ? undefined : principal.accountId });
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(answer);
+    }),
+  );
+
+  app.get(
+    '/api/workspace/stats/breakdown',
+    handle(async (req, res) => {
+      const principal = requirePrincipal(req);
+      const parsed = parseBreakdownQuery(req.query as Record<string, unknown>);
+      if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
+      const answer = await readBreakdown(deps, parsed.query, principal.admin ? undefined : principal.accountId);
       res.setHeader('Cache-Control', 'no-store');
       res.json(answer);
     }),

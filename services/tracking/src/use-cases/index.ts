@@ -4,14 +4,15 @@
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
-import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import type { TotalsStore } from '@pilot/counting/totals';
+import { breakdownGrainOf, sumBreakdown, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import type { BreakdownStore, TotalsStore } from '@pilot/counting/totals';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
 import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
+import { keptItemOf, orderedItems, pageOf, planBreakdown, type BreakdownItem, type BreakdownQuery } from '../domain/breakdown';
 import type { KeyKind } from '@pilot/api-keys';
 import type { KeyReader } from '@pilot/key-read-model';
 import type { AllocationClaims, TokenSecrets } from '@pilot/tokens';
@@ -19,6 +20,7 @@ import type { AllocationClaims, TokenSecrets } from '@pilot/tokens';
 export interface TrackingDeps {
   counts: CountRecorder;
   totals: TotalsStore;
+  breakdowns: BreakdownStore;
   unfolded: UnfoldedCounts;
   publishers: KeyReader;
   campaigns: ActiveCampaignCache;
@@ -113,6 +115,48 @@ export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded' |
     ),
   );
   return sumStats(grains, filter);
+}
+
+export interface BreakdownAnswer {
+  items: BreakdownItem[];
+  nextCursor: string | null;
+}
+
+/**
+ * The totals per campaign or platform over the records the filter and the account may see: the
+ * breakdown documents of the scopes `stats` would read (at most three per scope and month), then what
+ * Redis holds that they do not, as for `stats`.
+ */
+export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'breakdowns' | 'unfolded' | 'clock'>, query: BreakdownQuery, visibleTo: string | undefined): Promise<BreakdownAnswer> {
+  const filter: StatsFilter = { ...query.filter, visibleTo };
+  const plan = planBreakdown(query.by, filter);
+  const firstMonth = await deps.totals.firstMonth();
+  const stored = await deps.breakdowns.read(query.by, plan.candidates, filter, firstMonth, deps.clock.now());
+  const unfolded = await deps.unfolded.read(
+    plan.candidates.map((scope) => breakdownGrainOf(query.by, scope)),
+    plan.ownerSubjects,
+  );
+  const owners = new Map(unfolded.owners);
+  for (const subject of plan.ownerSubjects) {
+    const field = subject.startsWith('c:') ? 'campaignOwnerAccountId' : 'publisherOwnerAccountId';
+    const owner = [...stored.values()].map((scope) => scope[field]).find(Boolean);
+    if (owner && !owners.has(subject)) owners.set(subject, owner);
+  }
+  const counts = plan.choose(owners).map((scope) =>
+    sumBreakdown(
+      stored.get(scope)?.sides ?? [],
+      unfolded.parts.filter((part) => part.grain === breakdownGrainOf(query.by, scope)),
+      filter,
+    ),
+  );
+  const merged = counts.reduce((into, scopeCounts) => {
+    for (const [id, kinds] of Object.entries(scopeCounts)) {
+      const item = (into[id] ??= {});
+      for (const [kind, count] of Object.entries(kinds)) item[kind] = (item[kind] ?? 0) + count;
+    }
+    return into;
+  }, {});
+  return pageOf(orderedItems(merged, query.sort, keptItemOf(query.by, filter)), query);
 }
 
 function countedOf(claims: AllocationClaims) {
