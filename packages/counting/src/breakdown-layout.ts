@@ -28,6 +28,15 @@ export function parseBreakdownGrain(grain: string): { dimension: BreakdownDimens
   return { dimension: dimension as BreakdownDimension, scope: grain.slice(at + 1) };
 }
 
+/**
+ * A viewer's scope (`all`, `co:<a>`, `po:<a>`: what an account or an administrator sees unfiltered) has
+ * a document per day it folded, the month up to that day; a filter's scope (one campaign or platform)
+ * keeps its days in its month document instead, as it holds the items of one campaign or platform only.
+ */
+export function isViewerScope(scope: string): boolean {
+  return scope === 'all' || /^(co|po):[^|]*$/.test(scope);
+}
+
 export function isBreakdownGrain(grain: string): boolean {
   return grain.startsWith(GRAIN_PREFIX);
 }

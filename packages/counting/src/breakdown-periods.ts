@@ -2,13 +2,15 @@
  * Which breakdown documents answer a range, and how they and what Redis holds add up. Pure.
  *
  * A scope and dimension has, per UTC month, a *month document* (the month's per-item totals so far, and
- * `lastDay`, the latest day folded) and a *through-day document* for every day from the month's first
- * folded day to `lastDay` (the month's totals up to and including that day). So any range reads at most
- * three documents a month, whatever its days and items: a month it covers whole is its month document; a
- * month it cuts is the totals through its last day in the month minus those through the day before its
- * first (decision 0037).
+ * `lastDay`, the latest day folded). A viewer's scope has besides a *through-day document* for every day
+ * from the month's first folded day to `lastDay` (the month's totals up to and including that day). So a
+ * viewer's range reads at most three documents a month, whatever its days and items: a month it covers
+ * whole is its month document; a month it cuts is the totals through its last day in the month minus
+ * those through the day before its first. A filter's scope (one campaign's platforms, one platform's
+ * campaigns) keeps its per-day items in its month document, which answers any range of the month alone
+ * (decision 0037).
  */
-import { parseBreakdownField, type BreakdownDimension } from './breakdown-layout';
+import { isViewerScope, parseBreakdownField, type BreakdownDimension } from './breakdown-layout';
 import type { DayRange } from './months';
 
 /** Per item id, per kind, a count. */
@@ -20,6 +22,8 @@ export interface StoredBreakdown {
   lastDay?: string;
   lastFold: number;
   items: ItemCounts;
+  /** The month's items per day (month documents of a filter's scope only). */
+  days?: Record<string, ItemCounts>;
 }
 
 /** One term of a month's sum: the totals of the month through `throughDay`, as stored as of `lastFold`. */
@@ -62,6 +66,7 @@ export function cutsOf(month: string, range: DayRange): { end: string | null; be
 
 /** The documents a read of `range` needs in `month`: the month's, and the through-day ones of its cuts. */
 export function breakdownIdsToRead(dimension: BreakdownDimension, scope: string, month: string, range: DayRange): string[] {
+  if (!isViewerScope(scope)) return [breakdownIdOf(dimension, scope, month)];
   const { end, before } = cutsOf(month, range);
   return [month, end, before].filter((period): period is string => period !== null).map((period) => breakdownIdOf(dimension, scope, period));
 }
@@ -75,7 +80,9 @@ const NOTHING: StoredBreakdown = { lastFold: 0, items: {} };
 export function sidesOf(dimension: BreakdownDimension, scope: string, month: string, range: DayRange, found: Map<string, StoredBreakdown>): BreakdownSide[] {
   const monthDocument = found.get(breakdownIdOf(dimension, scope, month));
   const through = (day: string): StoredBreakdown =>
-    found.get(breakdownIdOf(dimension, scope, day)) ?? (monthDocument?.lastDay !== undefined && monthDocument.lastDay < day ? monthDocument : NOTHING);
+    monthDocument?.days
+      ? { lastFold: monthDocument.lastFold, items: itemsThrough(monthDocument.days, day) }
+      : (found.get(breakdownIdOf(dimension, scope, day)) ?? (monthDocument?.lastDay !== undefined && monthDocument.lastDay < day ? monthDocument : NOTHING));
   const { end, before } = cutsOf(month, range);
   const endStored = end === null ? (monthDocument ?? NOTHING) : through(end);
   const sides: BreakdownSide[] = [{ sign: 1, month, throughDay: end ?? lastDayOf(month), lastFold: endStored.lastFold, items: endStored.items }];
@@ -90,6 +97,17 @@ export function sidesOf(dimension: BreakdownDimension, scope: string, month: str
 export interface BreakdownPart {
   fold: number;
   fields: Map<string, number>;
+}
+
+/** The items of the days up to and including `day`. */
+function itemsThrough(days: Record<string, ItemCounts>, day: string): ItemCounts {
+  const items: ItemCounts = {};
+  for (const [date, dayItems] of Object.entries(days)) if (date <= day) addItems(items, dayItems);
+  return items;
+}
+
+export function addItems(into: ItemCounts, items: ItemCounts): void {
+  for (const [itemId, counts] of Object.entries(items)) for (const [kind, count] of Object.entries(counts)) add(into, itemId, kind, count);
 }
 
 function add(into: ItemCounts, itemId: string, kind: string, count: number): void {

@@ -7,7 +7,9 @@
  *               index {dimension: 1, scope: 1, month: 1} (for an operator; reads go by `_id`)
  *
  * `day` is null on a month document (the month so far; `lastDay` its last day folded) and a date on a
- * through-day document (the month up to and including that day); see breakdown-periods.ts. The folder
+ * through-day document (the month up to and including that day), which viewers' scopes have; a filter's
+ * scope has its month's `days: {<YYYY-MM-DD>: items}` in its month document instead (breakdown-periods.ts).
+ * The folder
  * applies a batch of folds to a scope's month as it does to the totals, once per document by `lastFold`:
  * it writes the through-day documents from the batch's first day to the month's last folded day first,
  * then the month document, so a pass cut short leaves every document either as it was or complete, and
@@ -17,8 +19,8 @@
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, eachLimited, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
-import { parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
-import { breakdownIdOf, breakdownIdsToRead, daysBetween, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
+import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
+import { addItems, breakdownIdOf, breakdownIdsToRead, daysBetween, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
@@ -45,6 +47,7 @@ const breakdownSchema = storedSchema<BreakdownDocument>(
     lastDay: String,
     lastFold: Number,
     items: Mixed,
+    days: Mixed,
     campaignOwnerAccountId: String,
     publisherOwnerAccountId: String,
   },
@@ -62,13 +65,6 @@ interface MonthParts {
   scope: string;
   month: string;
   parts: Array<{ seq: number; days: Record<string, ItemCounts> }>;
-}
-
-function addItems(into: ItemCounts, items: ItemCounts): void {
-  for (const [itemId, counts] of Object.entries(items)) {
-    const item = (into[itemId] ??= {});
-    for (const [kind, count] of Object.entries(counts)) item[kind] = (item[kind] ?? 0) + count;
-  }
 }
 
 /** Splits the folds' breakdown grains into scope-months, each with its parts fold by fold. */
@@ -107,16 +103,19 @@ export function foldedDocumentsOf(entry: MonthParts, stored: Map<string, Breakdo
   const monthStored = stored.get(monthId);
   const lastDay = [partDays[partDays.length - 1]!, monthStored?.lastDay ?? ''].sort()[1]!;
   const ownerFields = ownerFieldsOf(scope, owners, monthStored);
+  const keepsDays = !isViewerScope(scope);
   const next = (base: StoredBreakdown | undefined, id: string, day: string | null, throughDay: string): BreakdownDocument | null => {
     const lastFold = base?.lastFold ?? 0;
     const missing = parts.filter((part) => part.seq > lastFold);
     const items: ItemCounts = {};
     addItems(items, base?.items ?? {});
+    const days = keepsDays ? copyDays(base?.days ?? {}) : undefined;
     let changed = false;
     for (const part of missing) {
       for (const [partDay, dayItems] of Object.entries(part.days)) {
         if (partDay > throughDay) continue;
         addItems(items, dayItems);
+        if (days) addItems((days[partDay] ??= {}), dayItems);
         changed = true;
       }
     }
@@ -124,16 +123,23 @@ export function foldedDocumentsOf(entry: MonthParts, stored: Map<string, Breakdo
     if (!changed && !isNew && (day !== null || monthStored?.lastDay === lastDay)) return null;
     const document: BreakdownDocument = { _id: id, dimension, scope, month, day, lastFold: Math.max(lastFold, ...missing.map((part) => part.seq)), items, ...ownerFields };
     if (day === null) document.lastDay = lastDay;
+    if (days) document.days = days;
     return document;
   };
   const throughDays: BreakdownDocument[] = [];
-  for (const day of daysBetween(partDays[0]!, lastDay)) {
+  for (const day of keepsDays ? [] : daysBetween(partDays[0]!, lastDay)) {
     const id = breakdownIdOf(dimension, scope, day);
     const base = stored.get(id) ?? (monthStored?.lastDay !== undefined && monthStored.lastDay < day ? monthStored : undefined);
     const document = next(base, id, day, day);
     if (document) throughDays.push(document);
   }
   return { throughDays, month: next(monthStored, monthId, null, `${month}-31`) };
+}
+
+function copyDays(days: Record<string, ItemCounts>): Record<string, ItemCounts> {
+  const copy: Record<string, ItemCounts> = {};
+  for (const [day, items] of Object.entries(days)) addItems((copy[day] = {}), items);
+  return copy;
 }
 
 /** The owner of the campaign or platform a scope names, kept on its documents for the readers' plan. */
@@ -216,6 +222,7 @@ export class BreakdownStore {
       });
     await readAll(group.map(({ dimension, scope, month }) => breakdownIdOf(dimension, scope, month)));
     const dayIds = group.flatMap(({ dimension, scope, month, parts }) => {
+      if (!isViewerScope(scope)) return [];
       const days = parts.flatMap((part) => Object.keys(part.days)).sort();
       const lastDay = [days[days.length - 1]!, stored.get(breakdownIdOf(dimension, scope, month))?.lastDay ?? ''].sort()[1]!;
       return daysBetween(days[0]!, lastDay).map((day) => breakdownIdOf(dimension, scope, day));

@@ -99,4 +99,21 @@ describe('breakdowns of the totals', () => {
     const again = new Map([...folded.throughDays, folded.month!].map((document) => [document._id, document]));
     expect(foldedDocumentsOf(entry!, again, new Map())).to.deep.equal({ throughDays: [], month: null });
   });
+
+  it("keeps a filter's scope in its month document, days included, which answers any range of the month", () => {
+    const folds = [{ seq: 3, counts: new Map([['by-publisher@c:5', new Map([['2026-03-03|adRequests|6', 2], ['2026-03-09|adRequests|7', 1]])]]) }];
+    const [entry] = [...monthPartsOf(folds).values()];
+    const folded = foldedDocumentsOf(entry!, new Map(), new Map([['c:5', '50']]));
+    expect(folded.throughDays).to.deep.equal([]);
+    expect(folded.month).to.deep.include({
+      _id: 'publisher|c:5|2026-03',
+      campaignOwnerAccountId: '50',
+      items: { 6: { adRequests: 2 }, 7: { adRequests: 1 } },
+      days: { '2026-03-03': { 6: { adRequests: 2 } }, '2026-03-09': { 7: { adRequests: 1 } } },
+    });
+    const range = { from: '2026-03-04', to: '2026-03-10' };
+    expect(breakdownIdsToRead('publisher', 'c:5', '2026-03', range)).to.deep.equal(['publisher|c:5|2026-03']);
+    const sides = sidesOf('publisher', 'c:5', '2026-03', range, new Map([[folded.month!._id, folded.month!]]));
+    expect(sumBreakdown(sides, [{ fold: 0, fields: new Map([['2026-03-10|adRequests|6', 4]]) }], range)).to.deep.equal({ 6: { adRequests: 4 }, 7: { adRequests: 1 } });
+  });
 });

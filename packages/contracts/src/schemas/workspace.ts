@@ -36,6 +36,16 @@ export type Totals = Static<typeof Totals>;
 export const Stats = Type.Composite([Totals, Type.Object({ days: Type.Array(Type.Composite([Totals, Type.Object({ date: Type.String({ format: 'date' }) })])) })]);
 export type Stats = Static<typeof Stats>;
 
+/** GET /api/workspace/stats/breakdown: one item per campaign or platform (`id`), sorted and paged. */
+export const Breakdown = Type.Object(
+  {
+    items: Type.Array(Type.Composite([Totals, Type.Object({ id: Type.Integer({ minimum: 1, description: 'the campaign or platform' }) })])),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page; null on the last' }),
+  },
+  { additionalProperties: false },
+);
+export type Breakdown = Static<typeof Breakdown>;
+
 export const AuditEntry = Type.Object({
   at: Timestamp,
   actorAccountId: Type.Union([AccountId, Type.Null()]),
