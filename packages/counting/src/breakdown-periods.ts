@@ -64,11 +64,16 @@ export function cutsOf(month: string, range: DayRange): { end: string | null; be
   return { end, before };
 }
 
-/** The documents a read of `range` needs in `month`: the month's, and the through-day ones of its cuts. */
-export function breakdownIdsToRead(dimension: BreakdownDimension, scope: string, month: string, range: DayRange): string[] {
-  if (!isViewerScope(scope)) return [breakdownIdOf(dimension, scope, month)];
+/**
+ * The through-day documents a read of `range` needs in `month` besides its month document (read first):
+ * those of the days where the range cuts the month, before the month's last folded day (from that day on,
+ * the month document holds the same). None for a filter's scope, or a month with nothing folded.
+ */
+export function throughDayIdsToRead(dimension: BreakdownDimension, scope: string, month: string, range: DayRange, monthDocument: StoredBreakdown | undefined): string[] {
+  const lastDay = monthDocument?.lastDay;
+  if (!isViewerScope(scope) || monthDocument?.days || lastDay === undefined) return [];
   const { end, before } = cutsOf(month, range);
-  return [month, end, before].filter((period): period is string => period !== null).map((period) => breakdownIdOf(dimension, scope, period));
+  return [end, before].filter((day): day is string => day !== null && day < lastDay).map((day) => breakdownIdOf(dimension, scope, day));
 }
 
 const NOTHING: StoredBreakdown = { lastFold: 0, items: {} };
@@ -82,7 +87,7 @@ export function sidesOf(dimension: BreakdownDimension, scope: string, month: str
   const through = (day: string): StoredBreakdown =>
     monthDocument?.days
       ? { lastFold: monthDocument.lastFold, items: itemsThrough(monthDocument.days, day) }
-      : (found.get(breakdownIdOf(dimension, scope, day)) ?? (monthDocument?.lastDay !== undefined && monthDocument.lastDay < day ? monthDocument : NOTHING));
+      : (found.get(breakdownIdOf(dimension, scope, day)) ?? (monthDocument?.lastDay !== undefined && monthDocument.lastDay <= day ? monthDocument : NOTHING));
   const { end, before } = cutsOf(month, range);
   const endStored = end === null ? (monthDocument ?? NOTHING) : through(end);
   const sides: BreakdownSide[] = [{ sign: 1, month, throughDay: end ?? lastDayOf(month), lastFold: endStored.lastFold, items: endStored.items }];

@@ -20,7 +20,7 @@ import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, eachLimited, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
-import { addItems, breakdownIdOf, breakdownIdsToRead, daysBetween, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
+import { addItems, breakdownIdOf, daysBetween, throughDayIdsToRead, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
@@ -58,6 +58,7 @@ const READ_CONCURRENCY = 8;
 const WRITE_CONCURRENCY = 2;
 /** Scope-months written per lease check. */
 const MONTHS_PER_GROUP = 50;
+const ITEMS_PER_INSERT = 5_000;
 
 /** One scope-month's part of a batch: its per-day, per-item counts fold by fold. */
 interface MonthParts {
@@ -153,6 +154,28 @@ function ownerFieldsOf(scope: string, owners: Map<string, string>, stored: Break
   return fields;
 }
 
+/**
+ * New documents in insert commands of at most ITEMS_PER_INSERT items between them: a viewer's document
+ * of the whole network holds an item per campaign, and one command of dozens of them outlasts a deadline.
+ */
+function insertBatchesOf(documents: BreakdownDocument[]): BreakdownDocument[][] {
+  const batches: BreakdownDocument[][] = [];
+  let batch: BreakdownDocument[] = [];
+  let items = 0;
+  for (const document of documents) {
+    const size = Object.keys(document.items).length + Object.values(document.days ?? {}).reduce((sum, day) => sum + Object.keys(day).length, 0);
+    if (batch.length > 0 && items + size > ITEMS_PER_INSERT) {
+      batches.push(batch);
+      batch = [];
+      items = 0;
+    }
+    batch.push(document);
+    items += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
 /** What a breakdown read found in MongoDB for one scope: the sides of its months and the owners its documents name. */
 export interface StoredScope {
   sides: BreakdownSide[];
@@ -183,18 +206,23 @@ export class BreakdownStore {
   /** The stored sides of each scope over `range` at `now` (months from `firstMonth`, the folder state's). */
   async read(dimension: BreakdownDimension, scopes: string[], range: DayRange, firstMonth: string | null, now: Date): Promise<Map<string, StoredScope>> {
     const months = monthsToRead(range, firstMonth, now);
-    const ids = scopes.flatMap((scope) => months.flatMap((month) => breakdownIdsToRead(dimension, scope, month, range)));
-    const found = await this.guarded('breakdown read', () => Promise.all(ids.map((_id) => this.breakdowns.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
-    const byId = new Map<string, BreakdownDocument>();
-    for (const document of found) if (document) byId.set(document._id, document);
+    const found = new Map<string, BreakdownDocument>();
+    const readByIds = async (ids: string[]) => {
+      const documents = await this.guarded('breakdown read', () => Promise.all(ids.map((_id) => this.breakdowns.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
+      for (const document of documents) if (document) found.set(document._id, document);
+    };
+    const pairs = scopes.flatMap((scope) => months.map((month) => ({ scope, month, id: breakdownIdOf(dimension, scope, month) })));
+    await readByIds(pairs.map(({ id }) => id));
+    const cuts = pairs.map(({ scope, month, id }) => ({ scope, ids: throughDayIdsToRead(dimension, scope, month, range, found.get(id)) }));
+    await readByIds(cuts.flatMap(({ ids }) => ids));
     const result = new Map<string, StoredScope>();
     for (const scope of scopes) {
-      const documents = [...byId.values()].filter((document) => document.scope === scope);
+      const documents = [...found.values()].filter((document) => document.scope === scope);
       result.set(scope, {
-        sides: months.flatMap((month) => sidesOf(dimension, scope, month, range, byId)),
+        sides: months.flatMap((month) => sidesOf(dimension, scope, month, range, found)),
         campaignOwnerAccountId: documents.find((document) => document.campaignOwnerAccountId)?.campaignOwnerAccountId,
         publisherOwnerAccountId: documents.find((document) => document.publisherOwnerAccountId)?.publisherOwnerAccountId,
-        documentsRead: ids.filter((id) => id.startsWith(`${dimension}|${scope}|`)).length,
+        documentsRead: months.length + cuts.filter((cut) => cut.scope === scope).reduce((sum, cut) => sum + cut.ids.length, 0),
       });
     }
     return result;
@@ -243,7 +271,7 @@ export class BreakdownStore {
       },
     );
     // As for the totals: a document that appeared meanwhile fails the pass, and the next adds only what it lacks.
-    if (inserted.length > 0) await this.breakdowns.insertMany(inserted, { ordered: true });
+    for (const batch of insertBatchesOf(inserted)) await this.breakdowns.insertMany(batch, { ordered: true });
   }
 
   private async guarded<T>(what: string, work: () => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { breakdownCountsOf, parseBreakdownField, parseBreakdownGrain, unfilledBreakdownCountsOf } from '../src/breakdown-layout';
-import { breakdownIdsToRead, cutsOf, daysBetween, lastDayOf, sidesOf, sumBreakdown, type StoredBreakdown } from '../src/breakdown-periods';
+import { cutsOf, throughDayIdsToRead, daysBetween, lastDayOf, sidesOf, sumBreakdown, type StoredBreakdown } from '../src/breakdown-periods';
 import { foldedDocumentsOf, monthPartsOf, type BreakdownDocument } from '../src/breakdown-store';
 
 describe('breakdowns of the totals', () => {
@@ -44,7 +44,11 @@ describe('breakdowns of the totals', () => {
     expect(cutsOf('2026-03', { from: '2026-03-01', to: '2026-03-31' })).to.deep.equal({ end: null, before: null });
     expect(cutsOf('2026-03', { from: '2026-03-10', to: '2026-04-02' })).to.deep.equal({ end: null, before: '2026-03-09' });
     expect(cutsOf('2026-04', { from: '2026-03-10', to: '2026-04-02' })).to.deep.equal({ end: '2026-04-02', before: null });
-    expect(breakdownIdsToRead('campaign', 'all', '2026-03', { from: '2026-03-10', to: '2026-03-20' })).to.deep.equal(['campaign|all|2026-03', 'campaign|all|2026-03-20', 'campaign|all|2026-03-09']);
+    const range = { from: '2026-03-10', to: '2026-03-20' };
+    expect(throughDayIdsToRead('campaign', 'all', '2026-03', range, { lastDay: '2026-03-25', lastFold: 1, items: {} })).to.deep.equal(['campaign|all|2026-03-20', 'campaign|all|2026-03-09']);
+    // From the last day folded on, the month document holds the same; nothing folded, nothing to read.
+    expect(throughDayIdsToRead('campaign', 'all', '2026-03', range, { lastDay: '2026-03-20', lastFold: 1, items: {} })).to.deep.equal(['campaign|all|2026-03-09']);
+    expect(throughDayIdsToRead('campaign', 'all', '2026-03', range, undefined)).to.deep.equal([]);
   });
 
   const stored = (entries: Record<string, StoredBreakdown>) => new Map(Object.entries(entries));
@@ -112,7 +116,7 @@ describe('breakdowns of the totals', () => {
       days: { '2026-03-03': { 6: { adRequests: 2 } }, '2026-03-09': { 7: { adRequests: 1 } } },
     });
     const range = { from: '2026-03-04', to: '2026-03-10' };
-    expect(breakdownIdsToRead('publisher', 'c:5', '2026-03', range)).to.deep.equal(['publisher|c:5|2026-03']);
+    expect(throughDayIdsToRead('publisher', 'c:5', '2026-03', range, folded.month!)).to.deep.equal([]);
     const sides = sidesOf('publisher', 'c:5', '2026-03', range, new Map([[folded.month!._id, folded.month!]]));
     expect(sumBreakdown(sides, [{ fold: 0, fields: new Map([['2026-03-10|adRequests|6', 4]]) }], range)).to.deep.equal({ 6: { adRequests: 4 }, 7: { adRequests: 1 } });
   });
