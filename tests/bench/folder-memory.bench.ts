@@ -4,8 +4,9 @@
  * a steady rate (the soak's mix: ad requests, first confirmations and clicks of 100 platforms of 4 owners
  * and 10 campaigns), in intervals of INTERVAL_MS, while a CountFolder ticking every second folds them
  * into the totals and the breakdowns. Every 10 s it reads the RSS and the heap (after a forced garbage
- * collection, so the heap is what is kept, not what awaits collection); each minute it prints the
- * minute's peaks. A heap that grows minute after minute is something kept; a flat one is not.
+ * collection, so the heap is what is kept, not what awaits collection), the heap V8 reserved and the
+ * memory outside it (buffers); each minute it prints the minute's peaks. A kept heap that grows minute
+ * after minute is something kept; a flat one is not.
  *
  *   MONGO_URL=mongodb://127.0.0.1:27051/ REDIS_URL=redis://127.0.0.1:6379 \
  *     node --expose-gc --import tsx tests/bench/folder-memory.bench.ts [minutes=4] [facts a second=150] [interval ms=5000]
@@ -78,15 +79,20 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   try {
     for (let minute = 1; minute <= MINUTES; minute += 1) {
-      let rss = 0;
-      let heap = 0;
+      const peak = { rss: 0, heapTotal: 0, heap: 0, external: 0 };
       for (let sample = 0; sample < 6; sample += 1) {
         await new Promise((resolve) => setTimeout(resolve, 10_000));
-        rss = Math.max(rss, process.memoryUsage.rss());
+        const before = process.memoryUsage();
+        peak.rss = Math.max(peak.rss, before.rss);
+        peak.heapTotal = Math.max(peak.heapTotal, before.heapTotal);
         global.gc();
-        heap = Math.max(heap, process.memoryUsage().heapUsed);
+        const after = process.memoryUsage();
+        peak.heap = Math.max(peak.heap, after.heapUsed);
+        peak.external = Math.max(peak.external, after.external);
       }
-      rows.push(`minute ${minute}: peak RSS ${mb(rss)} MB, heap after GC ${mb(heap)} MB, ${counted.toLocaleString('en')} allocations counted`);
+      rows.push(
+        `minute ${minute}: peak RSS ${mb(peak.rss)} MB, V8 heap reserved ${mb(peak.heapTotal)} MB, heap kept (after GC) ${mb(peak.heap)} MB, external ${mb(peak.external)} MB, ${counted.toLocaleString('en')} allocations counted`,
+      );
       process.stderr.write(`[folder memory] ${rows[rows.length - 1]}\n`);
       if (snapshots && (minute === 1 || minute === MINUTES)) writeHeapSnapshot(path.join(snapshots, `minute-${minute}.heapsnapshot`));
     }

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
 import { parseBreakdownGrain } from './breakdown-layout';
 import type { BreakdownStore } from './breakdown-store';
+import type { HourlyStore } from './hourly-store';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Logger } from '@pilot/logging';
@@ -22,6 +23,8 @@ export interface CountFolderOptions {
   totals: TotalsStore;
   /** Where the breakdown grains go (a service that counts none, as placement, has none). */
   breakdowns?: BreakdownStore;
+  /** Where the hour fields go (none: they are not folded). */
+  hourly?: HourlyStore;
   clock: Clock;
   logger: Logger;
   tickMs: number;
@@ -85,7 +88,7 @@ export class CountFolder {
   }
 
   private async pass(everything: boolean): Promise<FoldPass> {
-    const { journal, totals, breakdowns, clock } = this.options;
+    const { journal, totals, breakdowns, hourly, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
     if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
     // New folds are numbered above what MongoDB may hold, whatever Redis remembers (it may have gone back).
@@ -112,10 +115,9 @@ export class CountFolder {
       const folds = await journal.readGrains(seqs, grains);
       const owners = await journal.owners(subjectsOfGrains(grains));
       await totals.applyFolds(folds, owners, { stillHeld, state, through });
-      if (breakdowns) {
-        await totals.coverBatch(state, through, monthsOf(folds));
-        await breakdowns.applyFolds(folds, owners, stillHeld);
-      }
+      if (breakdowns || hourly) await totals.coverBatch(state, through, monthsOf(folds));
+      await breakdowns?.applyFolds(folds, owners, stillHeld);
+      await hourly?.applyFolds(folds, stillHeld);
     }
     await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());

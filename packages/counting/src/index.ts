@@ -11,3 +11,4 @@ export * from './grain-days';
 export * from './months';
 export * from './breakdown-layout';
 export * from './breakdown-periods';
+export * from './hourly-layout';

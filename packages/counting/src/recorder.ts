@@ -22,6 +22,7 @@ import {
   type UnfilledAdRequest,
 } from './layout';
 import { breakdownCountsOf, unfilledBreakdownCountsOf } from './breakdown-layout';
+import { hourFieldOf } from './hourly-layout';
 import { CountScripts } from './redis-scripts';
 
 export interface LimitState {
@@ -189,6 +190,7 @@ export class CountRecorder {
           fact.publisherOwnerAccountId,
           String(grains.length),
           ...grains,
+          ...grains.flatMap((grain) => [grain, hourFieldOf(fact.requestedAt, UNFILLED_KIND)]),
           ...unfilledBreakdownCountsOf(fact, day).flat(),
         ],
       ];
@@ -207,6 +209,8 @@ export class CountRecorder {
       ...ownerFields(allocation),
       String(grains.length),
       ...grains,
+      // The hour of the fact in the same grains (filtered visits, which no answer shows by the hour, aside).
+      ...(kind.startsWith('filtered_') ? [] : grains.flatMap((grain) => [grain, hourFieldOf(allocation.allocatedAt, kind)])),
       ...breakdownCountsOf(allocation, kind, day).flat(),
     ];
   }
