@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { encodeCursor, keptItemOf, orderedItems, pageOf, parseBreakdownQuery, planBreakdown } from '../src/domain/breakdown';
+import { parseGranularity, sumHours } from '../src/domain/stats';
 
 describe('tracking: the breakdown of the totals (pure)', () => {
   it('reads a query with its defaults, and refuses bad values with stable codes', () => {
@@ -46,5 +47,30 @@ describe('tracking: the breakdown of the totals (pure)', () => {
     // A cursor whose item has gone: the page starts at the next in the order.
     expect(pageOf(items, { by: 'campaign', sort: 'adRequests', limit: 5, after: { value: 3, id: 1 } }).items.map((item) => item.id)).to.deep.equal([4, 9, 8]);
     expect(pageOf(items, { by: 'campaign', sort: 'adRequests', limit: 5, after: { value: 0, id: 99 } })).to.deep.equal({ items: [], nextCursor: null });
+  });
+});
+
+describe('tracking: stats by the hour (pure)', () => {
+  const now = new Date('2026-03-10T12:00:00Z');
+  const granularity = (query: Record<string, unknown>) => {
+    const result = parseGranularity(query, { from: query.from as string | undefined, to: query.to as string | undefined }, now);
+    return result.ok ? result.granularity : result.code;
+  };
+
+  it('reads the granularity: days by default, hours over at most 7 days apart still kept', () => {
+    expect(granularity({})).to.equal('day');
+    expect(granularity({ granularity: 'day' })).to.equal('day');
+    expect(granularity({ granularity: 'hour', from: '2026-03-03', to: '2026-03-10' })).to.equal('hour');
+    expect(granularity({ granularity: 'hour', from: '2026-03-02', to: '2026-03-10' })).to.equal('invalid_hour_range');
+    expect(granularity({ granularity: 'hour', to: '2026-03-10' })).to.equal('invalid_hour_range');
+    expect(granularity({ granularity: 'hour', from: '2026-02-03', to: '2026-02-04' })).to.equal('hours_not_kept');
+    expect(granularity({ granularity: 'week' })).to.equal('invalid_granularity');
+  });
+
+  it('sums the grains hour by hour over every hour of the range', () => {
+    const answer = sumHours([{ '2026-03-08T09': { adRequests: 2, clickedLinks: 1 } }, { '2026-03-08T09': { adRequests: 1 }, '2026-03-07T09': { adRequests: 9 } }], { from: '2026-03-08', to: '2026-03-08' });
+    expect(answer).to.include({ adRequests: 3, clickedLinks: 1, confirmedDeliveries: 0 });
+    expect(answer.hours).to.have.length(24);
+    expect(answer.hours[9]).to.deep.equal({ hour: '2026-03-08T09:00:00.000Z', adRequests: 3, confirmedDeliveries: 0, clickedLinks: 1, unfilledAdRequests: 0 });
   });
 });
