@@ -9,7 +9,7 @@ import { OptionalReasonBody, ReasonBody } from '../schemas/fields';
 import { Problem, ValidationProblem } from '../schemas/network';
 import { ImpressionBody, PlacementBody, SitePlacement, SLOTS, SlotList, SlotState } from '../schemas/placement';
 import { IssuedKey, NewPublisherBody, Publisher, PublisherList } from '../schemas/publisher';
-import { AuditList, Breakdown, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Session, Stats } from '../schemas/workspace';
+import { AuditList, Breakdown, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Session, StatsAnswer } from '../schemas/workspace';
 
 export const WORKSPACE_API_VERSION = '0.1.0';
 
@@ -32,7 +32,7 @@ const SCHEMAS: Record<string, TSchema> = {
   Session,
   LoginStarted,
   LoginStatus,
-  Stats,
+  StatsAnswer,
   Breakdown,
   AuditList,
   NotificationSettings,
@@ -186,12 +186,17 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/workspace/stats': {
         get: {
-          ...operation('readStats', { summary: 'Totals over the delivery records visible to the account', answer: ['200', 'Stats', 'Totals and days'], problems: { '400': problem('An invalid filter or date') } }),
+          ...operation('readStats', {
+            summary: 'Totals over the delivery records visible to the account, by day or (granularity=hour) by hour',
+            answer: ['200', 'StatsAnswer', 'Totals and days, or (granularity=hour) hours'],
+            problems: { '400': problem('An invalid filter or date; with granularity=hour, from and to missing or over 7 days apart (invalid_hour_range), or hours no longer kept (hours_not_kept)') },
+          }),
           parameters: [
             { name: 'campaignId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
             { name: 'publisherId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
             { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
             { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'granularity', in: 'query', required: false, schema: { type: 'string', enum: ['day', 'hour'], default: 'day' } },
           ],
         },
       },

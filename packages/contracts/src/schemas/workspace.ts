@@ -36,6 +36,16 @@ export type Totals = Static<typeof Totals>;
 export const Stats = Type.Composite([Totals, Type.Object({ days: Type.Array(Type.Composite([Totals, Type.Object({ date: Type.String({ format: 'date' }) })])) })]);
 export type Stats = Static<typeof Stats>;
 
+/** GET /api/workspace/stats with `granularity=hour`: every hour of the range, zeros included, instead of `days`. */
+export const HourlyStats = Type.Composite([
+  Totals,
+  Type.Object({ hours: Type.Array(Type.Composite([Totals, Type.Object({ hour: Type.String({ format: 'date-time', description: 'ISO 8601, UTC, on the hour' }) })])) }),
+]);
+export type HourlyStats = Static<typeof HourlyStats>;
+
+/** What `stats` answers: days, or hours. */
+export const StatsAnswer = Type.Union([Stats, HourlyStats]);
+
 /** GET /api/workspace/stats/breakdown: one item per campaign or platform (`id`), sorted and paged. */
 export const Breakdown = Type.Object(
   {
