@@ -9,7 +9,7 @@
  * after minute is something kept; a flat one is not.
  *
  *   MONGO_URL=mongodb://127.0.0.1:27051/ REDIS_URL=redis://127.0.0.1:6379 \
- *     node --expose-gc --import tsx tests/bench/folder-memory.bench.ts [minutes=4] [facts a second=150] [interval ms=5000]
+ *     node --expose-gc --import tsx tests/bench/folder-memory.bench.ts [minutes=4] [facts a second=150] [interval ms=5000] [take over after minutes=0]
  *
  * HEAP_SNAPSHOTS=1 writes a heap snapshot after the first minute and at the end (.data/), to compare.
  */
@@ -27,6 +27,8 @@ import { seededRandom } from '../../packages/testkit/src';
 const MINUTES = Number(process.argv[2] ?? 4);
 const RATE = Number(process.argv[3] ?? 150);
 const INTERVAL_MS = Number(process.argv[4] ?? 5_000);
+/** The folder starts after this many minutes (0: at once): a replica taking over the lease and its backlog. */
+const TAKE_OVER_AFTER = Number(process.argv[5] ?? 0);
 const runId = `foldmem${Date.now().toString(36)}`;
 const prefix = `${runId}:`;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
   const random = seededRandom(20261127);
   const snapshots = process.env.HEAP_SNAPSHOTS === '1' ? path.resolve(__dirname, '../../.data', runId) : null;
   if (snapshots) mkdirSync(snapshots, { recursive: true });
-  console.log(`folder memory bench ${runId}: ${MINUTES} min, ${RATE} facts/s, intervals of ${INTERVAL_MS} ms, folder tick 1 s`);
+  console.log(`folder memory bench ${runId}: ${MINUTES} min, ${RATE} facts/s, intervals of ${INTERVAL_MS} ms, folder tick 1 s, folding from minute ${TAKE_OVER_AFTER + 1}`);
 
   let counted = 0;
   let stopping = false;
@@ -75,10 +77,11 @@ async function main(): Promise<void> {
     }
   })();
 
-  folder.start();
+  if (TAKE_OVER_AFTER === 0) folder.start();
   const rows: string[] = [];
   try {
     for (let minute = 1; minute <= MINUTES; minute += 1) {
+      if (minute === TAKE_OVER_AFTER + 1 && TAKE_OVER_AFTER > 0) folder.start();
       const peak = { rss: 0, heapTotal: 0, heap: 0, external: 0 };
       for (let sample = 0; sample < 6; sample += 1) {
         await new Promise((resolve) => setTimeout(resolve, 10_000));
@@ -91,7 +94,7 @@ async function main(): Promise<void> {
         peak.external = Math.max(peak.external, after.external);
       }
       rows.push(
-        `minute ${minute}: peak RSS ${mb(peak.rss)} MB, V8 heap reserved ${mb(peak.heapTotal)} MB, heap kept (after GC) ${mb(peak.heap)} MB, external ${mb(peak.external)} MB, ${counted.toLocaleString('en')} allocations counted`,
+        `minute ${minute}${minute > TAKE_OVER_AFTER ? ' (folding)' : ''}: peak RSS ${mb(peak.rss)} MB, V8 heap reserved ${mb(peak.heapTotal)} MB, heap kept (after GC) ${mb(peak.heap)} MB, external ${mb(peak.external)} MB, ${counted.toLocaleString('en')} allocations counted`,
       );
       process.stderr.write(`[folder memory] ${rows[rows.length - 1]}\n`);
       if (snapshots && (minute === 1 || minute === MINUTES)) writeHeapSnapshot(path.join(snapshots, `minute-${minute}.heapsnapshot`));
