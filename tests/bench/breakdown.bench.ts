@@ -10,6 +10,9 @@
  *
  *   MONGO_URL=mongodb://127.0.0.1:27051/ REDIS_URL=redis://127.0.0.1:6379 \
  *     node --import tsx tests/bench/breakdown.bench.ts [facts=60000] [calls per case=40]
+ *
+ * BREAKDOWN_BENCH_KEEP=1 keeps the database (its name is printed); BREAKDOWN_BENCH_DB=<name> times the
+ * calls again on a kept database, without seeding or folding (the fold of a month takes minutes).
  */
 import { performance } from 'node:perf_hooks';
 import { CountJournal, CountRecorder, UnfoldedCounts, type CountedAllocation } from '../../packages/counting/src';
@@ -33,6 +36,7 @@ const CAMPAIGNS = ADVERTISERS * CAMPAIGNS_EACH;
 const PLATFORMS = PUBLISHER_OWNERS * PLATFORMS_EACH;
 const IN_FLIGHT = 256;
 const runId = `breakdown${Date.now().toString(36)}`;
+const KEPT_DB = process.env.BREAKDOWN_BENCH_DB;
 const prefix = `${runId}:`;
 
 const campaignOwner = (campaignId: number) => String(10_000 + Math.ceil(campaignId / CAMPAIGNS_EACH));
@@ -44,8 +48,9 @@ async function main(): Promise<void> {
   if (!mongoUrl) throw new Error('MONGO_URL is required');
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'breakdown-bench');
   await waitForRedis(redis);
+  const dbName = KEPT_DB ?? `breakdown_bench_${runId}`;
   // Counting the documents scans the collection on FerretDB: far longer than a service's deadline.
-  const mongo = await connectMongo({ url: mongoUrl, dbName: `breakdown_bench_${runId}`, operationTimeoutMS: 600_000 });
+  const mongo = await connectMongo({ url: mongoUrl, dbName, operationTimeoutMS: 600_000 });
   const totals = new TotalsStore(mongo, 30_000);
   const breakdowns = new BreakdownStore(mongo, 30_000);
   await totals.ensureIndexes();
@@ -55,9 +60,19 @@ async function main(): Promise<void> {
   const unfolded = new UnfoldedCounts(redis, prefix, 30_000);
   const clock = { now: () => new Date() };
   const random = seededRandom(20261127);
-  console.log(`breakdown bench ${runId}: ${FACTS.toLocaleString('en')} facts over 30 days, ${CAMPAIGNS.toLocaleString('en')} campaigns of ${ADVERTISERS} advertisers, ${PLATFORMS.toLocaleString('en')} platforms of ${PUBLISHER_OWNERS} owners`);
+  console.log(`breakdown bench ${runId} (database ${dbName}): ${FACTS.toLocaleString('en')} facts over 30 days, ${CAMPAIGNS.toLocaleString('en')} campaigns of ${ADVERTISERS} advertisers, ${PLATFORMS.toLocaleString('en')} platforms of ${PUBLISHER_OWNERS} owners`);
 
   try {
+    if (!KEPT_DB) await seedAndFold();
+    await timeCalls();
+  } finally {
+    if (process.env.BREAKDOWN_BENCH_KEEP !== '1' && !KEPT_DB) await mongo.db!.dropDatabase();
+    await mongo.close();
+    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  }
+
+  async function seedAndFold(): Promise<void> {
     const allocations = Math.round(FACTS * 0.6);
     const first = Date.now() - 30 * DAY_MS;
     let next = 0;
@@ -91,7 +106,9 @@ async function main(): Promise<void> {
     const documents = await mongo.db!.collection('breakdowns').countDocuments();
     const throughDays = await mongo.db!.collection('breakdowns').countDocuments({ day: { $ne: null } });
     console.log(`folded in ${foldSeconds.toFixed(0)} s: ${documents.toLocaleString('en')} breakdown documents (${throughDays.toLocaleString('en')} of them through-day documents of viewers' scopes)`);
+  }
 
+  async function timeCalls(): Promise<void> {
     const today = new Date().toISOString().slice(0, 10);
     const thirtyDaysAgo = new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
     const last30 = `&from=${thirtyDaysAgo}&to=${today}`;
@@ -142,11 +159,6 @@ async function main(): Promise<void> {
       log(rows[rows.length - 1]!);
     }
     console.log(`\nbreakdown calls, ${CALLS} sequential each (ms; the first page of 50; items: all pages)\n| account | query | documents read | items | p50 | p95 | max |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
-  } finally {
-    await mongo.db!.dropDatabase();
-    await mongo.close();
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
   }
 }
 
