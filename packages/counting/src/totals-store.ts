@@ -26,6 +26,7 @@ import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import type { Fold } from './journal';
+import { isBreakdownGrain } from './breakdown-layout';
 import { parseField, subjectsOf } from './layout';
 import { monthOf, monthsToRead, totalsIdOf, type DayRange } from './months';
 
@@ -110,6 +111,7 @@ function documentPartsOf(folds: Fold[]): Map<string, DocumentParts> {
   const documents = new Map<string, DocumentParts>();
   for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
     for (const [grain, fields] of counts) {
+      if (isBreakdownGrain(grain)) continue; // the breakdowns' (breakdown-store.ts)
       for (const [field, count] of fields) {
         const parsed = parseField(field);
         if (!parsed || count <= 0) continue;
@@ -160,6 +162,11 @@ export class TotalsStore {
     return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0, firstMonth: null };
   }
 
+  /** The first month counted (the folder state's), for a read that looks up months from there. */
+  async firstMonth(): Promise<string | null> {
+    return (await this.guarded('totals read', () => this.readState())).firstMonth;
+  }
+
   /** The stored totals of these grains over `range` at `now`: the folder state, then one lookup per grain and month. */
   async readRange(grains: string[], range: DayRange, now: Date): Promise<Map<string, StoredGrain>> {
     const { firstMonth } = await this.guarded('totals read', () => this.readState());
@@ -198,17 +205,24 @@ export class TotalsStore {
     const documents = documentPartsOf(folds);
     if (documents.size === 0) return;
     const state = options.state ?? (await this.readState());
-    const through = Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq));
-    const firstMonth = [...documents.values()].reduce((first, { month }) => (first === null || month < first ? month : first), state.firstMonth);
-    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
-      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
-      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
-      Object.assign(state, next);
-    }
+    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...documents.values()].map(({ month }) => month));
     const entries = [...documents];
     for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) {
       if (start > 0 && options.stillHeld && !(await options.stillHeld())) throw new FoldingInterruptedError();
       await this.writeGroup(entries.slice(start, start + DOCUMENTS_PER_GROUP), owners);
+    }
+  }
+
+  /**
+   * Makes the folder state cover a batch before any document of it is written: its fold numbers (up to
+   * `through`) and its months. `state` is updated in place.
+   */
+  async coverBatch(state: FolderState, through: number, months: string[]): Promise<void> {
+    const firstMonth = months.reduce<string | null>((first, month) => (first === null || month < first ? month : first), state.firstMonth);
+    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
+      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
+      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
+      Object.assign(state, next);
     }
   }
 
