@@ -17,10 +17,11 @@
  * (replace or insert, never `$inc`), as for the totals.
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { createDeclaredIndexes, eachLimited, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
 import { addItems, breakdownIdOf, daysBetween, throughDayIdsToRead, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
+import { readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
@@ -54,8 +55,6 @@ const breakdownSchema = storedSchema<BreakdownDocument>(
   [[{ dimension: 1, scope: 1, month: 1 }]],
 );
 
-const READ_CONCURRENCY = 8;
-const WRITE_CONCURRENCY = 2;
 /** Scope-months written per lease check. */
 const MONTHS_PER_GROUP = 50;
 const ITEMS_PER_INSERT = 5_000;
@@ -242,20 +241,17 @@ export class BreakdownStore {
 
   /** Reads the group's month documents, then the through-day documents it needs, then writes those before the month ones. */
   private async writeGroup(group: MonthParts[], owners: Map<string, string>): Promise<void> {
-    const stored = new Map<string, BreakdownDocument>();
-    const readAll = (ids: string[]) =>
-      eachLimited(ids, READ_CONCURRENCY, async (_id) => {
-        const document = await this.breakdowns.findOne({ _id });
-        if (document) stored.set(_id, document);
-      });
-    await readAll(group.map(({ dimension, scope, month }) => breakdownIdOf(dimension, scope, month)));
+    const stored = await readByIds(
+      this.breakdowns,
+      group.map(({ dimension, scope, month }) => breakdownIdOf(dimension, scope, month)),
+    );
     const dayIds = group.flatMap(({ dimension, scope, month, parts }) => {
       if (!isViewerScope(scope)) return [];
       const days = parts.flatMap((part) => Object.keys(part.days)).sort();
       const lastDay = [days[days.length - 1]!, stored.get(breakdownIdOf(dimension, scope, month))?.lastDay ?? ''].sort()[1]!;
       return daysBetween(days[0]!, lastDay).map((day) => breakdownIdOf(dimension, scope, day));
     });
-    await readAll(dayIds);
+    await readByIds(this.breakdowns, dayIds, stored);
     const folded = group.map((entry) => foldedDocumentsOf(entry, stored, owners));
     await this.write(folded.flatMap((documents) => documents.throughDays), stored);
     await this.write(folded.flatMap((documents) => (documents.month ? [documents.month] : [])), stored);
@@ -263,12 +259,9 @@ export class BreakdownStore {
 
   private async write(documents: BreakdownDocument[], stored: Map<string, BreakdownDocument>): Promise<void> {
     const inserted = documents.filter((document) => !stored.has(document._id));
-    await eachLimited(
+    await replaceAll(
+      this.breakdowns,
       documents.filter((document) => stored.has(document._id)),
-      WRITE_CONCURRENCY,
-      async (document) => {
-        await this.breakdowns.replaceOne({ _id: document._id }, document);
-      },
     );
     // As for the totals: a document that appeared meanwhile fails the pass, and the next adds only what it lacks.
     for (const batch of insertBatchesOf(inserted)) await this.breakdowns.insertMany(batch, { ordered: true });

@@ -10,10 +10,11 @@
  * of decision 0011). A read is one lookup by `_id` per grain and day of the range (at most 8 days).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import { createDeclaredIndexes, eachLimited, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
+import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
+import { readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { FoldingInterruptedError } from './totals-store';
 
@@ -31,8 +32,6 @@ export interface DayHours {
 const dayHoursSchema = storedSchema<DayHours>({ _id: String, grain: String, day: String, startsAt: Date, lastFold: Number, hours: Mixed }, [[{ startsAt: 1 }], [{ grain: 1, day: 1 }]]);
 
 const DAY_MS = 86_400_000;
-const READ_CONCURRENCY = 8;
-const WRITE_CONCURRENCY = 2;
 const DOCUMENTS_PER_GROUP = 200;
 
 export function hourlyIdOf(grain: string, day: string): string {
@@ -122,18 +121,11 @@ export class HourlyStore {
     for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) {
       if (start > 0 && stillHeld && !(await stillHeld())) throw new FoldingInterruptedError();
       const group = entries.slice(start, start + DOCUMENTS_PER_GROUP);
-      const stored = new Map<string, DayHours>();
-      await eachLimited(group, READ_CONCURRENCY, async ([_id]) => {
-        const document = await this.documents.findOne({ _id });
-        if (document) stored.set(_id, document);
-      });
+      const stored = await readByIds(this.documents, group.map(([_id]) => _id));
       const next = group.map(([_id, parts]) => withHourParts(_id, parts, stored.get(_id) ?? null)).filter((document): document is DayHours => document !== null);
-      await eachLimited(
+      await replaceAll(
+        this.documents,
         next.filter((document) => stored.has(document._id)),
-        WRITE_CONCURRENCY,
-        async (document) => {
-          await this.documents.replaceOne({ _id: document._id }, document);
-        },
       );
       const inserted = next.filter((document) => !stored.has(document._id));
       if (inserted.length > 0) await this.documents.insertMany(inserted, { ordered: true });

@@ -25,6 +25,7 @@
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
+import { readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { isBreakdownGrain } from './breakdown-layout';
 import { parseField, subjectsOf } from './layout';
@@ -228,20 +229,14 @@ export class TotalsStore {
 
   /** Reads the group's documents in one command, then replaces those that exist in one and inserts the others in another. */
   private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>): Promise<void> {
-    const stored = new Map<string, MonthTotals>();
-    for (const document of await this.totals.find({ _id: { $in: group.map(([_id]) => _id) } }).toArray()) stored.set(document._id, document);
+    const stored = await readByIds(this.totals, group.map(([_id]) => _id));
     const replaced: MonthTotals[] = [];
     const inserted: MonthTotals[] = [];
     for (const [_id, parts] of group) {
       const next = this.withParts(_id, parts, stored.get(_id) ?? null, owners);
       if (next) (stored.has(_id) ? replaced : inserted).push(next);
     }
-    if (replaced.length > 0) {
-      await this.totals.bulkWrite(
-        replaced.map((document) => ({ replaceOne: { filter: { _id: document._id }, replacement: document } })),
-        { ordered: true },
-      );
-    }
+    await replaceAll(this.totals, replaced);
     // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
     // pass; the next pass reads it and adds only what it lacks.
     if (inserted.length > 0) await this.totals.insertMany(inserted, { ordered: true });
