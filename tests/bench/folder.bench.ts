@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   // An earlier version exports everything from its index; this one keeps the MongoDB side in totals.ts.
   const source = process.env.COUNTING_SRC ? path.resolve(process.env.COUNTING_SRC) : path.resolve(__dirname, '../../packages/counting/src');
   const totalsEntry = path.join(source, 'totals.ts');
-  const { CountFolder, CountJournal, CountRecorder, TotalsStore } = {
+  const { CountFolder, CountJournal, CountRecorder, TotalsStore, BreakdownStore, HourlyStore } = {
     ...((await import(path.join(source, 'index.ts'))) as typeof Counting),
     ...((existsSync(totalsEntry) ? await import(totalsEntry) : {}) as typeof CountingTotals),
   };
@@ -64,6 +64,11 @@ async function main(): Promise<void> {
   const totals = new TotalsStore(mongo, 30_000);
   // An earlier version has no indexes to create.
   if (typeof totals.ensureIndexes === 'function') await totals.ensureIndexes();
+  // As tracking folds (decision 0037); an earlier version has neither.
+  const breakdowns = BreakdownStore ? new BreakdownStore(mongo, 30_000) : undefined;
+  const hourly = HourlyStore ? new HourlyStore(mongo, 30_000) : undefined;
+  await breakdowns?.ensureIndexes();
+  await hourly?.ensureIndexes();
   const journal = new CountJournal(redis, prefix);
   const recorder = new CountRecorder(redis, prefix, 30_000);
   const logger = createLogger({ service: 'folder-bench', level: 'silent' });
@@ -129,7 +134,7 @@ async function main(): Promise<void> {
         const now = memory();
         peak = { rss: Math.max(peak.rss, now.rss), heap: Math.max(peak.heap, now.heap) };
       }, 100);
-      const folder = new CountFolder({ journal, totals, clock: { now: () => new Date() }, logger, tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 15_000 });
+      const folder = new CountFolder({ journal, totals, breakdowns, hourly, clock: { now: () => new Date() }, logger, tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 15_000 });
       const started = performance.now();
       let passes = 0;
       for (;;) {

@@ -9,14 +9,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@pilot/config';
+import { parseBreakdownGrain } from './breakdown-layout';
+import type { BreakdownStore } from './breakdown-store';
+import type { HourlyStore } from './hourly-store';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Logger } from '@pilot/logging';
+import type { Fold } from './journal';
 import { FoldingInterruptedError, type TotalsStore } from './totals-store';
 
 export interface CountFolderOptions {
   journal: CountJournal;
   totals: TotalsStore;
+  /** Where the breakdown grains go (a service that counts none, as placement, has none). */
+  breakdowns?: BreakdownStore;
+  /** Where the hour fields go (none: they are not folded). */
+  hourly?: HourlyStore;
   clock: Clock;
   logger: Logger;
   tickMs: number;
@@ -80,7 +88,7 @@ export class CountFolder {
   }
 
   private async pass(everything: boolean): Promise<FoldPass> {
-    const { journal, totals, clock } = this.options;
+    const { journal, totals, breakdowns, hourly, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
     if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
     // New folds are numbered above what MongoDB may hold, whatever Redis remembers (it may have gone back).
@@ -105,7 +113,11 @@ export class CountFolder {
       if (grains.length === 0) continue;
       if (!(await stillHeld())) throw new FoldingInterruptedError();
       const folds = await journal.readGrains(seqs, grains);
-      await totals.applyFolds(folds, await journal.owners(subjectsOfGrains(grains)), { stillHeld, state, through });
+      const owners = await journal.owners(subjectsOfGrains(grains));
+      await totals.applyFolds(folds, owners, { stillHeld, state, through });
+      if (breakdowns || hourly) await totals.coverBatch(state, through, monthsOf(folds));
+      await breakdowns?.applyFolds(folds, owners, stillHeld);
+      await hourly?.applyFolds(folds, stillHeld);
     }
     await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());
@@ -113,11 +125,18 @@ export class CountFolder {
   }
 }
 
-/** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains are about, for their owners. */
+/** The months (YYYY-MM) the folds counted in: every field starts with its day. */
+function monthsOf(folds: Fold[]): string[] {
+  const months = new Set<string>();
+  for (const { counts } of folds) for (const fields of counts.values()) for (const field of fields.keys()) months.add(field.slice(0, 7));
+  return [...months];
+}
+
+/** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains (or the breakdowns' scopes) are about, for their owners. */
 function subjectsOfGrains(grains: string[]): string[] {
   const subjects = new Set<string>();
   for (const grain of grains) {
-    const { campaignId, publisherId } = subjectsOf(grain);
+    const { campaignId, publisherId } = subjectsOf(parseBreakdownGrain(grain)?.scope ?? grain);
     if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
     if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
   }

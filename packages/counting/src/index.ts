@@ -9,3 +9,6 @@ export * from './journal';
 export * from './unfolded';
 export * from './grain-days';
 export * from './months';
+export * from './breakdown-layout';
+export * from './breakdown-periods';
+export * from './hourly-layout';

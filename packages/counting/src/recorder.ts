@@ -21,6 +21,8 @@ import {
   type FilteredVisit,
   type UnfilledAdRequest,
 } from './layout';
+import { breakdownCountsOf, unfilledBreakdownCountsOf } from './breakdown-layout';
+import { hourFieldOf } from './hourly-layout';
 import { CountScripts } from './redis-scripts';
 
 export interface LimitState {
@@ -164,27 +166,32 @@ export class CountRecorder {
   async count(grains: string[], day: string, kind: string, now: Date): Promise<void> {
     const interval = intervalEndOf(now, this.intervalMs);
     await this.guarded(`${kind} count`, () =>
-      this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, ...grains),
+      this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, grains.length, ...grains),
     );
   }
 
   /** The id that makes an ad request's count idempotent, and the count block's arguments ('' when nothing is counted). */
   private adRequestCountArgs(fact: AdRequestFact | null, now: Date): [string, string[]] {
-    if (!fact) return ['', ['', '', '', '', '', '', '']];
+    if (!fact) return ['', ['', '', '', '', '', '', '', '0']];
     if ('unfilled' in fact) {
       const interval = intervalEndOf(now, this.intervalMs);
       const publisher = `p:${fact.publisherId}`;
+      const day = dayOf(fact.requestedAt);
+      const grains = unfilledGrainsOf(fact);
       return [
         fact.requestId,
         [
           String(interval),
           this.keys.intervalPrefix(interval),
-          fieldOf(dayOf(fact.requestedAt), UNFILLED_KIND),
+          fieldOf(day, UNFILLED_KIND),
           publisher,
           fact.publisherOwnerAccountId,
           publisher,
           fact.publisherOwnerAccountId,
-          ...unfilledGrainsOf(fact),
+          String(grains.length),
+          ...grains,
+          ...grains.flatMap((grain) => [grain, hourFieldOf(fact.requestedAt, UNFILLED_KIND)]),
+          ...unfilledBreakdownCountsOf(fact, day).flat(),
         ],
       ];
     }
@@ -193,7 +200,19 @@ export class CountRecorder {
 
   private countArgs(allocation: CountedAllocation, kind: CountKind, now: Date): string[] {
     const interval = intervalEndOf(now, this.intervalMs);
-    return [String(interval), this.keys.intervalPrefix(interval), fieldOf(dayOf(allocation.allocatedAt), kind), ...ownerFields(allocation), ...grainsOf(allocation, kind)];
+    const day = dayOf(allocation.allocatedAt);
+    const grains = grainsOf(allocation, kind);
+    return [
+      String(interval),
+      this.keys.intervalPrefix(interval),
+      fieldOf(day, kind),
+      ...ownerFields(allocation),
+      String(grains.length),
+      ...grains,
+      // The hour of the fact in the same grains (filtered visits, which no answer shows by the hour, aside).
+      ...(kind.startsWith('filtered_') ? [] : grains.flatMap((grain) => [grain, hourFieldOf(allocation.allocatedAt, kind)])),
+      ...breakdownCountsOf(allocation, kind, day).flat(),
+    ];
   }
 
   private guarded<T>(what: string, work: () => Promise<T>): Promise<T> {

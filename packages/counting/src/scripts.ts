@@ -7,12 +7,18 @@
 /** How long a counting call's attempt id is remembered: far longer than a reconnect and its resend. */
 const RECENT_ATTEMPTS_MS = 5 * 60_000;
 
-// Adds 1 to `field` of every grain's hash of the interval, and notes the interval and the owners.
+// Adds 1 to `field` of the hash of each of the ARGV[a+7] grains that follow, then 1 to the field of each
+// (grain, field) pair after them (the breakdown grains), and notes the interval and the owners.
 // Expects: ARGV[a] interval, ARGV[a+1] interval prefix, ARGV[a+2] field, ARGV[a+3..a+6] owner fields,
-// ARGV[a+7..] grains; KEYS[k] open intervals, KEYS[k+1] owners.
+// ARGV[a+7] number of grains, the grains, then pairs; KEYS[k] open intervals, KEYS[k+1] owners.
 const COUNT_BLOCK = (a: number, k: number) => `
-for i = ${a + 7}, #ARGV do
+local grainsEnd = ${a + 7} + tonumber(ARGV[${a + 7}])
+for i = ${a + 8}, grainsEnd do
   redis.call('HINCRBY', ARGV[${a + 1}] .. 'g:' .. ARGV[i], ARGV[${a + 2}], 1)
+  redis.call('SADD', ARGV[${a + 1}] .. 'grains', ARGV[i])
+end
+for i = grainsEnd + 1, #ARGV, 2 do
+  redis.call('HINCRBY', ARGV[${a + 1}] .. 'g:' .. ARGV[i], ARGV[i + 1], 1)
   redis.call('SADD', ARGV[${a + 1}] .. 'grains', ARGV[i])
 end
 redis.call('ZADD', KEYS[${k}], 'NX', ARGV[${a}], ARGV[${a}])

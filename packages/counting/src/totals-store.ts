@@ -25,7 +25,9 @@
 import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
+import { readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
+import { isBreakdownGrain } from './breakdown-layout';
 import { parseField, subjectsOf } from './layout';
 import { monthOf, monthsToRead, totalsIdOf, type DayRange } from './months';
 
@@ -110,6 +112,7 @@ function documentPartsOf(folds: Fold[]): Map<string, DocumentParts> {
   const documents = new Map<string, DocumentParts>();
   for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
     for (const [grain, fields] of counts) {
+      if (isBreakdownGrain(grain)) continue; // the breakdowns' (breakdown-store.ts)
       for (const [field, count] of fields) {
         const parsed = parseField(field);
         if (!parsed || count <= 0) continue;
@@ -160,6 +163,11 @@ export class TotalsStore {
     return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0, firstMonth: null };
   }
 
+  /** The first month counted (the folder state's), for a read that looks up months from there. */
+  async firstMonth(): Promise<string | null> {
+    return (await this.guarded('totals read', () => this.readState())).firstMonth;
+  }
+
   /** The stored totals of these grains over `range` at `now`: the folder state, then one lookup per grain and month. */
   async readRange(grains: string[], range: DayRange, now: Date): Promise<Map<string, StoredGrain>> {
     const { firstMonth } = await this.guarded('totals read', () => this.readState());
@@ -198,13 +206,7 @@ export class TotalsStore {
     const documents = documentPartsOf(folds);
     if (documents.size === 0) return;
     const state = options.state ?? (await this.readState());
-    const through = Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq));
-    const firstMonth = [...documents.values()].reduce((first, { month }) => (first === null || month < first ? month : first), state.firstMonth);
-    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
-      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
-      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
-      Object.assign(state, next);
-    }
+    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...documents.values()].map(({ month }) => month));
     const entries = [...documents];
     for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) {
       if (start > 0 && options.stillHeld && !(await options.stillHeld())) throw new FoldingInterruptedError();
@@ -212,22 +214,29 @@ export class TotalsStore {
     }
   }
 
+  /**
+   * Makes the folder state cover a batch before any document of it is written: its fold numbers (up to
+   * `through`) and its months. `state` is updated in place.
+   */
+  async coverBatch(state: FolderState, through: number, months: string[]): Promise<void> {
+    const firstMonth = months.reduce<string | null>((first, month) => (first === null || month < first ? month : first), state.firstMonth);
+    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
+      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
+      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
+      Object.assign(state, next);
+    }
+  }
+
   /** Reads the group's documents in one command, then replaces those that exist in one and inserts the others in another. */
   private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>): Promise<void> {
-    const stored = new Map<string, MonthTotals>();
-    for (const document of await this.totals.find({ _id: { $in: group.map(([_id]) => _id) } }).toArray()) stored.set(document._id, document);
+    const stored = await readByIds(this.totals, group.map(([_id]) => _id));
     const replaced: MonthTotals[] = [];
     const inserted: MonthTotals[] = [];
     for (const [_id, parts] of group) {
       const next = this.withParts(_id, parts, stored.get(_id) ?? null, owners);
       if (next) (stored.has(_id) ? replaced : inserted).push(next);
     }
-    if (replaced.length > 0) {
-      await this.totals.bulkWrite(
-        replaced.map((document) => ({ replaceOne: { filter: { _id: document._id }, replacement: document } })),
-        { ordered: true },
-      );
-    }
+    await replaceAll(this.totals, replaced);
     // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
     // pass; the next pass reads it and adds only what it lacks.
     if (inserted.length > 0) await this.totals.insertMany(inserted, { ordered: true });

@@ -6,19 +6,22 @@ import { Bus } from '@pilot/bus';
 import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
 import { systemClock, type Clock } from '@pilot/config';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
+import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
 import { internalGet } from '@pilot/http-client';
 import { listen, Resources } from '@pilot/lifecycle';
 import { createMetricsRegistry, registerCountingLag } from '@pilot/metrics';
 import { createServiceApp } from '@pilot/service-app';
 import { KeyReader } from '@pilot/key-read-model';
 import type { Logger } from '@pilot/logging';
-import { connectMongo, pingMongo } from '@pilot/mongo';
+import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
 import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';
 import { trackingCounters } from './http/tracking-counters';
+
+/** How often the hourly figures past their retention are deleted (decision 0011's sweep). */
+const RETENTION_SWEEP_MS = 3600 * 1000;
 
 export interface StartOptions {
   clock?: Clock;
@@ -29,6 +32,8 @@ export interface RunningTracking {
   port: number;
   /** Moves counts into the MongoDB totals now (what the folder does every COUNT_FOLD_INTERVAL_MS). */
   folder: CountFolder;
+  /** Deletes the hourly figures past their retention now (what it does every hour). */
+  retention: RetentionSweeper;
   stop(): Promise<void>;
 }
 
@@ -50,10 +55,14 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await totals.ensureIndexes();
+    const breakdowns = new BreakdownStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    await breakdowns.ensureIndexes();
+    const hourly = new HourlyStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    await hourly.ensureIndexes();
     const journal = new CountJournal(redis, config.REDIS_KEY_PREFIX);
     registerCountingLag(metrics, journal);
     const folder = resources.add(
-      new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      new CountFolder({ journal, totals, breakdowns, hourly, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
@@ -81,10 +90,12 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, breakdowns, hourly, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();
+    const retention = resources.add(new RetentionSweeper({ rules: [hourly.retentionRule()], clock, logger, intervalMs: RETENTION_SWEEP_MS }), (opened) => opened.stop());
+    retention.start();
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'tracking listening');
 
@@ -92,6 +103,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       url: server.url,
       port: server.port,
       folder,
+      retention,
       stop: () => resources.closeAll(),
     };
   });

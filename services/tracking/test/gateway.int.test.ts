@@ -85,7 +85,7 @@ describe('tracking through the gateway', () => {
     await world.close();
   });
 
-  it('confirms a delivery, redirects GET and HEAD, and shows the totals to the owner only', async () => {
+  it('confirms a delivery, redirects GET and HEAD, and shows the totals, their breakdown and their hours to the owner only', async () => {
     const a = allocate(infra, clock, ids);
     await world.countAllocation(a.claims);
 
@@ -130,6 +130,18 @@ describe('tracking through the gateway', () => {
     expect(stranger.body).to.include({ adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
     const anonymous = await request(gatewayUrl).get('/api/workspace/stats');
     expect(anonymous.status).to.equal(401);
+
+    const breakdown = await request(gatewayUrl).get('/api/workspace/stats/breakdown?by=campaign').set('cookie', 'pilot_session=owner-session-0123456789').expect(200);
+    expect(breakdown.body).to.deep.equal({ items: [{ id: ids.campaignId, adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1, unfilledAdRequests: 0 }], nextCursor: null });
+    const strangerBreakdown = await request(gatewayUrl).get('/api/workspace/stats/breakdown?by=publisher').set('cookie', 'pilot_session=stranger-session-0123456789').expect(200);
+    expect(strangerBreakdown.body).to.deep.equal({ items: [], nextCursor: null });
+    const badCursor = await request(gatewayUrl).get('/api/workspace/stats/breakdown?by=campaign&cursor=x').set('cookie', 'pilot_session=owner-session-0123456789');
+    expect([badCursor.status, badCursor.body.code]).to.deep.equal([400, 'invalid_cursor']);
+    expect((await request(gatewayUrl).get('/api/workspace/stats/breakdown?by=campaign')).status).to.equal(401);
+    const today = clock.now().toISOString().slice(0, 10);
+    const hourly = await request(gatewayUrl).get(`/api/workspace/stats?granularity=hour&from=${today}&to=${today}`).set('cookie', 'pilot_session=owner-session-0123456789').expect(200);
+    expect(hourly.body.hours).to.have.length(24);
+    expect(hourly.body).to.include({ adRequests: 1, confirmedDeliveries: 1, clickedLinks: 1 });
   });
 
   describe('a dead click link', () => {

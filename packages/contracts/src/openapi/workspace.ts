@@ -9,7 +9,7 @@ import { OptionalReasonBody, ReasonBody } from '../schemas/fields';
 import { Problem, ValidationProblem } from '../schemas/network';
 import { ImpressionBody, PlacementBody, SitePlacement, SLOTS, SlotList, SlotState } from '../schemas/placement';
 import { IssuedKey, NewPublisherBody, Publisher, PublisherList } from '../schemas/publisher';
-import { AuditList, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Session, Stats } from '../schemas/workspace';
+import { AuditList, Breakdown, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Session, StatsAnswer } from '../schemas/workspace';
 
 export const WORKSPACE_API_VERSION = '0.1.0';
 
@@ -32,7 +32,8 @@ const SCHEMAS: Record<string, TSchema> = {
   Session,
   LoginStarted,
   LoginStatus,
-  Stats,
+  StatsAnswer,
+  Breakdown,
   AuditList,
   NotificationSettings,
   NotificationSettingsBody,
@@ -200,12 +201,36 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/workspace/stats': {
         get: {
-          ...operation('readStats', { summary: 'Totals over the delivery records visible to the account', answer: ['200', 'Stats', 'Totals and days'], problems: { '400': problem('An invalid filter or date') } }),
+          ...operation('readStats', {
+            summary: 'Totals over the delivery records visible to the account, by day or (granularity=hour) by hour',
+            answer: ['200', 'StatsAnswer', 'Totals and days, or (granularity=hour) hours'],
+            problems: { '400': problem('An invalid filter or date; with granularity=hour, from and to missing or over 7 days apart (invalid_hour_range), or hours no longer kept (hours_not_kept)') },
+          }),
           parameters: [
             { name: 'campaignId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
             { name: 'publisherId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
             { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
             { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'granularity', in: 'query', required: false, schema: { type: 'string', enum: ['day', 'hour'], default: 'day' } },
+          ],
+        },
+      },
+      '/api/workspace/stats/breakdown': {
+        get: {
+          ...operation('readStatsBreakdown', {
+            summary: 'The totals of stats per campaign or per platform, highest first (ties by id), paged',
+            answer: ['200', 'Breakdown', 'A page of items'],
+            problems: { '400': problem('An invalid dimension, sort, limit, cursor, filter or date (invalid_breakdown, invalid_sort, invalid_limit, invalid_cursor, ...)') },
+          }),
+          parameters: [
+            { name: 'by', in: 'query', required: true, schema: { type: 'string', enum: ['campaign', 'publisher'] } },
+            { name: 'campaignId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'publisherId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['adRequests', 'confirmedDeliveries', 'clickedLinks'], default: 'adRequests' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+            { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
           ],
         },
       },

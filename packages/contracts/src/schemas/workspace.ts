@@ -36,6 +36,26 @@ export type Totals = Static<typeof Totals>;
 export const Stats = Type.Composite([Totals, Type.Object({ days: Type.Array(Type.Composite([Totals, Type.Object({ date: Type.String({ format: 'date' }) })])) })]);
 export type Stats = Static<typeof Stats>;
 
+/** GET /api/workspace/stats with `granularity=hour`: every hour of the range, zeros included, instead of `days`. */
+export const HourlyStats = Type.Composite([
+  Totals,
+  Type.Object({ hours: Type.Array(Type.Composite([Totals, Type.Object({ hour: Type.String({ format: 'date-time', description: 'ISO 8601, UTC, on the hour' }) })])) }),
+]);
+export type HourlyStats = Static<typeof HourlyStats>;
+
+/** What `stats` answers: days, or hours. */
+export const StatsAnswer = Type.Union([Stats, HourlyStats]);
+
+/** GET /api/workspace/stats/breakdown: one item per campaign or platform (`id`), sorted and paged. */
+export const Breakdown = Type.Object(
+  {
+    items: Type.Array(Type.Composite([Totals, Type.Object({ id: Type.Integer({ minimum: 1, description: 'the campaign or platform' }) })])),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page; null on the last' }),
+  },
+  { additionalProperties: false },
+);
+export type Breakdown = Static<typeof Breakdown>;
+
 export const AuditEntry = Type.Object({
   at: Timestamp,
   actorAccountId: Type.Union([AccountId, Type.Null()]),

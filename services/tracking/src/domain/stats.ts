@@ -4,7 +4,7 @@
  * validation, which grains answer a filter for an account, and adding their day counts into the answer.
  * Pure.
  */
-import { dayOf, TOTAL_KINDS, UNFILLED_KIND, type GrainDays } from '@pilot/counting';
+import { dayOf, firstKeptHourlyDay, hoursOfDays, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
 
 export { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
 
@@ -37,6 +37,16 @@ export interface DayFigures extends Figures {
 
 export interface StatsAnswer extends Figures {
   days: DayFigures[];
+}
+
+export interface HourFigures extends Figures {
+  /** ISO 8601, UTC, on the hour. */
+  hour: string;
+}
+
+/** `stats` with `granularity=hour`: `hours` instead of `days`. */
+export interface HourlyStatsAnswer extends Figures {
+  hours: HourFigures[];
 }
 
 const FIGURE_KINDS = [...TOTAL_KINDS, UNFILLED_KIND] as const;
@@ -157,5 +167,39 @@ export function sumStats(grains: GrainDays[], range: Pick<StatsFilter, 'from' | 
     }
   }
   answer.days = [...byDay.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return answer;
+}
+
+/** At most this many days between `from` and `to` of an hourly answer (API.md). */
+export const MAX_HOURLY_SPAN_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export type GranularityResult = { ok: true; granularity: 'day' | 'hour' } | { ok: false; code: string; detail: string };
+
+/**
+ * `granularity`: `day` (the default) or `hour`, which needs `from` and `to` at most 7 days apart, within
+ * the days whose hourly figures are kept at `now` (HOURLY_RETENTION_DAYS).
+ */
+export function parseGranularity(query: Record<string, unknown>, filter: Pick<StatsFilter, 'from' | 'to'>, now: Date): GranularityResult {
+  const raw = query.granularity;
+  if (raw === undefined || raw === '' || raw === 'day') return { ok: true, granularity: 'day' };
+  if (raw !== 'hour') return { ok: false, code: 'invalid_granularity', detail: 'granularity must be day or hour' };
+  if (filter.from === undefined || filter.to === undefined || Date.parse(filter.to) - Date.parse(filter.from) > MAX_HOURLY_SPAN_DAYS * DAY_MS) {
+    return { ok: false, code: 'invalid_hour_range', detail: `granularity=hour needs from and to, at most ${MAX_HOURLY_SPAN_DAYS} days apart` };
+  }
+  const firstKept = firstKeptHourlyDay(now);
+  if (filter.from < firstKept) return { ok: false, code: 'hours_not_kept', detail: `hourly figures are kept from ${firstKept} on; ask for days before it` };
+  return { ok: true, granularity: 'hour' };
+}
+
+/** Adds the hour counts (`YYYY-MM-DDTHH`) of the chosen grains into the answer: every hour of the days from..to, zeros included. */
+export function sumHours(grains: HourCounts[], range: { from: string; to: string }): HourlyStatsAnswer {
+  const answer: HourlyStatsAnswer = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0, hours: [] };
+  answer.hours = hoursOfDays(range.from, range.to).map((hour) => {
+    const figures: HourFigures = { hour, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0 };
+    for (const counts of grains) for (const kind of FIGURE_KINDS) figures[kind as FigureKind] += counts[hour.slice(0, 13)]?.[kind] ?? 0;
+    for (const kind of FIGURE_KINDS) answer[kind as FigureKind] += figures[kind as FigureKind];
+    return figures;
+  });
   return answer;
 }

@@ -5,14 +5,16 @@
  *   any other method on a network path    405 method_not_allowed with Allow
  *   GET|HEAD /api/network/click/:token    redirects to the campaign destination; GET counts once; a dead
  *                                         link is a page for browsers (http/dead-link-page.ts)
- *   GET /api/workspace/stats              the three totals and their days, over visible records
+ *   GET /api/workspace/stats              the three totals and their days (or hours), over visible records
+ *   GET /api/workspace/stats/breakdown    the same totals per campaign or platform, sorted and paged
  */
 import { requirePrincipal } from '@pilot/internal-auth';
 import { problems, sendProblem, type HttpError } from '@pilot/problems';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody, parseDeliveryTestAnswer } from '../domain/delivery';
-import { parseStatsQuery } from '../domain/stats';
-import { confirmDelivery, openClickLink, readStats, type TrackingDeps } from '../use-cases';
+import { parseBreakdownQuery } from '../domain/breakdown';
+import { parseGranularity, parseStatsQuery } from '../domain/stats';
+import { confirmDelivery, openClickLink, readBreakdown, readHourlyStats, readStats, type TrackingDeps } from '../use-cases';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
 import type { TrackingCounters } from './tracking-counters';
@@ -118,7 +120,23 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       const principal = requirePrincipal(req);
       const parsed = parseStatsQuery(req.query as Record<string, unknown>);
       if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
-      const answer = await readStats(deps, { ...parsed.filter, visibleTo: principal.admin ? undefined : principal.accountId });
+      const granularity = parseGranularity(req.query as Record<string, unknown>, parsed.filter, deps.clock.now());
+      if (!granularity.ok) throw problems.badRequest(granularity.code, granularity.detail);
+      const filter = { ...parsed.filter, visibleTo: principal.admin ? undefined : principal.accountId };
+      const { from, to } = filter;
+      const answer = granularity.granularity === 'hour' && from !== undefined && to !== undefined ? await readHourlyStats(deps, { ...filter, from, to }) : await readStats(deps, filter);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(answer);
+    }),
+  );
+
+  app.get(
+    '/api/workspace/stats/breakdown',
+    handle(async (req, res) => {
+      const principal = requirePrincipal(req);
+      const parsed = parseBreakdownQuery(req.query as Record<string, unknown>);
+      if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
+      const answer = await readBreakdown(deps, parsed.query, principal.admin ? undefined : principal.accountId);
       res.setHeader('Cache-Control', 'no-store');
       res.json(answer);
     }),

@@ -4,14 +4,15 @@
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
-import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import type { TotalsStore } from '@pilot/counting/totals';
+import { breakdownGrainOf, daysBetween, grainHoursOf, sumBreakdown, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import type { BreakdownStore, HourlyStore, TotalsStore } from '@pilot/counting/totals';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
-import { grainDaysOf, planStats, sumStats, type StatsAnswer, type StatsFilter } from '../domain/stats';
+import { grainDaysOf, planStats, sumHours, sumStats, type HourlyStatsAnswer, type StatsAnswer, type StatsFilter } from '../domain/stats';
+import { keptItemOf, orderedItems, pageOf, planBreakdown, type BreakdownItem, type BreakdownQuery } from '../domain/breakdown';
 import type { KeyKind } from '@pilot/api-keys';
 import type { KeyReader } from '@pilot/key-read-model';
 import type { AllocationClaims, TokenSecrets } from '@pilot/tokens';
@@ -19,6 +20,8 @@ import type { AllocationClaims, TokenSecrets } from '@pilot/tokens';
 export interface TrackingDeps {
   counts: CountRecorder;
   totals: TotalsStore;
+  breakdowns: BreakdownStore;
+  hourly: HourlyStore;
   unfolded: UnfoldedCounts;
   publishers: KeyReader;
   campaigns: ActiveCampaignCache;
@@ -99,20 +102,80 @@ export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded' |
   const plan = planStats(filter);
   const stored = await deps.totals.readRange(plan.candidates, filter, deps.clock.now());
   const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
-  // Every candidate document names the owners of the campaign or publisher the plan asks about.
-  const owners = new Map(unfolded.owners);
-  for (const subject of plan.ownerSubjects) {
-    const field = subject.startsWith('c:') ? 'campaignOwnerAccountId' : 'publisherOwnerAccountId';
-    const owner = [...stored.values()].map((grain) => grain[field]).find(Boolean);
-    if (owner && !owners.has(subject)) owners.set(subject, owner);
-  }
-  const grains = plan.choose(owners).map((grain) =>
+  const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((grain) =>
     grainDaysOf(
       stored.get(grain),
       unfolded.parts.filter((part) => part.grain === grain),
     ),
   );
   return sumStats(grains, filter);
+}
+
+/**
+ * The totals by the hour of a range of at most 8 days (validated by the caller): the hourly documents of
+ * each grain and day, then what Redis holds that they do not; the plan's owners as for `readStats`.
+ */
+export async function readHourlyStats(deps: Pick<TrackingDeps, 'totals' | 'hourly' | 'unfolded' | 'clock'>, filter: StatsFilter & { from: string; to: string }): Promise<HourlyStatsAnswer> {
+  const plan = planStats(filter);
+  const [stored, owned] = await Promise.all([
+    deps.hourly.read(plan.candidates, daysBetween(filter.from, filter.to)),
+    plan.ownerSubjects.length > 0 ? deps.totals.readRange(plan.candidates, filter, deps.clock.now()) : Promise.resolve(new Map()),
+  ]);
+  const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
+  const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...owned.values()])).map((grain) =>
+    grainHoursOf(
+      stored.get(grain),
+      unfolded.parts.filter((part) => part.grain === grain),
+    ),
+  );
+  return sumHours(grains, filter);
+}
+
+/** Owners of the plan's subjects: Redis' record, else the one every stored document about them names. */
+function ownersOf(subjects: string[], counted: Map<string, string>, documents: Array<{ campaignOwnerAccountId?: string; publisherOwnerAccountId?: string }>): Map<string, string> {
+  const owners = new Map(counted);
+  for (const subject of subjects) {
+    const field = subject.startsWith('c:') ? 'campaignOwnerAccountId' : 'publisherOwnerAccountId';
+    const owner = documents.map((document) => document[field]).find(Boolean);
+    if (owner && !owners.has(subject)) owners.set(subject, owner);
+  }
+  return owners;
+}
+
+export interface BreakdownAnswer {
+  items: BreakdownItem[];
+  nextCursor: string | null;
+}
+
+/**
+ * The totals per campaign or platform over the records the filter and the account may see: the
+ * breakdown documents of the scopes `stats` would read (at most three per scope and month), then what
+ * Redis holds that they do not, as for `stats`.
+ */
+export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'breakdowns' | 'unfolded' | 'clock'>, query: BreakdownQuery, visibleTo: string | undefined): Promise<BreakdownAnswer> {
+  const filter: StatsFilter = { ...query.filter, visibleTo };
+  const plan = planBreakdown(query.by, filter);
+  const firstMonth = await deps.totals.firstMonth();
+  const stored = await deps.breakdowns.read(query.by, plan.candidates, filter, firstMonth, deps.clock.now());
+  const unfolded = await deps.unfolded.read(
+    plan.candidates.map((scope) => breakdownGrainOf(query.by, scope)),
+    plan.ownerSubjects,
+  );
+  const counts = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((scope) =>
+    sumBreakdown(
+      stored.get(scope)?.sides ?? [],
+      unfolded.parts.filter((part) => part.grain === breakdownGrainOf(query.by, scope)),
+      filter,
+    ),
+  );
+  const merged = counts.reduce((into, scopeCounts) => {
+    for (const [id, kinds] of Object.entries(scopeCounts)) {
+      const item = (into[id] ??= {});
+      for (const [kind, count] of Object.entries(kinds)) item[kind] = (item[kind] ?? 0) + count;
+    }
+    return into;
+  }, {});
+  return pageOf(orderedItems(merged, query.sort, keptItemOf(query.by, filter)), query);
 }
 
 function countedOf(claims: AllocationClaims) {

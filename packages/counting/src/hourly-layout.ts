@@ -1,0 +1,72 @@
+/**
+ * Hourly figures (API.md `stats` with `granularity=hour`, docs/decisions/0037). Pure: names and arithmetic.
+ *
+ * A fact is counted, beside its day field `<YYYY-MM-DD>|<kind>`, in an hour field `<YYYY-MM-DD>T<HH>|<kind>`
+ * of the same grains' hashes (the UTC hour of the allocation, or of an unfilled request). The folder moves
+ * the hour fields into `totals_hourly`, one document per grain and UTC day, kept HOURLY_RETENTION_DAYS.
+ */
+
+/** Hourly documents are kept this many days after their day, then swept; older hours are not answered. */
+export const HOURLY_RETENTION_DAYS = 35;
+
+const DAY_MS = 86_400_000;
+
+/** The hour field of a fact at `at`: `<YYYY-MM-DD>T<HH>|<kind>`. */
+export function hourFieldOf(at: Date, kind: string): string {
+  return `${at.toISOString().slice(0, 13)}|${kind}`;
+}
+
+/** The day, hour (00..23) and kind of an hour field; null for any other field. */
+export function parseHourField(field: string): { day: string; hour: string; kind: string } | null {
+  if (field.length < 15 || field[10] !== 'T' || field[13] !== '|') return null;
+  return { day: field.slice(0, 10), hour: field.slice(11, 13), kind: field.slice(14) };
+}
+
+/** The ISO 8601 instants of every hour of the UTC days from `from` to `to`, inclusive, oldest first. */
+export function hoursOfDays(from: string, to: string): string[] {
+  const hours: string[] = [];
+  const end = Date.parse(`${to}T00:00:00.000Z`) + DAY_MS;
+  for (let at = Date.parse(`${from}T00:00:00.000Z`); at < end; at += 3_600_000) hours.push(new Date(at).toISOString());
+  return hours;
+}
+
+/** The first day whose hours are still kept at `now`. */
+export function firstKeptHourlyDay(now: Date): string {
+  return new Date(now.getTime() - (HOURLY_RETENTION_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Per hour (HH within a day's document, YYYY-MM-DDTHH across days), per kind, a count. */
+export type HourCounts = Record<string, Record<string, number>>;
+
+export function addHours(into: HourCounts, hours: HourCounts, prefix = ''): void {
+  for (const [hour, counts] of Object.entries(hours)) {
+    const sum = (into[`${prefix}${hour}`] ??= {});
+    for (const [kind, count] of Object.entries(counts)) sum[kind] = (sum[kind] ?? 0) + count;
+  }
+}
+
+/** A grain's stored hours over the days read: per `YYYY-MM-DDTHH`, and per day the last fold applied. */
+export interface StoredHours {
+  hours: HourCounts;
+  lastFolds: Record<string, number>;
+}
+
+/**
+ * A grain's hours as MongoDB holds them plus what Redis holds that the documents do not: open intervals
+ * always, folds only above the `lastFold` of the document of the hour's day. Keyed `YYYY-MM-DDTHH`. Pure.
+ */
+export function grainHoursOf(stored: StoredHours | undefined, unfolded: Array<{ fold: number; fields: Map<string, number> }>): HourCounts {
+  const hours: HourCounts = {};
+  addHours(hours, stored?.hours ?? {});
+  for (const part of unfolded) {
+    for (const [field, count] of part.fields) {
+      const parsed = parseHourField(field);
+      if (!parsed) continue;
+      if (part.fold !== 0 && part.fold <= (stored?.lastFolds[parsed.day] ?? 0)) continue;
+      const hour = (hours[`${parsed.day}T${parsed.hour}`] ??= {});
+      hour[parsed.kind] = (hour[parsed.kind] ?? 0) + count;
+    }
+  }
+  return hours;
+}
+
