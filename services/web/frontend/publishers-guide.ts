@@ -174,8 +174,9 @@ export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE
       this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
       const py = pythonPacked();
       this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
-      for (const snippet of fs.readdirSync(SNIPPETS)) {
-        this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet}`, source: fs.readFileSync(path.join(SNIPPETS, snippet)) });
+      // Files only: running the Python snippets leaves a __pycache__ folder beside them.
+      for (const snippet of fs.readdirSync(SNIPPETS, { withFileTypes: true }).filter((entry) => entry.isFile())) {
+        this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet.name}`, source: fs.readFileSync(path.join(SNIPPETS, snippet.name)) });
       }
       this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
     },
