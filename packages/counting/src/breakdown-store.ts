@@ -16,12 +16,11 @@
  * the through-day documents contiguous up to the month document's `lastDay`. Reads and writes go by `_id`
  * (replace or insert, never `$inc`), as for the totals.
  */
-import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
 import { addItems, breakdownIdOf, daysBetween, throughDayIdsToRead, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
-import { readByIds, replaceAll } from './folded-documents';
+import { guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
@@ -207,7 +206,7 @@ export class BreakdownStore {
     const months = monthsToRead(range, firstMonth, now);
     const found = new Map<string, BreakdownDocument>();
     const readByIds = async (ids: string[]) => {
-      const documents = await this.guarded('breakdown read', () => Promise.all(ids.map((_id) => this.breakdowns.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
+      const documents = await guardedRead('breakdown read', this.timeoutMs, () => Promise.all(ids.map((_id) => this.breakdowns.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
       for (const document of documents) if (document) found.set(document._id, document);
     };
     const pairs = scopes.flatMap((scope) => months.map((month) => ({ scope, month, id: breakdownIdOf(dimension, scope, month) })));
@@ -267,12 +266,4 @@ export class BreakdownStore {
     for (const batch of insertBatchesOf(inserted)) await this.breakdowns.insertMany(batch, { ordered: true });
   }
 
-  private async guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await withDeadline(work(), this.timeoutMs, 'mongodb');
-    } catch (error) {
-      if (error instanceof ServiceUnavailableError) throw error;
-      throw new ServiceUnavailableError('mongodb', `${what} failed: ${(error as Error).message}`);
-    }
-  }
 }

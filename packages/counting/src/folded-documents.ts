@@ -1,9 +1,10 @@
 /**
- * How the folder reads and writes a group of its documents: the stored ones in one find by `_id $in`, the
+ * How the counting stores reach their documents. The folder reads and writes a group of them: the stored ones in one find by `_id $in`, the
  * changed ones in one bulk write of replacements by `_id`. Three commands a group instead of one per
  * document; on the local store both are answered from the `_id` index and the bulk write is one
  * transaction (decision 0032).
  */
+import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import type { AnyBulkWriteOperation, Collection, Filter, WithoutId } from 'mongodb';
 
 /** Ids per find: the local store answers an `$in` of at most 1,000 ids from its index. */
@@ -29,4 +30,14 @@ export async function replaceAll<T extends Identified>(collection: Collection<T>
     replaceOne: { filter: { _id: document._id } as Filter<T>, replacement: document as WithoutId<T> },
   }));
   await collection.bulkWrite(replacements, { ordered: true });
+}
+
+/** A read the service waits on, within `timeoutMs`; any failure of it is MongoDB unavailable (503). */
+export async function guardedRead<T>(what: string, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await withDeadline(work(), timeoutMs, 'mongodb');
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) throw error;
+    throw new ServiceUnavailableError('mongodb', `${what} failed: ${(error as Error).message}`);
+  }
 }

@@ -9,12 +9,11 @@
  * `lastFold`, read and replaced by `_id`), kept HOURLY_RETENTION_DAYS after its day (the retention sweep
  * of decision 0011). A read is one lookup by `_id` per grain and day of the range (at most 8 days).
  */
-import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
-import { readByIds, replaceAll } from './folded-documents';
+import { guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { FoldingInterruptedError } from './totals-store';
 
@@ -103,7 +102,7 @@ export class HourlyStore {
   /** The stored hours of these grains on these days (YYYY-MM-DD), by grain: one lookup by `_id` each. */
   async read(grains: string[], days: string[]): Promise<Map<string, StoredHours>> {
     const ids = grains.flatMap((grain) => days.map((day) => hourlyIdOf(grain, day)));
-    const found = await this.guarded('hourly read', () => Promise.all(ids.map((_id) => this.documents.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
+    const found = await guardedRead('hourly read', this.timeoutMs, () => Promise.all(ids.map((_id) => this.documents.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
     const stored = new Map<string, StoredHours>();
     for (const document of found) {
       if (!document) continue;
@@ -132,12 +131,4 @@ export class HourlyStore {
     }
   }
 
-  private async guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await withDeadline(work(), this.timeoutMs, 'mongodb');
-    } catch (error) {
-      if (error instanceof ServiceUnavailableError) throw error;
-      throw new ServiceUnavailableError('mongodb', `${what} failed: ${(error as Error).message}`);
-    }
-  }
 }

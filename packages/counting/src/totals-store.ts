@@ -22,10 +22,9 @@
  * of the model (decision 0026: a model costs 0.3 to 0.6 ms more CPU per find or replace, thousands of
  * times per fold).
  */
-import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
-import { readByIds, replaceAll } from './folded-documents';
+import { guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { isBreakdownGrain } from './breakdown-layout';
 import { parseField, subjectsOf } from './layout';
@@ -165,19 +164,19 @@ export class TotalsStore {
 
   /** The first month counted (the folder state's), for a read that looks up months from there. */
   async firstMonth(): Promise<string | null> {
-    return (await this.guarded('totals read', () => this.readState())).firstMonth;
+    return (await guardedRead('totals read', this.timeoutMs, () => this.readState())).firstMonth;
   }
 
   /** The stored totals of these grains over `range` at `now`: the folder state, then one lookup per grain and month. */
   async readRange(grains: string[], range: DayRange, now: Date): Promise<Map<string, StoredGrain>> {
-    const { firstMonth } = await this.guarded('totals read', () => this.readState());
+    const { firstMonth } = await guardedRead('totals read', this.timeoutMs, () => this.readState());
     return this.read(grains, monthsToRead(range, firstMonth, now));
   }
 
   /** The stored totals of these grains in these months (YYYY-MM), by grain: one lookup by `_id` each. */
   async read(grains: string[], months: string[]): Promise<Map<string, StoredGrain>> {
     const ids = grains.flatMap((grain) => months.map((month) => totalsIdOf(grain, month)));
-    const found = await this.guarded('totals read', () => Promise.all(ids.map((_id) => this.totals.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
+    const found = await guardedRead('totals read', this.timeoutMs, () => Promise.all(ids.map((_id) => this.totals.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
     const stored = new Map<string, StoredGrain>();
     for (const document of found) {
       if (!document) continue;
@@ -259,13 +258,5 @@ export class TotalsStore {
     return document;
   }
 
-  private async guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await withDeadline(work(), this.timeoutMs, 'mongodb');
-    } catch (error) {
-      if (error instanceof ServiceUnavailableError) throw error;
-      throw new ServiceUnavailableError('mongodb', `${what} failed: ${(error as Error).message}`);
-    }
-  }
 }
 
