@@ -148,6 +148,18 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     await this.current.createIndex(spec);
   }
 
+  /**
+   * The indexes of the lists of current records (`currentPage`), one per combination of their equality
+   * filters (owner, status), each ending in the lists' order (newest first, ties by id) so a page is an
+   * index range read from the cursor on; a search is a residual filter on that range.
+   */
+  async createListIndexes(): Promise<void> {
+    const equalities: Array<Record<string, 1>> = [{}, { ownerAccountId: 1 }, { status: 1 }, { ownerAccountId: 1, status: 1 }];
+    for (const equality of equalities) {
+      await this.current.createIndex({ ...equality, ...NEWEST_FIRST });
+    }
+  }
+
   /** Current records matching `filter`. */
   async findCurrent(filter: Filter<Document>, { sort, limit, projection }: FindCurrentOptions = {}): Promise<Current<S>[]> {
     const options: FindOptions = {};

@@ -22,7 +22,7 @@ import {
   type Written,
 } from '@pilot/versioned-store';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Document, Filter, IndexSpecification } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
 
 export type StoredCampaign = Current<CampaignRecord>;
@@ -43,17 +43,6 @@ export interface CampaignListFilter {
   search: RegExp | null;
 }
 
-/**
- * The list's indexes, one per combination of its equality filters, each ending in the list's order
- * (newest first, ties by id) so a page is an index range read from the cursor on. The search is a
- * residual filter on the range its other filters select.
- */
-const LIST_INDEXES: IndexSpecification[] = [
-  { createdAt: -1, _id: -1 },
-  { ownerAccountId: 1, createdAt: -1, _id: -1 },
-  { status: 1, createdAt: -1, _id: -1 },
-  { ownerAccountId: 1, status: 1, createdAt: -1, _id: -1 },
-];
 
 const idSchema = storedSchema<CampaignId>({ _id: { type: Number, required: true }, accountId: { type: String, required: true }, at: { type: Date, required: true } });
 export class CampaignRepository {
@@ -78,7 +67,7 @@ export class CampaignRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    for (const index of LIST_INDEXES) await this.store.createCurrentIndex(index);
+    await this.store.createListIndexes();
     await createDeclaredIndexes(this.slots);
   }
 

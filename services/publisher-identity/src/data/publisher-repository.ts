@@ -19,7 +19,7 @@ import {
   type HistoryPosition,
   type VersionedStoreOptions,
 } from '@pilot/versioned-store';
-import type { Collection, Document, Filter, IndexSpecification } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 
 export const PUBLISHER_ENTITY = 'publisher';
@@ -48,17 +48,6 @@ export interface PublisherListFilter {
   search: RegExp | null;
 }
 
-/**
- * The list's indexes, one per combination of its equality filters, each ending in the list's order
- * (newest first, ties by id) so a page is an index range read from the cursor on. The search is a
- * residual filter on the range its other filters select.
- */
-const LIST_INDEXES: IndexSpecification[] = [
-  { createdAt: -1, _id: -1 },
-  { ownerAccountId: 1, createdAt: -1, _id: -1 },
-  { status: 1, createdAt: -1, _id: -1 },
-  { ownerAccountId: 1, status: 1, createdAt: -1, _id: -1 },
-];
 
 const idSchema = storedSchema<PublisherId>({ _id: { type: Number, required: true }, ownerAccountId: { type: String, required: true }, at: { type: Date, required: true } });
 const incarnationSchema = storedSchema<ReadModelIncarnation>({
@@ -109,7 +98,7 @@ export class PublisherRepository {
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
-    for (const index of LIST_INDEXES) await this.store.createCurrentIndex(index);
+    await this.store.createListIndexes();
     await createDeclaredIndexes(this.slotClaims);
   }
 
