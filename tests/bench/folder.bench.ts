@@ -32,7 +32,8 @@ const DAY_MS = 86_400_000;
 const FACTS = Number(process.argv[2] ?? 300_000);
 const CAMPAIGNS = 111;
 const PUBLISHERS = 200;
-const IN_FLIGHT = 256;
+/** As scripts/bench.sh seeds: Redis runs the scripts one at a time, so more in flight only queues them past the 1 s command timeout. */
+const IN_FLIGHT = 64;
 const runId = `fold${Date.now().toString(36)}`;
 const prefix = `${runId}:`;
 
@@ -69,6 +70,10 @@ async function main(): Promise<void> {
   const hourly = HourlyStore ? new HourlyStore(mongo, 30_000) : undefined;
   await breakdowns?.ensureIndexes();
   await hourly?.ensureIndexes();
+  const storeSeconds = { totals: 0, breakdowns: 0, hourly: 0 };
+  timeApplyFolds(totals, storeSeconds, 'totals');
+  if (breakdowns) timeApplyFolds(breakdowns, storeSeconds, 'breakdowns');
+  if (hourly) timeApplyFolds(hourly, storeSeconds, 'hourly');
   const journal = new CountJournal(redis, prefix);
   const recorder = new CountRecorder(redis, prefix, 30_000);
   const logger = createLogger({ service: 'folder-bench', level: 'silent' });
@@ -136,6 +141,7 @@ async function main(): Promise<void> {
       }, 100);
       const folder = new CountFolder({ journal, totals, breakdowns, hourly, clock: { now: () => new Date() }, logger, tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 15_000 });
       const started = performance.now();
+      const storeSecondsBefore = { ...storeSeconds };
       let passes = 0;
       for (;;) {
         const pass = await folder.foldNow(true);
@@ -151,6 +157,7 @@ async function main(): Promise<void> {
       rounds.push(
         `round ${round}: ${written.toLocaleString('en')} grain-days in ${(stored.documents - existing.documents).toLocaleString('en')} new documents, folded in ${foldSeconds.toFixed(1)} s (${passes} passes): ` +
           `${Math.round(written / foldSeconds).toLocaleString('en')} grain-days/s (target >= 2,000); ` +
+          `applying: ${(Object.keys(storeSeconds) as Array<keyof typeof storeSeconds>).map((store) => `${store} ${(storeSeconds[store] - storeSecondsBefore[store]).toFixed(1)} s`).join(', ')}; ` +
           `RSS ${mb(before.rss)} before, ${mb(peak.rss)} at peak, ${mb(after.rss)} after; heap ${mb(before.heap)} before, ${mb(peak.heap)} at peak, ${mb(after.heap)} after`,
       );
       log(rounds[rounds.length - 1]!);
@@ -162,6 +169,19 @@ async function main(): Promise<void> {
     for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
   }
+}
+
+/** Adds the seconds each `applyFolds` call of `store` takes to `seconds[name]`. */
+function timeApplyFolds<T extends { applyFolds: (...args: never[]) => Promise<unknown> }, K extends string>(store: T, seconds: Record<K, number>, name: K): void {
+  const apply = store.applyFolds.bind(store) as (...args: unknown[]) => Promise<unknown>;
+  (store as { applyFolds: unknown }).applyFolds = async (...args: unknown[]) => {
+    const started = performance.now();
+    try {
+      return await apply(...args);
+    } finally {
+      seconds[name] += (performance.now() - started) / 1000;
+    }
+  };
 }
 
 main().catch((error: unknown) => {
