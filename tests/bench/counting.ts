@@ -169,11 +169,10 @@ export interface FoldWait {
 }
 
 /** Waits until nothing is left unfolded (no open interval, no pending fold), or `timeoutSeconds`. */
-export async function waitForFolding(system: BenchSystem, timeoutSeconds: number, log: (message: string) => void): Promise<FoldWait> {
+export async function waitForFolding(system: BenchSystem, timeoutSeconds: number, log: (message: string) => void, startedAt = performance.now()): Promise<FoldWait> {
   const redis = createRedis(system.redisUrl, 'bench-fold-wait');
   await waitForRedis(redis);
   const journal = new CountJournal(redis, system.redisPrefix);
-  const startedAt = performance.now();
   const before = await foldProgress(redis, system.redisPrefix);
   let lastLog = startedAt;
   try {

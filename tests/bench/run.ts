@@ -71,6 +71,8 @@ const SEED_DAYS = 30;
  * the 1 s command timeout while a fold claimed an interval).
  */
 const SEED_IN_FLIGHT = 64;
+/** Tracking's fold interval when it folds (the configuration's default). */
+const FOLD_INTERVAL_MS = 1000;
 const FOLD_WAIT_SECONDS = Number(process.env.BENCH_FOLD_WAIT ?? 900);
 const STATS_CALLS = Number(process.env.BENCH_STATS_CALLS ?? 200);
 const SETTLE_LIMIT_SECONDS = 60;
@@ -619,14 +621,20 @@ async function main(): Promise<void> {
       ];
       const publishersOwned: Owned[] = keys.map((publisher, index) => ({ id: publisher.publisherId, owner: publisherOwnerOf(index) }));
       log(`7. counting at volume: seeding ${SEED_FACTS.toLocaleString('en')} facts over ${SEED_DAYS} days through the counting code (${campaignsOwned.length} campaigns, ${publishersOwned.length} publishers)`);
+      // The folder is stopped while the month is seeded, so that the fold is timed alone afterwards: seeding
+      // saturates Redis and the cores, and a folder sharing them would measure the seeding as well.
+      await system.restart('tracking', { COUNT_FOLD_INTERVAL_MS: '0' });
       const seedPids = pids();
       const cpuBefore = sampleCpu(seedPids);
       const seeded = await seedCounts(system, campaignsOwned, publishersOwned, { facts: SEED_FACTS, days: SEED_DAYS, inFlight: SEED_IN_FLIGHT, log });
       const seedCpu = cpuPerRequest(cpuBefore, sampleCpu(seedPids), seeded.facts / 1000);
-      log(`   seeded in ${seeded.seconds.toFixed(0)} s; waiting up to ${FOLD_WAIT_SECONDS} s for the tracking service's folder to fold everything`);
       const seededData = await perEventData(system);
-      const folding = await waitForFolding(system, FOLD_WAIT_SECONDS, log);
-      log(folding.finished ? `   folded ${folding.seconds.toFixed(0)} s after the seeding ended` : `   folding not finished after ${folding.seconds.toFixed(0)} s; measuring the stats calls anyway`);
+      log(`   seeded in ${seeded.seconds.toFixed(0)} s; tracking restarted with its folder, waiting up to ${FOLD_WAIT_SECONDS} s for it to fold everything`);
+      // Timed from the restart: the folder starts with the process.
+      const foldStartedAt = performance.now();
+      await system.restart('tracking', { COUNT_FOLD_INTERVAL_MS: String(FOLD_INTERVAL_MS) });
+      const folding = await waitForFolding(system, FOLD_WAIT_SECONDS, log, foldStartedAt);
+      log(folding.finished ? `   folded ${folding.seconds.toFixed(0)} s after the folder started` : `   folding not finished after ${folding.seconds.toFixed(0)} s; measuring the stats calls anyway`);
       const left = await perEventData(system);
 
       log(`   stats calls: ${STATS_CALLS} sequential calls per account and query, then ${STATS_LOAD.durationSeconds} s of autocannon per account`);
@@ -658,9 +666,9 @@ async function main(): Promise<void> {
       const count = (value: number) => value.toLocaleString('en');
       const foldedWhen = (wait: FoldWait) =>
         wait.finished
-          ? `${wait.seconds.toFixed(0)} s after the seeding ended (${wait.after.claimed - wait.before.claimed} more folds claimed, ${wait.after.claimed} in all)`
-          : `NOT finished ${wait.seconds.toFixed(0)} s after the seeding ended: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (${wait.after.claimed} claimed since the start, ${wait.before.pending} pending when the seeding ended)`;
-      const grainDaysPerSecond = Math.round(left.totalsGrainDays / (seeded.seconds + folding.seconds));
+          ? `${wait.seconds.toFixed(0)} s after the folder started (${wait.after.claimed - wait.before.claimed} folds claimed, ${wait.after.claimed} in all)`
+          : `NOT finished ${wait.seconds.toFixed(0)} s after the folder started: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (${wait.after.claimed} claimed since the start, ${wait.before.pending} pending when the seeding ended)`;
+      const grainDaysPerSecond = Math.round(left.totalsGrainDays / folding.seconds);
       const nothingLeft = (data: PerEventData) => data.onceSetsPastWindow + (data.records ?? 0) + (data.filteredClicks ?? 0);
       const collection = (value: number | null) => (value === null ? 'absent' : `${count(value)} documents`);
       report.push(
@@ -672,7 +680,7 @@ async function main(): Promise<void> {
           .join(', ')}`,
         `folding: ${foldedWhen(folding)}`,
         `totals documents in tracking's database: ${count(left.totalsDocuments)} in ${left.totalsCollections} collections (${count(seededData.totalsDocuments)} when the seeding ended), holding ${count(left.totalsGrainDays)} grain-days (${count(seededData.totalsGrainDays)} when the seeding ended)`,
-        `folder: ${count(left.totalsGrainDays)} grain-days in ${(seeded.seconds + folding.seconds).toFixed(0)} s from the start of the seeding until folded: ${count(grainDaysPerSecond)} a second (the folder works while the seeding runs)`,
+        `folder: ${count(left.totalsGrainDays)} grain-days folded in ${folding.seconds.toFixed(0)} s from its start after the seeding: ${count(grainDaysPerSecond)} a second (each grain-day also writes its hourly document, and the breakdowns theirs)`,
         `counted-once sets in Redis: ${left.onceSets} (${left.onceSetsPastWindow} of hours past their window, ${count(left.onceMembersPastWindow)} allocation ids in those; ${seededData.onceSets} / ${seededData.onceSetsPastWindow} when the seeding ended); hours listed for the sweep: ${left.onceHoursListed}`,
         `per-event collections in tracking's database: records ${collection(left.records)}, filtered_clicks ${collection(left.filteredClicks)}`,
         `stats of account ${STATS_ADVERTISER} equal to what was seeded for it: ${exact ? 'yes' : `NO (seeded ${JSON.stringify(expected)}, answered ${JSON.stringify(answered && { adRequests: answered.adRequests, confirmedDeliveries: answered.confirmedDeliveries, clickedLinks: answered.clickedLinks })})`}`,
@@ -705,8 +713,8 @@ async function main(): Promise<void> {
           pass: nothingLeft(left) === 0,
         },
         { figure: `everything folded within ${FOLD_WAIT_SECONDS} s of the seeding`, value: folding.finished ? `${folding.seconds.toFixed(0)} s` : 'no', target: 'yes', pass: folding.finished },
-        { figure: 'the seeded month folded after the seeding ended', value: folding.finished ? `${folding.seconds.toFixed(0)} s` : 'no', target: '< 60 s', pass: folding.finished && folding.seconds < 60 },
-        { figure: 'folder: grain-days written a second (seeding start to folded)', value: count(grainDaysPerSecond), target: '>= 2,000', pass: folding.finished && grainDaysPerSecond >= 2000 },
+        { figure: 'the seeded month folded by the folder alone', value: folding.finished ? `${folding.seconds.toFixed(0)} s` : 'no', target: '< 60 s', pass: folding.finished && folding.seconds < 60 },
+        { figure: 'folder: grain-days written a second (the fold alone)', value: count(grainDaysPerSecond), target: '>= 2,000', pass: folding.finished && grainDaysPerSecond >= 2000 },
         { figure: `stats = seeded counts (account ${STATS_ADVERTISER})`, value: exact ? 'equal' : 'different', target: 'equal', pass: exact },
       );
       counting = { seeded: { ...seeded, byCampaignOwner: Object.fromEntries(seeded.byCampaignOwner) }, seedCpu, folding, seededData, left, timings, idleTimings };
