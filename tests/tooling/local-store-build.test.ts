@@ -160,105 +160,105 @@ describe('the local store built by the install step', function () {
     expect(await counters.findOne({ _id: 'c4' }), 'not written: after it').to.deep.equal({ _id: 'c4', value: 5 });
   });
 
-  describe('finds on declared indexes', () => {
-    const pick = seeded(11);
-    let indexed: Collection<Mixed>;
-    let plain: Collection<Mixed>;
-    let ids: unknown[];
+  const pick = seeded(11);
+  let indexed: Collection<Mixed>;
+  let plain: Collection<Mixed>;
+  let ids: unknown[];
 
-    before(async () => {
-      const db = connection!.db!;
-      indexed = db.collection<Mixed>('typed_indexed');
-      plain = db.collection<Mixed>('typed_plain');
-      await indexed.createIndex({ a: 1, b: -1, _id: -1 });
-      await indexed.createIndex({ b: 1, _id: 1 });
-      await indexed.createIndex({ a: 1, c: 1, b: -1, _id: -1 });
-      const docs = Array.from({ length: 300 }, (_, n) => {
-        const doc: Mixed = { _id: pick<unknown>([n, `s${n}`, new ObjectId(), new Double(n + 0.5), Long.fromNumber(n * 1000)]) };
-        for (const field of ['a', 'b', 'c']) {
-          const value = pick([...SCALARS, undefined]);
-          if (value !== undefined) doc[field] = value;
-        }
-        return doc;
-      });
-      ids = docs.map((doc) => doc._id);
-      await indexed.insertMany(docs.map((doc) => ({ ...doc })));
-      await plain.insertMany(docs.map((doc) => ({ ...doc })));
+  /** The same seeded documents in a collection with typed indexes and in one without any. */
+  async function storeTyped(): Promise<void> {
+    const db = connection!.db!;
+    indexed = db.collection<Mixed>('typed_indexed');
+    plain = db.collection<Mixed>('typed_plain');
+    await indexed.createIndex({ a: 1, b: -1, _id: -1 });
+    await indexed.createIndex({ b: 1, _id: 1 });
+    await indexed.createIndex({ a: 1, c: 1, b: -1, _id: -1 });
+    const docs = Array.from({ length: 300 }, (_, n) => {
+      const doc: Mixed = { _id: pick<unknown>([n, `s${n}`, new ObjectId(), new Double(n + 0.5), Long.fromNumber(n * 1000)]) };
+      for (const field of ['a', 'b', 'c']) {
+        const value = pick([...SCALARS, undefined]);
+        if (value !== undefined) doc[field] = value;
+      }
+      return doc;
     });
+    ids = docs.map((doc) => doc._id);
+    await indexed.insertMany(docs.map((doc) => ({ ...doc })));
+    await plain.insertMany(docs.map((doc) => ({ ...doc })));
+  }
 
-    function randomFind(): { filter: Document; sort: Sort | undefined; skip: number; limit: number; projection: Document | undefined } {
-      const value = pick(SCALARS.filter((v) => v !== null));
-      const other = pick(SCALARS.filter((v) => v !== null));
-      const id = pick(ids);
-      const keyset = { $or: [{ b: { $lt: other } }, { b: other, _id: { $lt: id } }] };
-      const filter = pick<Document>([
-        {}, { a: value }, { a: value, b: other }, { a: { $lt: value } }, { b: { $gte: value } }, { b: { $gt: value, $lte: other } },
-        { a: value, b: { $lt: other } }, { $and: [{ a: value }, keyset] }, { $and: [{}, { $or: [{ b: { $lt: other } }, { b: other }] }] },
-        { $or: [{ b: value }, { b: other }] }, { a: value, c: other }, { a: { $eq: value }, b: { $ne: other } },
-        { $and: [{ a: value, c: { $in: [other, value] } }, keyset] }, { $and: [{ $or: [{ c: /^a/ }, { c: value }] }, keyset] },
-      ]);
-      const sort = pick<Sort | undefined>([undefined, { _id: 1 }, { _id: -1 }, { b: -1, _id: -1 }, { b: 1, _id: 1 }, { b: 1, _id: -1 }, { a: 1 }, { b: -1 }, { c: 1, b: -1, _id: -1 }]);
-      return { filter, sort, skip: pick([0, 0, 3]), limit: pick([0, 0, 5, 20]), projection: pick([undefined, { a: 1 }, { c: 0 }]) };
+  function randomFind(): { filter: Document; sort: Sort | undefined; skip: number; limit: number; projection: Document | undefined } {
+    const value = pick(SCALARS.filter((v) => v !== null));
+    const other = pick(SCALARS.filter((v) => v !== null));
+    const id = pick(ids);
+    const keyset = { $or: [{ b: { $lt: other } }, { b: other, _id: { $lt: id } }] };
+    const filter = pick<Document>([
+      {}, { a: value }, { a: value, b: other }, { a: { $lt: value } }, { b: { $gte: value } }, { b: { $gt: value, $lte: other } },
+      { a: value, b: { $lt: other } }, { $and: [{ a: value }, keyset] }, { $and: [{}, { $or: [{ b: { $lt: other } }, { b: other }] }] },
+      { $or: [{ b: value }, { b: other }] }, { a: value, c: other }, { a: { $eq: value }, b: { $ne: other } },
+      { $and: [{ a: value, c: { $in: [other, value] } }, keyset] }, { $and: [{ $or: [{ c: /^a/ }, { c: value }] }, keyset] },
+    ]);
+    const sort = pick<Sort | undefined>([undefined, { _id: 1 }, { _id: -1 }, { b: -1, _id: -1 }, { b: 1, _id: 1 }, { b: 1, _id: -1 }, { a: 1 }, { b: -1 }, { c: 1, b: -1, _id: -1 }]);
+    return { filter, sort, skip: pick([0, 0, 3]), limit: pick([0, 0, 5, 20]), projection: pick([undefined, { a: 1 }, { c: 0 }]) };
+  }
+
+  async function expectSameFinds(count: number): Promise<void> {
+    for (let n = 0; n < count; n++) {
+      const { filter, sort, skip, limit, projection } = randomFind();
+      const what = BSON.EJSON.stringify({ filter, sort, skip, limit, projection });
+      expect(await found(indexed, filter, sort, skip, limit, projection), what).to.equal(await found(plain, filter, sort, skip, limit, projection));
+      expect(await indexed.countDocuments(filter), `count ${what}`).to.equal(await plain.countDocuments(filter));
     }
+  }
 
-    async function expectSameFinds(count: number): Promise<void> {
-      for (let n = 0; n < count; n++) {
-        const { filter, sort, skip, limit, projection } = randomFind();
-        const what = BSON.EJSON.stringify({ filter, sort, skip, limit, projection });
-        expect(await found(indexed, filter, sort, skip, limit, projection), what).to.equal(await found(plain, filter, sort, skip, limit, projection));
-        expect(await indexed.countDocuments(filter), `count ${what}`).to.equal(await plain.countDocuments(filter));
-      }
+  it('serves finds on declared indexes with what a collection without indexes returns: the same documents in the same order', async () => {
+    await storeTyped();
+    await expectSameFinds(150);
+  });
+
+  it('updates and deletes on declared indexes the same documents as without indexes', async () => {
+    for (let n = 0; n < 20; n++) {
+      const { filter } = randomFind();
+      const updated = [await indexed.updateOne(filter, { $set: { u: n } }), await plain.updateOne(filter, { $set: { u: n } })];
+      expect(updated[0]!.modifiedCount).to.equal(updated[1]!.modifiedCount);
+      const deleted = [await indexed.deleteOne({ ...filter, u: { $ne: n } }), await plain.deleteOne({ ...filter, u: { $ne: n } })];
+      expect(deleted[0]!.deletedCount).to.equal(deleted[1]!.deletedCount);
     }
+    expect(await found(indexed, {}, undefined, 0, 0)).to.equal(await found(plain, {}, undefined, 0, 0));
+  });
 
-    it('return what a collection without indexes returns: the same documents in the same order', async () => {
-      await expectSameFinds(150);
-    });
+  it('serves a list page (equality, keyset, sort, limit) from a declared index, in its order, without sorting', async () => {
+    const db = connection!.db!;
+    const keyset = { $or: [{ b: { $lt: 'b' } }, { b: 'b', _id: { $lt: 'z' } }] };
+    const pages: Array<[Document, Sort]> = [
+      [{ a: 'a' }, { b: -1, _id: -1 }],
+      [{ $and: [{ a: 'a', $or: [{ c: /x/ }, { c: 'ab' }] }, keyset] }, { b: -1, _id: -1 }],
+      [{ $and: [{}, keyset] }, { b: 1, _id: 1 }],
+      [{}, { b: -1, _id: -1 }],
+    ];
+    for (const [filter, sort] of pages) {
+      const plan = (await db.command({ explain: { find: 'typed_indexed', filter, sort, limit: 50 } })) as Document;
+      const steps = JSON.stringify(plan.queryPlanner);
+      expect(steps, JSON.stringify(filter)).to.match(/(SEARCH|SCAN) typed_indexed_\w+ USING INDEX/);
+      expect(steps, 'the index gives the order').to.not.match(/TEMP B-TREE/);
+      expect(plan.sortPushdown, 'sort applied by the store').to.equal(true);
+    }
+  });
 
-    it('update and delete the same documents as without indexes', async () => {
-      for (let n = 0; n < 20; n++) {
-        const { filter } = randomFind();
-        const updated = [await indexed.updateOne(filter, { $set: { u: n } }), await plain.updateOne(filter, { $set: { u: n } })];
-        expect(updated[0]!.modifiedCount).to.equal(updated[1]!.modifiedCount);
-        const deleted = [await indexed.deleteOne({ ...filter, u: { $ne: n } }), await plain.deleteOne({ ...filter, u: { $ne: n } })];
-        expect(deleted[0]!.deletedCount).to.equal(deleted[1]!.deletedCount);
-      }
-      expect(await found(indexed, {}, undefined, 0, 0)).to.equal(await found(plain, {}, undefined, 0, 0));
-    });
-
-    it('serve a list page (equality, keyset, sort, limit) from the index, in its order, without sorting', async () => {
-      const db = connection!.db!;
-      const keyset = { $or: [{ b: { $lt: 'b' } }, { b: 'b', _id: { $lt: 'z' } }] };
-      const pages: Array<[Document, Sort]> = [
-        [{ a: 'a' }, { b: -1, _id: -1 }],
-        [{ $and: [{ a: 'a', $or: [{ c: /x/ }, { c: 'ab' }] }, keyset] }, { b: -1, _id: -1 }],
-        [{ $and: [{}, keyset] }, { b: 1, _id: 1 }],
-        [{}, { b: -1, _id: -1 }],
-      ];
-      for (const [filter, sort] of pages) {
-        const plan = (await db.command({ explain: { find: 'typed_indexed', filter, sort, limit: 50 } })) as Document;
-        const steps = JSON.stringify(plan.queryPlanner);
-        expect(steps, JSON.stringify(filter)).to.match(/(SEARCH|SCAN) typed_indexed_\w+ USING INDEX/);
-        expect(steps, 'the index gives the order').to.not.match(/TEMP B-TREE/);
-        expect(plan.sortPushdown, 'sort applied by the store').to.equal(true);
-      }
-    });
-
-    it('turn off while an indexed field holds a value they cannot order (an array, an object), with results still right', async () => {
-      const db = connection!.db!;
-      for (const odd of [['a', 'b'], { o: 1 }]) {
-        await indexed.insertOne({ _id: 'odd', a: 'a', b: odd });
-        await plain.insertOne({ _id: 'odd', a: 'a', b: odd });
-        const plan = (await db.command({ explain: { find: 'typed_indexed', filter: { a: 'a' }, sort: { b: -1, _id: -1 }, limit: 50 } })) as Document;
-        expect(JSON.stringify(plan.queryPlanner)).to.match(/SCAN typed_indexed_\w+"/);
-        expect(plan.sortPushdown).to.equal(false);
-        expect(await found(indexed, { a: 'a' }, { b: -1, _id: -1 }, 0, 0)).to.contain('"_id":"odd"');
-        await expectSameFinds(30);
-        await indexed.deleteOne({ _id: 'odd' } as Document);
-        await plain.deleteOne({ _id: 'odd' } as Document);
-      }
-      const plan = (await db.command({ explain: { find: 'typed_indexed', filter: { a: 'a' }, sort: { b: -1, _id: -1 } } })) as Document;
-      expect(plan.sortPushdown, 'on again once the value is gone').to.equal(true);
-    });
+  it('stops using a declared index while its field holds a value it cannot order (an array, an object), with results still right', async () => {
+    const db = connection!.db!;
+    for (const odd of [['a', 'b'], { o: 1 }]) {
+      await indexed.insertOne({ _id: 'odd', a: 'a', b: odd });
+      await plain.insertOne({ _id: 'odd', a: 'a', b: odd });
+      const plan = (await db.command({ explain: { find: 'typed_indexed', filter: { a: 'a' }, sort: { b: -1, _id: -1 }, limit: 50 } })) as Document;
+      expect(JSON.stringify(plan.queryPlanner)).to.match(/SCAN typed_indexed_\w+"/);
+      expect(plan.sortPushdown).to.equal(false);
+      expect(await found(indexed, { a: 'a' }, { b: -1, _id: -1 }, 0, 0)).to.contain('"_id":"odd"');
+      await expectSameFinds(30);
+      await indexed.deleteOne({ _id: 'odd' } as Document);
+      await plain.deleteOne({ _id: 'odd' } as Document);
+    }
+    const plan = (await db.command({ explain: { find: 'typed_indexed', filter: { a: 'a' }, sort: { b: -1, _id: -1 } } })) as Document;
+    expect(plan.sortPushdown, 'on again once the value is gone').to.equal(true);
   });
 
   it('builds again, rather than trusting, a binary in .tools/ that does not start', async () => {
