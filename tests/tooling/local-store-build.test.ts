@@ -3,8 +3,11 @@
  * runs it: on a copy of the repository's scripts with an empty `.tools/`. It builds FerretDB from its
  * pinned module with the patches in scripts/ferretdb/, the binary starts and answers `ping`, and a find by
  * `_id` (a string or an integer, or a list of them by `$in`) is served by the `_id` index, and a bulk
- * update of many statements answers and keeps MongoDB's order. A broken binary left in `.tools/` is built
- * again, never used; without Go the step stops at once and names MONGO_URL.
+ * update of many statements answers and keeps MongoDB's order. Finds on a declared index (equalities, ranges
+ * on the sort key, the keyset `$or`, sorts ending in `_id`) are served by it and return exactly what a
+ * collection without indexes returns; a value the index cannot order (an array, an object) turns it off.
+ * A broken binary left in `.tools/` is built again, never used; without Go the step stops at once and
+ * names MONGO_URL.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,9 +17,42 @@ import { promisify } from 'node:util';
 import { connectMongo, pingMongo, type Connection } from '@pilot/mongo';
 import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
+import { BSON, Double, Int32, Long, ObjectId, type Collection, type Document, type Sort } from 'mongodb';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, '..', '..');
+
+/** A seeded generator, so a failing find can be replayed. */
+function seeded(seed: number): <T>(choices: readonly T[]) => T {
+  let state = seed;
+  return (choices) => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return choices[Math.floor((state / 2 ** 31) * choices.length)]!;
+  };
+}
+
+/** The values of the indexed fields: every type the typed keys order, each number type, null (and missing). */
+const SCALARS: readonly unknown[] = [
+  '', 'a', 'ab', 'b', 'B', 'é', new Int32(1), new Int32(-2), Long.fromNumber(1), Long.fromString('9007199254740993'),
+  new Double(1), new Double(1.5), new Double(-0), new Double(1e300), new Date(0), new Date(1_700_000_000_000),
+  new Date(1_700_000_000_001), new Date(-5000), new ObjectId('aaaaaaaaaaaaaaaaaaaaaaaa'), new ObjectId('aaaaaaaaaaaaaaaaaaaa1111'),
+  new ObjectId('00000000000000000000ffff'), true, false, null,
+];
+
+/** A document whose `_id` and fields may be of any type. */
+interface Mixed {
+  _id: unknown;
+  [field: string]: unknown;
+}
+
+/** A find's documents and order, with every value's BSON type. */
+async function found(collection: Collection<Mixed>, filter: Document, sort: Sort | undefined, skip: number, limit: number, projection?: Document): Promise<string> {
+  let cursor = collection.find(filter, projection ? { projection } : {});
+  if (sort) cursor = cursor.sort(sort);
+  if (skip) cursor = cursor.skip(skip);
+  if (limit) cursor = cursor.limit(limit);
+  return BSON.EJSON.stringify(await cursor.toArray(), { relaxed: false });
+}
 
 /** Runs ensure_ferretdb from the copy at `root`; its output and the binary it settled on. */
 async function ensureFerretdb(root: string, env: NodeJS.ProcessEnv = process.env): Promise<{ binary: string; stderr: string }> {
@@ -122,6 +158,107 @@ describe('the local store built by the install step', function () {
     );
     expect(await counters.findOne({ _id: 'c2' }), 'written: before the failing statement').to.deep.equal({ _id: 'c2', value: -2 });
     expect(await counters.findOne({ _id: 'c4' }), 'not written: after it').to.deep.equal({ _id: 'c4', value: 5 });
+  });
+
+  const pick = seeded(11);
+  let indexed: Collection<Mixed>;
+  let plain: Collection<Mixed>;
+  let ids: unknown[];
+
+  /** The same seeded documents in a collection with typed indexes and in one without any. */
+  async function storeTyped(): Promise<void> {
+    const db = connection!.db!;
+    indexed = db.collection<Mixed>('typed_indexed');
+    plain = db.collection<Mixed>('typed_plain');
+    await indexed.createIndex({ a: 1, b: -1, _id: -1 });
+    await indexed.createIndex({ b: 1, _id: 1 });
+    await indexed.createIndex({ a: 1, c: 1, b: -1, _id: -1 });
+    const docs = Array.from({ length: 300 }, (_, n) => {
+      const doc: Mixed = { _id: pick<unknown>([n, `s${n}`, new ObjectId(), new Double(n + 0.5), Long.fromNumber(n * 1000)]) };
+      for (const field of ['a', 'b', 'c']) {
+        const value = pick([...SCALARS, undefined]);
+        if (value !== undefined) doc[field] = value;
+      }
+      return doc;
+    });
+    ids = docs.map((doc) => doc._id);
+    await indexed.insertMany(docs.map((doc) => ({ ...doc })));
+    await plain.insertMany(docs.map((doc) => ({ ...doc })));
+  }
+
+  function randomFind(): { filter: Document; sort: Sort | undefined; skip: number; limit: number; projection: Document | undefined } {
+    const value = pick(SCALARS.filter((v) => v !== null));
+    const other = pick(SCALARS.filter((v) => v !== null));
+    const id = pick(ids);
+    const keyset = { $or: [{ b: { $lt: other } }, { b: other, _id: { $lt: id } }] };
+    const filter = pick<Document>([
+      {}, { a: value }, { a: value, b: other }, { a: { $lt: value } }, { b: { $gte: value } }, { b: { $gt: value, $lte: other } },
+      { a: value, b: { $lt: other } }, { $and: [{ a: value }, keyset] }, { $and: [{}, { $or: [{ b: { $lt: other } }, { b: other }] }] },
+      { $or: [{ b: value }, { b: other }] }, { a: value, c: other }, { a: { $eq: value }, b: { $ne: other } },
+      { $and: [{ a: value, c: { $in: [other, value] } }, keyset] }, { $and: [{ $or: [{ c: /^a/ }, { c: value }] }, keyset] },
+    ]);
+    const sort = pick<Sort | undefined>([undefined, { _id: 1 }, { _id: -1 }, { b: -1, _id: -1 }, { b: 1, _id: 1 }, { b: 1, _id: -1 }, { a: 1 }, { b: -1 }, { c: 1, b: -1, _id: -1 }]);
+    return { filter, sort, skip: pick([0, 0, 3]), limit: pick([0, 0, 5, 20]), projection: pick([undefined, { a: 1 }, { c: 0 }]) };
+  }
+
+  async function expectSameFinds(count: number): Promise<void> {
+    for (let n = 0; n < count; n++) {
+      const { filter, sort, skip, limit, projection } = randomFind();
+      const what = BSON.EJSON.stringify({ filter, sort, skip, limit, projection });
+      expect(await found(indexed, filter, sort, skip, limit, projection), what).to.equal(await found(plain, filter, sort, skip, limit, projection));
+      expect(await indexed.countDocuments(filter), `count ${what}`).to.equal(await plain.countDocuments(filter));
+    }
+  }
+
+  it('serves finds on declared indexes with what a collection without indexes returns: the same documents in the same order', async () => {
+    await storeTyped();
+    await expectSameFinds(150);
+  });
+
+  it('updates and deletes on declared indexes the same documents as without indexes', async () => {
+    for (let n = 0; n < 20; n++) {
+      const { filter } = randomFind();
+      const updated = [await indexed.updateOne(filter, { $set: { u: n } }), await plain.updateOne(filter, { $set: { u: n } })];
+      expect(updated[0]!.modifiedCount).to.equal(updated[1]!.modifiedCount);
+      const deleted = [await indexed.deleteOne({ ...filter, u: { $ne: n } }), await plain.deleteOne({ ...filter, u: { $ne: n } })];
+      expect(deleted[0]!.deletedCount).to.equal(deleted[1]!.deletedCount);
+    }
+    expect(await found(indexed, {}, undefined, 0, 0)).to.equal(await found(plain, {}, undefined, 0, 0));
+  });
+
+  it('serves a list page (equality, keyset, sort, limit) from a declared index, in its order, without sorting', async () => {
+    const db = connection!.db!;
+    const keyset = { $or: [{ b: { $lt: 'b' } }, { b: 'b', _id: { $lt: 'z' } }] };
+    const pages: Array<[Document, Sort]> = [
+      [{ a: 'a' }, { b: -1, _id: -1 }],
+      [{ $and: [{ a: 'a', $or: [{ c: /x/ }, { c: 'ab' }] }, keyset] }, { b: -1, _id: -1 }],
+      [{ $and: [{}, keyset] }, { b: 1, _id: 1 }],
+      [{}, { b: -1, _id: -1 }],
+    ];
+    for (const [filter, sort] of pages) {
+      const plan = (await db.command({ explain: { find: 'typed_indexed', filter, sort, limit: 50 } })) as Document;
+      const steps = JSON.stringify(plan.queryPlanner);
+      expect(steps, JSON.stringify(filter)).to.match(/(SEARCH|SCAN) typed_indexed_\w+ USING INDEX/);
+      expect(steps, 'the index gives the order').to.not.match(/TEMP B-TREE/);
+      expect(plan.sortPushdown, 'sort applied by the store').to.equal(true);
+    }
+  });
+
+  it('stops using a declared index while its field holds a value it cannot order (an array, an object), with results still right', async () => {
+    const db = connection!.db!;
+    for (const odd of [['a', 'b'], { o: 1 }]) {
+      await indexed.insertOne({ _id: 'odd', a: 'a', b: odd });
+      await plain.insertOne({ _id: 'odd', a: 'a', b: odd });
+      const plan = (await db.command({ explain: { find: 'typed_indexed', filter: { a: 'a' }, sort: { b: -1, _id: -1 }, limit: 50 } })) as Document;
+      expect(JSON.stringify(plan.queryPlanner)).to.match(/SCAN typed_indexed_\w+"/);
+      expect(plan.sortPushdown).to.equal(false);
+      expect(await found(indexed, { a: 'a' }, { b: -1, _id: -1 }, 0, 0)).to.contain('"_id":"odd"');
+      await expectSameFinds(30);
+      await indexed.deleteOne({ _id: 'odd' } as Document);
+      await plain.deleteOne({ _id: 'odd' } as Document);
+    }
+    const plan = (await db.command({ explain: { find: 'typed_indexed', filter: { a: 'a' }, sort: { b: -1, _id: -1 } } })) as Document;
+    expect(plan.sortPushdown, 'on again once the value is gone').to.equal(true);
   });
 
   it('builds again, rather than trusting, a binary in .tools/ that does not start', async () => {
