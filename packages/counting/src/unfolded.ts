@@ -21,6 +21,8 @@ export interface UnfoldedPart {
 export interface Unfolded {
   /** Owner accounts of the `c:<id>` / `p:<id>` asked for, when counted already. */
   owners: Map<string, string>;
+  /** Redis holds every fold numbered above this (up to the last numbered): what a kept breakdown document's side may rely on. */
+  keptAbove: number;
   parts: UnfoldedPart[];
 }
 
@@ -40,24 +42,25 @@ export class UnfoldedCounts {
   read(grains: string[], ownerFields: string[] = []): Promise<Unfolded> {
     return asInfrastructureFault(
       async () => {
-        const [ownerValues, ...raw] = (await this.scripts.run(
+        const [ownerValues, keptAbove, ...raw] = (await this.scripts.run(
           'READ_UNFOLDED',
           this.keys.openIntervals,
           this.keys.pendingFolds,
           this.keys.appliedFolds,
           this.keys.owners,
+          this.keys.foldSequence,
           `${this.keys.base}i:`,
           `${this.keys.base}f:`,
           ownerFields.length,
           ...ownerFields,
           ...grains,
-        )) as [(string | null)[], ...[number, string, string[]][]];
+        )) as [(string | null)[], number, ...[number, string, string[]][]];
         const owners = new Map<string, string>();
         ownerFields.forEach((field, index) => {
           const value = ownerValues[index];
           if (value) owners.set(field, value);
         });
-        return { owners, parts: raw.map(([fold, grain, pairs]) => ({ fold: Number(fold), grain, fields: pairsToMap(pairs) })) };
+        return { owners, keptAbove: Number(keptAbove), parts: raw.map(([fold, grain, pairs]) => ({ fold: Number(fold), grain, fields: pairsToMap(pairs) })) };
       },
       this.timeoutMs,
       'redis',
