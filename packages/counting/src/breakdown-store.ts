@@ -30,6 +30,7 @@ import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
 import { FoldingInterruptedError } from './totals-store';
+import type { KeptFolds } from './unfolded';
 
 export interface BreakdownDocument extends StoredBreakdown {
   _id: string;
@@ -195,9 +196,9 @@ export interface StoredScope {
   reliesOnFoldsAbove: number | null;
 }
 
-/** True when Redis, which holds every fold above `keptAbove`, holds what each scope's kept sides rely on. */
-export function coveredBy(stored: Map<string, StoredScope>, keptAbove: number): boolean {
-  return [...stored.values()].every((scope) => scope.reliesOnFoldsAbove === null || scope.reliesOnFoldsAbove >= keptAbove);
+/** True when the folds Redis keeps are all those each scope's kept sides rely on (those above their `lastFold`). */
+export function coveredBy(stored: Map<string, StoredScope>, kept: KeptFolds): boolean {
+  return [...stored.values()].every(({ reliesOnFoldsAbove: from }) => from === null || (from >= kept.above && from <= kept.through));
 }
 
 export interface BreakdownStoreOptions {

@@ -210,8 +210,8 @@ return {#folds, #hours}
 
 /**
  * What MongoDB does not hold yet, for the grains ARGV[5..] and the owners ARGV[4 + 1 .. 4 + ARGV[3]]:
- * {owner values}, the highest fold number below which Redis may lack a fold (every fold above it up to the
- * last numbered is pending or applied and still kept), then {0, grain, fields} per open interval and
+ * {owner values}, {above, through}: every fold numbered above `above` up to `through`, the last numbered,
+ * is pending or applied and still kept; then {0, grain, fields} per open interval and
  * {seq, grain, fields} per fold (pending or applied and still kept).
  * KEYS: open intervals, pending folds, applied folds, owners, fold sequence.
  * ARGV: interval base prefix, fold base prefix, number of owner fields, owner fields..., grains...
@@ -227,9 +227,10 @@ local pending = redis.call('ZRANGE', KEYS[2], 0, -1)
 local applied = redis.call('ZRANGE', KEYS[3], 0, -1)
 for _, seq in ipairs(pending) do held[tonumber(seq)] = true end
 for _, seq in ipairs(applied) do held[tonumber(seq)] = true end
-local keptAbove = tonumber(redis.call('GET', KEYS[5]) or '0')
-while held[keptAbove] do keptAbove = keptAbove - 1 end
-local out = {owners, keptAbove}
+local through = tonumber(redis.call('GET', KEYS[5]) or '0')
+local above = through
+while held[above] do above = above - 1 end
+local out = {owners, {above, through}}
 local function collect(seq, prefix)
   for i = 4 + ownerCount, #ARGV do
     local fields = redis.call('HGETALL', prefix .. 'g:' .. ARGV[i])

@@ -109,8 +109,8 @@ describe('tracking: breakdown documents kept decoded', () => {
     const query = queryOf(raw);
     const plan = planBreakdown(query.by, query.filter);
     const stored = await store.read(query.by, plan.candidates, query.filter, await totals.firstMonth(), clock.now());
-    const { keptAbove } = await unfolded.read([]);
-    return { all: stored.get('all')!, covered: coveredBy(stored, keptAbove) };
+    const { keptFolds } = await unfolded.read([]);
+    return { all: stored.get('all')!, covered: coveredBy(stored, keptFolds) };
   }
 
   async function foldAndSweep(): Promise<void> {

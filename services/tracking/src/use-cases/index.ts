@@ -166,7 +166,7 @@ export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'breakdo
   };
   let { stored, unfolded } = await readBoth(true);
   // A kept document whose later folds Redis let go of meanwhile: read again, MongoDB then Redis.
-  if (!coveredBy(stored, unfolded.keptAbove)) ({ stored, unfolded } = await readBoth(false));
+  if (!coveredBy(stored, unfolded.keptFolds)) ({ stored, unfolded } = await readBoth(false));
   const counts = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((scope) =>
     sumBreakdown(
       stored.get(scope)?.sides ?? [],
