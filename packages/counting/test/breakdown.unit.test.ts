@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { breakdownCountsOf, parseBreakdownField, parseBreakdownGrain, unfilledBreakdownCountsOf } from '../src/breakdown-layout';
 import { cutsOf, throughDayIdsToRead, daysBetween, lastDayOf, sidesOf, sumBreakdown, type StoredBreakdown } from '../src/breakdown-periods';
+import { markOf, marksOf } from '../src/breakdown-marks';
 import { coveredBy, foldedDocumentsOf, monthPartsOf, type BreakdownDocument, type StoredScope } from '../src/breakdown-store';
 
 describe('breakdowns of the totals', () => {
@@ -129,6 +130,21 @@ describe('breakdowns of the totals', () => {
     expect(coveredBy(stored(89, 95), { above: 90, through: 100 }), 'fold 90 is gone').to.equal(false);
     expect(coveredBy(stored(95), { above: 0, through: 0 }), 'a Redis that lost its state').to.equal(false);
     expect(coveredBy(stored(95), { above: 80, through: 94 }), 'a Redis that went back').to.equal(false);
+  });
+
+  it('marks a scope-month\'s documents as they stand after a pass, keeping the days it did not touch and never going down', () => {
+    const key = { _id: 'campaign|all|2026-03', dimension: 'campaign' as const, scope: 'all', month: '2026-03' };
+    const before = { ...key, lastFold: 7, days: { '2026-03-01': 3, '2026-03-02': 7 } };
+    const marks = marksOf(key, before, { lastFold: 9, items: {} }, [
+      { day: '2026-03-02', document: { lastFold: 9, items: {} } },
+      { day: '2026-03-03', document: { lastFold: 9, items: {} } },
+    ]);
+    expect(marks).to.deep.equal({ ...key, lastFold: 9, days: { '2026-03-01': 3, '2026-03-02': 9, '2026-03-03': 9 } });
+    expect(marksOf(key, marks, { lastFold: 8, items: {} }, []).lastFold, 'a mark never goes down').to.equal(9);
+    expect(markOf(marks, null)).to.equal(9);
+    expect(markOf(marks, '2026-03-01')).to.equal(3);
+    expect(markOf(marks, '2026-03-04')).to.equal(undefined);
+    expect(markOf(undefined, null)).to.equal(undefined);
   });
 });
 
