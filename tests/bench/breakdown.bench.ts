@@ -24,7 +24,7 @@ import { CountJournal, CountRecorder, UnfoldedCounts, type CountedAllocation } f
 import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
 import { createLogger } from '../../packages/logging/src';
 import { connectMongo } from '../../packages/mongo/src';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { Redis, waitForRedis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';
 import { parseBreakdownQuery, planBreakdown } from '../../services/tracking/src/domain/breakdown';
 import { readBreakdown } from '../../services/tracking/src/use-cases';
@@ -53,7 +53,8 @@ const log = (message: string) => process.stderr.write(`[breakdown bench] ${messa
 async function main(): Promise<void> {
   const mongoUrl = process.env.MONGO_URL;
   if (!mongoUrl) throw new Error('MONGO_URL is required');
-  const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'breakdown-bench');
+  // The services' client answers 503 after 1 s; a fold of a month's facts runs scripts longer than that on a shared machine.
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { connectionName: 'breakdown-bench', commandTimeout: 30_000 });
   await waitForRedis(redis);
   const dbName = KEPT_DB ?? `breakdown_bench_${runId}`;
   // Counting the documents scans the collection on FerretDB: far longer than a service's deadline.
