@@ -6,20 +6,25 @@
  * the totals and the breakdowns. Then the breakdown use case of the tracking service (the MongoDB and Redis
  * reads and the sums, ordering and paging; not the HTTP hop) is timed, sequential calls, for an advertiser,
  * a publisher owner and an administrator, all time and the last 30 days, and how many documents each call
- * reads is printed.
+ * reads is printed: at rest, by a store that keeps no decoded documents (as before decision 0041) and by one
+ * that keeps them (another replica than the folder's). Then, for the administrator, with a fold pass of new
+ * facts before every round of calls (as a live system folds every second or so): the first call after the
+ * pass by that replica and by the folder's own process, and the pass's time. The heap the kept documents
+ * take is measured after a forced collection (run node with --expose-gc).
  *
  *   MONGO_URL=mongodb://127.0.0.1:27051/ REDIS_URL=redis://127.0.0.1:6379 \
- *     node --import tsx tests/bench/breakdown.bench.ts [facts=60000] [calls per case=40]
+ *     node --expose-gc --import tsx tests/bench/breakdown.bench.ts [facts=60000] [calls per case=40]
  *
  * BREAKDOWN_BENCH_KEEP=1 keeps the database (its name is printed); BREAKDOWN_BENCH_DB=<name> times the
  * calls again on a kept database, without seeding or folding (the fold of a month takes minutes).
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CountJournal, CountRecorder, UnfoldedCounts, type CountedAllocation } from '../../packages/counting/src';
-import { BreakdownStore, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
+import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
 import { createLogger } from '../../packages/logging/src';
 import { connectMongo } from '../../packages/mongo/src';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { Redis, waitForRedis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';
 import { parseBreakdownQuery, planBreakdown } from '../../services/tracking/src/domain/breakdown';
 import { readBreakdown } from '../../services/tracking/src/use-cases';
@@ -35,6 +40,8 @@ const PLATFORMS_EACH = 50;
 const CAMPAIGNS = ADVERTISERS * CAMPAIGNS_EACH;
 const PLATFORMS = PUBLISHER_OWNERS * PLATFORMS_EACH;
 const IN_FLIGHT = 256;
+/** New facts counted before each fold pass of the timing under folding (a second or so of live traffic). */
+const FACTS_PER_PASS = 200;
 const runId = `breakdown${Date.now().toString(36)}`;
 const KEPT_DB = process.env.BREAKDOWN_BENCH_DB;
 const prefix = `${runId}:`;
@@ -46,13 +53,17 @@ const log = (message: string) => process.stderr.write(`[breakdown bench] ${messa
 async function main(): Promise<void> {
   const mongoUrl = process.env.MONGO_URL;
   if (!mongoUrl) throw new Error('MONGO_URL is required');
-  const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'breakdown-bench');
+  // The services' client answers 503 after 1 s; a fold of a month's facts runs scripts longer than that on a shared machine.
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { connectionName: 'breakdown-bench', commandTimeout: 30_000 });
   await waitForRedis(redis);
   const dbName = KEPT_DB ?? `breakdown_bench_${runId}`;
   // Counting the documents scans the collection on FerretDB: far longer than a service's deadline.
   const mongo = await connectMongo({ url: mongoUrl, dbName, operationTimeoutMS: 600_000 });
   const totals = new TotalsStore(mongo, 30_000);
   const breakdowns = new BreakdownStore(mongo, 30_000);
+  // The folder's store above; another replica's, which keeps what it reads; one that keeps nothing.
+  const replica = new BreakdownStore(mongo, 30_000);
+  const plain = new BreakdownStore(mongo, 30_000, { cacheBytes: 0 });
   await totals.ensureIndexes();
   await breakdowns.ensureIndexes();
   const journal = new CountJournal(redis, prefix);
@@ -60,16 +71,48 @@ async function main(): Promise<void> {
   const unfolded = new UnfoldedCounts(redis, prefix, 30_000);
   const clock = { now: () => new Date() };
   const random = seededRandom(20261127);
+  let failedPasses = 0;
   console.log(`breakdown bench ${runId} (database ${dbName}): ${FACTS.toLocaleString('en')} facts over 30 days, ${CAMPAIGNS.toLocaleString('en')} campaigns of ${ADVERTISERS} advertisers, ${PLATFORMS.toLocaleString('en')} platforms of ${PUBLISHER_OWNERS} owners`);
 
   try {
     if (!KEPT_DB) await seedAndFold();
     await timeCalls();
+    await timeCallsWhileFolding();
   } finally {
     if (process.env.BREAKDOWN_BENCH_KEEP !== '1' && !KEPT_DB) await mongo.db!.dropDatabase();
     await mongo.close();
     for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
+  }
+
+  async function countAllocation(i: number, campaignId: number, publisherId: number, allocatedAt: Date, now: Date): Promise<void> {
+    const allocation: CountedAllocation = { campaignId, publisherId, campaignOwnerAccountId: campaignOwner(campaignId), publisherOwnerAccountId: platformOwner(publisherId), allocatedAt };
+    const allocationId = `${runId}-${i}`;
+    await retried(() => recorder.countAdRequest(publisherId, { points: 1e9, windowSeconds: 60 }, { ...allocation, allocationId }, now));
+    if (i % 12 < 5) await retried(() => recorder.countOnce('confirmedDeliveries', allocationId, allocation, now));
+    if (i % 12 < 3) await retried(() => recorder.countOnce('clickedLinks', allocationId, allocation, now));
+  }
+
+  /** A fold pass; null when it failed (a Redis timeout on a shared machine): the next pass carries on from where it stopped. */
+  async function passOf(folder: CountFolder) {
+    try {
+      return await folder.foldNow(true);
+    } catch (error) {
+      if ((failedPasses += 1) > 20) throw error;
+      log(`a fold pass failed (${(error as Error).message}); again`);
+      return null;
+    }
+  }
+
+  /** A count sent again after a Redis timeout (a shared machine's): the same call counts once. */
+  async function retried<T>(count: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await count();
+      } catch (error) {
+        if (attempt >= 5) throw error;
+      }
+    }
   }
 
   async function seedAndFold(): Promise<void> {
@@ -85,11 +128,7 @@ async function main(): Promise<void> {
           const publisherId = 1 + Math.floor(random() * PLATFORMS);
           const allocatedAt = new Date(first + ((i + random()) / allocations) * (30 * DAY_MS - 120_000));
           const now = new Date(Math.min(Math.floor(allocatedAt.getTime() / DAY_MS) * DAY_MS + DAY_MS - 1, Date.now() - 60_000));
-          const allocation: CountedAllocation = { campaignId, publisherId, campaignOwnerAccountId: campaignOwner(campaignId), publisherOwnerAccountId: platformOwner(publisherId), allocatedAt };
-          const allocationId = `${runId}-${i}`;
-          await recorder.countAdRequest(publisherId, { points: 1e9, windowSeconds: 60 }, { ...allocation, allocationId }, now);
-          if (i % 12 < 5) await recorder.countOnce('confirmedDeliveries', allocationId, allocation, now);
-          if (i % 12 < 3) await recorder.countOnce('clickedLinks', allocationId, allocation, now);
+          await countAllocation(i, campaignId, publisherId, allocatedAt, now);
         }
       }),
     );
@@ -98,8 +137,8 @@ async function main(): Promise<void> {
     const folder = new CountFolder({ journal, totals, breakdowns, clock, logger: createLogger({ service: 'breakdown-bench', level: 'silent' }), tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 60_000 });
     started = performance.now();
     for (;;) {
-      const pass = await folder.foldNow(true);
-      if (pass.applied === 0 && (await journal.oldestUnapplied()).folds === 0) break;
+      const pass = await passOf(folder);
+      if (pass && pass.applied === 0 && (await journal.oldestUnapplied()).folds === 0) break;
     }
     await folder.stop();
     const foldSeconds = (performance.now() - started) / 1000;
@@ -108,58 +147,123 @@ async function main(): Promise<void> {
     console.log(`folded in ${foldSeconds.toFixed(0)} s: ${documents.toLocaleString('en')} breakdown documents (${throughDays.toLocaleString('en')} of them through-day documents of viewers' scopes)`);
   }
 
-  async function timeCalls(): Promise<void> {
-    const today = new Date().toISOString().slice(0, 10);
-    const thirtyDaysAgo = new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
-    const last30 = `&from=${thirtyDaysAgo}&to=${today}`;
+  function casesOf(): Array<[string, string | undefined, string]> {
     const advertiser = campaignOwner(1);
     const publisherOwner = platformOwner(1);
-    const cases: Array<[string, string | undefined, string]> = [
+    return [
       [`advertiser ${advertiser} (100 campaigns)`, advertiser, 'by=campaign'],
-      [`advertiser ${advertiser} (100 campaigns)`, advertiser, `by=campaign${last30}`],
+      [`advertiser ${advertiser} (100 campaigns)`, advertiser, `by=campaign${last30()}`],
       [`advertiser ${advertiser} (100 campaigns)`, advertiser, 'by=publisher'],
       [`publisher owner ${publisherOwner} (50 platforms)`, publisherOwner, 'by=publisher'],
-      [`publisher owner ${publisherOwner} (50 platforms)`, publisherOwner, `by=publisher${last30}`],
+      [`publisher owner ${publisherOwner} (50 platforms)`, publisherOwner, `by=publisher${last30()}`],
       [`publisher owner ${publisherOwner} (50 platforms)`, publisherOwner, 'by=campaign'],
       ['administrator (whole network)', undefined, 'by=campaign'],
-      ['administrator (whole network)', undefined, `by=campaign${last30}`],
+      ['administrator (whole network)', undefined, `by=campaign${last30()}`],
       ['administrator (whole network)', undefined, 'by=publisher'],
-      ['administrator (whole network)', undefined, `by=publisher${last30}&sort=clickedLinks`],
+      ['administrator (whole network)', undefined, `by=publisher${last30()}&sort=clickedLinks`],
       ['administrator (whole network)', undefined, 'by=publisher&campaignId=1'],
     ];
+  }
+
+  function last30(): string {
+    const today = new Date().toISOString().slice(0, 10);
+    return `&from=${new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10)}&to=${today}`;
+  }
+
+  function label(queryString: string): string {
+    return queryString.replace(last30(), '&from/to: last 30 days');
+  }
+
+  /** One call of the use case with this store, its time (ms) and answer. */
+  async function call(store: BreakdownStore, queryString: string, visibleTo: string | undefined) {
+    const parsed = parseBreakdownQuery(Object.fromEntries(new URLSearchParams(queryString)));
+    if (!parsed.ok) throw new Error(parsed.code);
     // The use case loads @pilot/counting's build, this bench its source: the same classes, apart for the type checker.
-    const deps = { totals, breakdowns, unfolded, clock } as unknown as Parameters<typeof readBreakdown>[0];
+    const deps = { totals, breakdowns: store, unfolded, clock } as unknown as Parameters<typeof readBreakdown>[0];
+    const started = performance.now();
+    const answer = await readBreakdown(deps, parsed.query, visibleTo);
+    return { ms: performance.now() - started, answer, parsed: parsed.query };
+  }
+
+  function figures(times: number[]): string {
+    return `${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${Math.max(...times).toFixed(1)}`;
+  }
+
+  function heapMb(): number {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage().heapUsed / 1024 / 1024;
+  }
+
+  async function timeCalls(): Promise<void> {
     const rows: string[] = [];
-    for (const [who, visibleTo, queryString] of cases) {
-      const parsed = parseBreakdownQuery(Object.fromEntries(new URLSearchParams(queryString)));
-      if (!parsed.ok) throw new Error(parsed.code);
-      const plan = planBreakdown(parsed.query.by, { ...parsed.query.filter, visibleTo });
-      const stored = await breakdowns.read(parsed.query.by, plan.candidates, parsed.query.filter, await totals.firstMonth(), clock.now());
+    const heapBefore = heapMb();
+    for (const [who, visibleTo, queryString] of casesOf()) {
+      const { parsed } = await call(plain, queryString, visibleTo);
+      const plan = planBreakdown(parsed.by, { ...parsed.filter, visibleTo });
+      const stored = await replica.read(parsed.by, plan.candidates, parsed.filter, await totals.firstMonth(), clock.now());
       const documentsRead = [...stored.values()].reduce((sum, scope) => sum + scope.documentsRead, 0);
-      let answer = await readBreakdown(deps, parsed.query, visibleTo);
-      const times: number[] = [];
-      for (let call = 0; call < CALLS; call += 1) {
-        const callStarted = performance.now();
-        answer = await readBreakdown(deps, parsed.query, visibleTo);
-        times.push(performance.now() - callStarted);
-      }
+      const timesOf = async (store: BreakdownStore) => {
+        const times: number[] = [];
+        for (let n = 0; n < CALLS; n += 1) times.push((await call(store, queryString, visibleTo)).ms);
+        return times;
+      };
+      const before = await timesOf(plain);
+      const kept = await timesOf(replica);
+      let { answer } = await call(replica, queryString, visibleTo);
       let items = answer.items.length;
-      let pages = 1;
-      for (let cursor = answer.nextCursor; cursor !== null; pages += 1) {
-        const page = parseBreakdownQuery({ ...Object.fromEntries(new URLSearchParams(queryString)), limit: '100', cursor });
-        if (!page.ok) throw new Error(page.code);
-        const more = await readBreakdown(deps, page.query, visibleTo);
-        items += more.items.length;
-        cursor = more.nextCursor;
+      for (let cursor = answer.nextCursor; cursor !== null; ) {
+        answer = (await call(replica, `${queryString}&limit=100&cursor=${cursor}`, visibleTo)).answer;
+        items += answer.items.length;
+        cursor = answer.nextCursor;
       }
-      times.sort((a, b) => a - b);
-      rows.push(
-        `| ${who} | ${queryString.replace(last30, '&from/to: last 30 days')} | ${documentsRead} | ${items.toLocaleString('en')} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${times[times.length - 1]!.toFixed(1)} |`,
-      );
+      rows.push(`| ${who} | ${label(queryString)} | ${documentsRead} | ${items.toLocaleString('en')} | ${figures(before)} | ${figures(kept)} |`);
       log(rows[rows.length - 1]!);
     }
-    console.log(`\nbreakdown calls, ${CALLS} sequential each (ms; the first page of 50; items: all pages)\n| account | query | documents read | items | p50 | p95 | max |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+    const usage = replica.cacheUsage();
+    console.log(`\nbreakdown calls at rest, ${CALLS} sequential each (ms; the first page of 50; items: all pages; load average ${loadAverage()})\n| account | query | documents read | items | p50 none kept | p95 | max | p50 kept | p95 | max |\n|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+    console.log(`kept documents: ${usage.entries}, reckoned ${(usage.bytes / 1024 / 1024).toFixed(1)} MB; heap ${heapBefore.toFixed(1)} MB before the calls, ${heapMb().toFixed(1)} MB after (forced collection${(globalThis as { gc?: unknown }).gc ? '' : ' not available: run with --expose-gc'})`);
   }
+
+  /**
+   * A fold pass of new facts (today, across the network) before every round; then the administrator's
+   * calls, each the first after the pass for the replica's store and the folder's. Applied folds are
+   * kept as in the services (COUNT_FOLDING).
+   */
+  async function timeCallsWhileFolding(): Promise<void> {
+    const folder = new CountFolder({ journal, totals, breakdowns, clock, logger: createLogger({ service: 'breakdown-bench', level: 'silent' }), tickMs: 0, ...COUNT_FOLDING, graceMs: 0, leaseMs: 60_000 });
+    const admin = casesOf().filter(([, visibleTo, queryString]) => visibleTo === undefined && !queryString.includes('campaignId'));
+    const times = new Map<string, number[]>();
+    const passes: number[] = [];
+    let next = FACTS;
+    for (let round = 0; round < CALLS; round += 1) {
+      for (let n = 0; n < FACTS_PER_PASS; n += 1, next += 1) {
+        await countAllocation(next, 1 + Math.floor(random() * CAMPAIGNS), 1 + Math.floor(random() * PLATFORMS), new Date(), new Date());
+      }
+      const started = performance.now();
+      while (!(await passOf(folder)));
+      passes.push(performance.now() - started);
+      for (const [name, store] of [['replica', replica], ['folder', breakdowns]] as const) {
+        for (const [, visibleTo, queryString] of admin) {
+          const key = `${name}|${queryString}`;
+          const { ms } = await call(store, queryString, visibleTo);
+          times.set(key, [...(times.get(key) ?? []), ms]);
+          log(`round ${round + 1}, pass ${passes[passes.length - 1]!.toFixed(0)} ms: ${name} ${label(queryString)} ${ms.toFixed(1)} ms`);
+        }
+      }
+    }
+    await folder.stop();
+    const rows = admin.flatMap(([who, , queryString]) =>
+      (['replica', 'folder'] as const).map((name) => `| ${who} | ${label(queryString)} | ${name === 'replica' ? 'another replica' : "the folder's process"} | ${figures(times.get(`${name}|${queryString}`)!)} |`),
+    );
+    console.log(`\nthe administrator's calls with a fold pass of ${FACTS_PER_PASS} new facts before each round, ${CALLS} rounds (ms; the first call after the pass; load average ${loadAverage()})\n| account | query | process | p50 | p95 | max |\n|---|---|---|---|---|---|\n${rows.join('\n')}`);
+    console.log(`fold passes: p50 ${percentile(passes, 50).toFixed(0)} ms, p95 ${percentile(passes, 95).toFixed(0)} ms; kept documents ${replica.cacheUsage().entries} (replica), ${breakdowns.cacheUsage().entries} (folder's), heap ${heapMb().toFixed(1)} MB`);
+  }
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 }
 
 main().catch((error: unknown) => {

@@ -14,17 +14,23 @@
  * it writes the through-day documents from the batch's first day to the month's last folded day first,
  * then the month document, so a pass cut short leaves every document either as it was or complete, and
  * the through-day documents contiguous up to the month document's `lastDay`. Reads and writes go by `_id`
- * (replace or insert, never `$inc`), as for the totals.
+ * (replace or insert, never `$inc`), as for the totals. After a viewer's scope-month's documents it writes
+ * their fold marks (breakdown-marks.ts), which let a reader use the documents it keeps decoded
+ * (breakdown-cache.ts) without reading them again (docs/decisions/0041).
  */
+import { systemClock, type Clock } from '@pilot/config';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
+import { BreakdownCache, DEFAULT_BREAKDOWN_CACHE_BYTES } from './breakdown-cache';
 import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
+import { markOf, marksOf, type FoldMarks } from './breakdown-marks';
 import { addItems, breakdownIdOf, daysBetween, throughDayIdsToRead, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
 import { guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
 import { FoldingInterruptedError } from './totals-store';
+import type { KeptFolds } from './unfolded';
 
 export interface BreakdownDocument extends StoredBreakdown {
   _id: string;
@@ -174,56 +180,164 @@ function insertBatchesOf(documents: BreakdownDocument[]): BreakdownDocument[][] 
   return batches;
 }
 
-/** What a breakdown read found in MongoDB for one scope: the sides of its months and the owners its documents name. */
+/** What a breakdown read found in MongoDB (or kept of it) for one scope: the sides of its months and the owners its documents name. */
 export interface StoredScope {
   sides: BreakdownSide[];
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
-  /** Documents read (found or not). */
+  /** Documents read (found or not), kept ones included. */
   documentsRead: number;
+  /** Of those, the ones taken from the kept documents. */
+  documentsKept: number;
+  /**
+   * The lowest `lastFold` of a side taken from a kept document that MongoDB may hold a later fold of
+   * (null: none): the read is exact only if Redis still holds every fold above it (`coveredBy`).
+   */
+  reliesOnFoldsAbove: number | null;
 }
+
+/** True when the folds Redis keeps are all those each scope's kept sides rely on (those above their `lastFold`). */
+export function coveredBy(stored: Map<string, StoredScope>, kept: KeptFolds): boolean {
+  return [...stored.values()].every(({ reliesOnFoldsAbove: from }) => from === null || (from >= kept.above && from <= kept.through));
+}
+
+export interface BreakdownStoreOptions {
+  /** Bytes of decoded viewers' documents kept for readers (0: none); DEFAULT_BREAKDOWN_CACHE_BYTES by default. */
+  cacheBytes?: number;
+  /** A kept document this old (ms) that MongoDB holds a later fold of is read again in the background. */
+  refreshAfterMs?: number;
+  clock?: Clock;
+}
+
+export interface BreakdownReadOptions {
+  /**
+   * Whether a kept document MongoDB may hold a later fold of answers (its side relies on Redis' folds
+   * above it); false after a read that Redis did not cover, so that the second read is exact.
+   */
+  unconfirmed?: boolean;
+}
+
+/** A document a read wants: its `_id`, scope, and day (null: the month document). */
+interface Wanted {
+  id: string;
+  scope: string;
+  month: string;
+  day: string | null;
+}
+
+/**
+ * A kept document read again well before Redis lets go of the folds its side relies on (applied folds are
+ * kept 30 s, COUNT_FOLDING), so that a reader never waits for it.
+ */
+const REFRESH_AFTER_MS = 10_000;
 
 export class BreakdownStore {
   private readonly model: Model<BreakdownDocument>;
   private readonly breakdowns: Collection<BreakdownDocument>;
+  private readonly marks: Collection<FoldMarks>;
+  private readonly cache: BreakdownCache;
+  private readonly refreshAfterMs: number;
+  private readonly clock: Clock;
+  private readonly refreshing = new Map<string, Promise<void>>();
 
   constructor(
     connection: Connection,
     private readonly timeoutMs: number,
+    options: BreakdownStoreOptions = {},
   ) {
     const db = connection.db;
     if (!db) throw new Error('MongoDB is not connected');
     this.model = modelOf(connection, 'breakdowns', breakdownSchema);
     this.breakdowns = db.collection<BreakdownDocument>(this.model.collection.collectionName);
+    this.marks = db.collection<FoldMarks>('breakdown_folds');
+    this.cache = new BreakdownCache(options.cacheBytes ?? DEFAULT_BREAKDOWN_CACHE_BYTES);
+    this.refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
+    this.clock = options.clock ?? systemClock;
   }
 
   async ensureIndexes(): Promise<void> {
     await createDeclaredIndexes(this.model);
   }
 
-  /** The stored sides of each scope over `range` at `now` (months from `firstMonth`, the folder state's). */
-  async read(dimension: BreakdownDimension, scopes: string[], range: DayRange, firstMonth: string | null, now: Date): Promise<Map<string, StoredScope>> {
+  /** What the kept documents take (bytes as reckoned) and how many there are. */
+  cacheUsage(): { bytes: number; entries: number } {
+    return this.cache.usage();
+  }
+
+  /** Settles once the background reads started so far have (tests, a bench). */
+  async refreshed(): Promise<void> {
+    await Promise.all(this.refreshing.values());
+  }
+
+  /**
+   * The stored sides of each scope over `range` at `now` (months from `firstMonth`, the folder state's).
+   * The fold marks of viewers' scope-months first, then the month documents, then the through-day ones
+   * where a range cuts a month: each kept one whose `lastFold` is at or above its mark, else (when
+   * `unconfirmed`) kept ones relying on Redis, else read from MongoDB.
+   */
+  async read(dimension: BreakdownDimension, scopes: string[], range: DayRange, firstMonth: string | null, now: Date, options: BreakdownReadOptions = {}): Promise<Map<string, StoredScope>> {
     const months = monthsToRead(range, firstMonth, now);
-    const found = new Map<string, BreakdownDocument>();
-    const readByIds = async (ids: string[]) => {
-      const documents = await guardedRead('breakdown read', this.timeoutMs, () => Promise.all(ids.map((_id) => this.breakdowns.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
-      for (const document of documents) if (document) found.set(document._id, document);
-    };
+    const found = new Map<string, StoredBreakdown>();
+    const readDocuments: BreakdownDocument[] = [];
+    const kept = new Map<string, number>();
+    const relied = new Map<string, number>();
     const pairs = scopes.flatMap((scope) => months.map((month) => ({ scope, month, id: breakdownIdOf(dimension, scope, month) })));
-    await readByIds(pairs.map(({ id }) => id));
-    const cuts = pairs.map(({ scope, month, id }) => ({ scope, ids: throughDayIdsToRead(dimension, scope, month, range, found.get(id)) }));
-    await readByIds(cuts.flatMap(({ ids }) => ids));
+    const marks = this.cache.maxBytes > 0 ? await guardedRead('breakdown marks read', this.timeoutMs, () => readByIds(this.marks, pairs.filter(({ scope }) => isViewerScope(scope)).map(({ id }) => id))) : new Map<string, FoldMarks>();
+    const take = async (wanted: Wanted[]) => {
+      const toRead: string[] = [];
+      for (const { id, scope, month, day } of wanted) {
+        const entry = isViewerScope(scope) ? this.cache.get(id) : undefined;
+        const mark = markOf(marks.get(breakdownIdOf(dimension, scope, month)), day);
+        const confirmed = entry !== undefined && mark !== undefined && entry.lastFold >= mark;
+        if (!entry || !(confirmed || options.unconfirmed !== false)) {
+          toRead.push(id);
+          continue;
+        }
+        found.set(id, entry);
+        kept.set(scope, (kept.get(scope) ?? 0) + 1);
+        if (confirmed) continue;
+        relied.set(scope, Math.min(relied.get(scope) ?? entry.lastFold, entry.lastFold));
+        this.refreshLater(id, entry.loadedAt);
+      }
+      const documents = await guardedRead('breakdown read', this.timeoutMs, () => Promise.all(toRead.map((_id) => this.breakdowns.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
+      const at = this.clock.now().getTime();
+      for (const document of documents) {
+        if (!document) continue;
+        found.set(document._id, document);
+        readDocuments.push(document);
+        if (isViewerScope(document.scope)) this.cache.keep(document._id, document, at);
+      }
+    };
+    await take(pairs.map(({ scope, month, id }) => ({ id, scope, month, day: null })));
+    const cuts = pairs.map(({ scope, month, id }) => ({ scope, month, ids: throughDayIdsToRead(dimension, scope, month, range, found.get(id)) }));
+    await take(cuts.flatMap(({ scope, month, ids }) => ids.map((id) => ({ id, scope, month, day: id.slice(id.lastIndexOf('|') + 1) }))));
     const result = new Map<string, StoredScope>();
     for (const scope of scopes) {
-      const documents = [...found.values()].filter((document) => document.scope === scope);
+      const documents = readDocuments.filter((document) => document.scope === scope);
       result.set(scope, {
         sides: months.flatMap((month) => sidesOf(dimension, scope, month, range, found)),
         campaignOwnerAccountId: documents.find((document) => document.campaignOwnerAccountId)?.campaignOwnerAccountId,
         publisherOwnerAccountId: documents.find((document) => document.publisherOwnerAccountId)?.publisherOwnerAccountId,
         documentsRead: months.length + cuts.filter((cut) => cut.scope === scope).reduce((sum, cut) => sum + cut.ids.length, 0),
+        documentsKept: kept.get(scope) ?? 0,
+        reliesOnFoldsAbove: relied.get(scope) ?? null,
       });
     }
     return result;
+  }
+
+  /** Reads a kept document again in the background once it is `refreshAfterMs` old, one read per document at a time. */
+  private refreshLater(id: string, loadedAt: number): void {
+    if (this.refreshing.has(id) || this.clock.now().getTime() - loadedAt < this.refreshAfterMs) return;
+    const refresh = this.breakdowns
+      .findOne({ _id: id }, { maxTimeMS: this.timeoutMs })
+      .then((document) => {
+        if (document) this.cache.keep(id, document, this.clock.now().getTime());
+      })
+      // A reader that finds the document too old reads it itself; nothing waits for this one.
+      .catch(() => undefined)
+      .finally(() => this.refreshing.delete(id));
+    this.refreshing.set(id, refresh);
   }
 
   /**
@@ -238,22 +352,40 @@ export class BreakdownStore {
     }
   }
 
-  /** Reads the group's month documents, then the through-day documents it needs, then writes those before the month ones. */
+  /**
+   * Reads the group's month documents and fold marks, then the through-day documents it needs, then
+   * writes those before the month ones, and the marks last.
+   */
   private async writeGroup(group: MonthParts[], owners: Map<string, string>): Promise<void> {
-    const stored = await readByIds(
-      this.breakdowns,
-      group.map(({ dimension, scope, month }) => breakdownIdOf(dimension, scope, month)),
-    );
-    const dayIds = group.flatMap(({ dimension, scope, month, parts }) => {
+    const monthIds = group.map(({ dimension, scope, month }) => breakdownIdOf(dimension, scope, month));
+    const stored = await readByIds(this.breakdowns, monthIds);
+    const marksBefore = await readByIds(this.marks, monthIds.filter((_id, index) => isViewerScope(group[index]!.scope)));
+    const daysOfEntries = group.map(({ dimension, scope, month, parts }) => {
       if (!isViewerScope(scope)) return [];
       const days = parts.flatMap((part) => Object.keys(part.days)).sort();
       const lastDay = [days[days.length - 1]!, stored.get(breakdownIdOf(dimension, scope, month))?.lastDay ?? ''].sort()[1]!;
-      return daysBetween(days[0]!, lastDay).map((day) => breakdownIdOf(dimension, scope, day));
+      return daysBetween(days[0]!, lastDay);
     });
-    await readByIds(this.breakdowns, dayIds, stored);
+    await readByIds(
+      this.breakdowns,
+      group.flatMap(({ dimension, scope }, index) => daysOfEntries[index]!.map((day) => breakdownIdOf(dimension, scope, day))),
+      stored,
+    );
     const folded = group.map((entry) => foldedDocumentsOf(entry, stored, owners));
     await this.write(folded.flatMap((documents) => documents.throughDays), stored);
     await this.write(folded.flatMap((documents) => (documents.month ? [documents.month] : [])), stored);
+    const marks = group.flatMap(({ dimension, scope, month }, index) => {
+      if (!isViewerScope(scope)) return [];
+      const current = (id: string) => [folded[index]!.month, ...folded[index]!.throughDays].find((document) => document?._id === id) ?? stored.get(id);
+      const monthDocument = current(monthIds[index]!);
+      if (!monthDocument) return [];
+      const throughDays = daysOfEntries[index]!.flatMap((day) => {
+        const document = current(breakdownIdOf(dimension, scope, day));
+        return document ? [{ day, document }] : [];
+      });
+      return [marksOf({ _id: monthIds[index]!, dimension, scope, month }, marksBefore.get(monthIds[index]!), monthDocument, throughDays)];
+    });
+    await replaceAll(this.marks, marks, true);
   }
 
   private async write(documents: BreakdownDocument[], stored: Map<string, BreakdownDocument>): Promise<void> {
@@ -264,6 +396,8 @@ export class BreakdownStore {
     );
     // As for the totals: a document that appeared meanwhile fails the pass, and the next adds only what it lacks.
     for (const batch of insertBatchesOf(inserted)) await this.breakdowns.insertMany(batch, { ordered: true });
+    // A document a reader keeps is kept as written: with the marks written next, the reader reads it no more.
+    const at = this.clock.now().getTime();
+    for (const document of documents) if (isViewerScope(document.scope)) this.cache.keepIfKept(document._id, document, at);
   }
-
 }

@@ -23,11 +23,11 @@ export async function readByIds<T extends Identified>(collection: Collection<T>,
   return into;
 }
 
-/** Replaces these stored documents by `_id`, in order, in one command. */
-export async function replaceAll<T extends Identified>(collection: Collection<T>, documents: T[]): Promise<void> {
+/** Replaces these stored documents by `_id`, in order, in one command (`upsert`: inserting those not stored). */
+export async function replaceAll<T extends Identified>(collection: Collection<T>, documents: T[], upsert = false): Promise<void> {
   if (documents.length === 0) return;
   const replacements: Array<AnyBulkWriteOperation<T>> = documents.map((document) => ({
-    replaceOne: { filter: { _id: document._id } as Filter<T>, replacement: document as WithoutId<T> },
+    replaceOne: { filter: { _id: document._id } as Filter<T>, replacement: document as WithoutId<T>, upsert },
   }));
   await collection.bulkWrite(replacements, { ordered: true });
 }

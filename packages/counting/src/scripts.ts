@@ -210,17 +210,27 @@ return {#folds, #hours}
 
 /**
  * What MongoDB does not hold yet, for the grains ARGV[5..] and the owners ARGV[4 + 1 .. 4 + ARGV[3]]:
- * {owner values}, then {0, grain, fields} per open interval and {seq, grain, fields} per fold (pending or
- * applied and still kept). KEYS: open intervals, pending folds, applied folds, owners.
+ * {owner values}, {above, through}: every fold numbered above `above` up to `through`, the last numbered,
+ * is pending or applied and still kept; then {0, grain, fields} per open interval and
+ * {seq, grain, fields} per fold (pending or applied and still kept).
+ * KEYS: open intervals, pending folds, applied folds, owners, fold sequence.
  * ARGV: interval base prefix, fold base prefix, number of owner fields, owner fields..., grains...
  */
 export const READ_UNFOLDED = {
-  numberOfKeys: 4,
+  numberOfKeys: 5,
   lua: `
 local ownerCount = tonumber(ARGV[3])
 local owners = {}
 if ownerCount > 0 then owners = redis.call('HMGET', KEYS[4], unpack(ARGV, 4, 3 + ownerCount)) end
-local out = {owners}
+local held = {}
+local pending = redis.call('ZRANGE', KEYS[2], 0, -1)
+local applied = redis.call('ZRANGE', KEYS[3], 0, -1)
+for _, seq in ipairs(pending) do held[tonumber(seq)] = true end
+for _, seq in ipairs(applied) do held[tonumber(seq)] = true end
+local through = tonumber(redis.call('GET', KEYS[5]) or '0')
+local above = through
+while held[above] do above = above - 1 end
+local out = {owners, {above, through}}
 local function collect(seq, prefix)
   for i = 4 + ownerCount, #ARGV do
     local fields = redis.call('HGETALL', prefix .. 'g:' .. ARGV[i])
@@ -228,8 +238,8 @@ local function collect(seq, prefix)
   end
 end
 for _, interval in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do collect(0, ARGV[1] .. interval .. ':') end
-for _, seq in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
-for _, seq in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
+for _, seq in ipairs(pending) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
+for _, seq in ipairs(applied) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
 return out
 `,
 };

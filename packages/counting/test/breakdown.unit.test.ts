@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { breakdownCountsOf, parseBreakdownField, parseBreakdownGrain, unfilledBreakdownCountsOf } from '../src/breakdown-layout';
 import { cutsOf, throughDayIdsToRead, daysBetween, lastDayOf, sidesOf, sumBreakdown, type StoredBreakdown } from '../src/breakdown-periods';
-import { foldedDocumentsOf, monthPartsOf, type BreakdownDocument } from '../src/breakdown-store';
+import { markOf, marksOf } from '../src/breakdown-marks';
+import { coveredBy, foldedDocumentsOf, monthPartsOf, type BreakdownDocument, type StoredScope } from '../src/breakdown-store';
 
 describe('breakdowns of the totals', () => {
   const allocation = { campaignId: 5, publisherId: 6, campaignOwnerAccountId: '50', publisherOwnerAccountId: '60', allocatedAt: new Date('2026-03-04T10:00:00Z') };
@@ -120,4 +121,30 @@ describe('breakdowns of the totals', () => {
     const sides = sidesOf('publisher', 'c:5', '2026-03', range, new Map([[folded.month!._id, folded.month!]]));
     expect(sumBreakdown(sides, [{ fold: 0, fields: new Map([['2026-03-10|adRequests|6', 4]]) }], range)).to.deep.equal({ 6: { adRequests: 4 }, 7: { adRequests: 1 } });
   });
+
+  it('lets a kept document\'s side rely on Redis only while Redis holds every fold above it, up to the last numbered', () => {
+    const scope = (reliesOnFoldsAbove: number | null): StoredScope => ({ sides: [], documentsRead: 1, documentsKept: 1, reliesOnFoldsAbove });
+    const stored = (...relies: Array<number | null>) => new Map(relies.map((from, index) => [`s${index}`, scope(from)]));
+    expect(coveredBy(stored(null, null), { above: 90, through: 100 }), 'no side relies on Redis').to.equal(true);
+    expect(coveredBy(stored(null, 90, 95), { above: 90, through: 100 })).to.equal(true);
+    expect(coveredBy(stored(89, 95), { above: 90, through: 100 }), 'fold 90 is gone').to.equal(false);
+    expect(coveredBy(stored(95), { above: 0, through: 0 }), 'a Redis that lost its state').to.equal(false);
+    expect(coveredBy(stored(95), { above: 80, through: 94 }), 'a Redis that went back').to.equal(false);
+  });
+
+  it('marks a scope-month\'s documents as they stand after a pass, keeping the days it did not touch and never going down', () => {
+    const key = { _id: 'campaign|all|2026-03', dimension: 'campaign' as const, scope: 'all', month: '2026-03' };
+    const before = { ...key, lastFold: 7, days: { '2026-03-01': 3, '2026-03-02': 7 } };
+    const marks = marksOf(key, before, { lastFold: 9, items: {} }, [
+      { day: '2026-03-02', document: { lastFold: 9, items: {} } },
+      { day: '2026-03-03', document: { lastFold: 9, items: {} } },
+    ]);
+    expect(marks).to.deep.equal({ ...key, lastFold: 9, days: { '2026-03-01': 3, '2026-03-02': 9, '2026-03-03': 9 } });
+    expect(marksOf(key, marks, { lastFold: 8, items: {} }, []).lastFold, 'a mark never goes down').to.equal(9);
+    expect(markOf(marks, null)).to.equal(9);
+    expect(markOf(marks, '2026-03-01')).to.equal(3);
+    expect(markOf(marks, '2026-03-04')).to.equal(undefined);
+    expect(markOf(undefined, null)).to.equal(undefined);
+  });
 });
+

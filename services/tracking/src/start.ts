@@ -55,7 +55,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await totals.ensureIndexes();
-    const breakdowns = new BreakdownStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
+    const breakdowns = new BreakdownStore(mongo, config.DEPENDENCY_TIMEOUT_MS, { cacheBytes: config.BREAKDOWN_CACHE_MB * 1024 * 1024, clock });
     await breakdowns.ensureIndexes();
     const hourly = new HourlyStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await hourly.ensureIndexes();

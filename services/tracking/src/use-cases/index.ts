@@ -5,7 +5,7 @@
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
 import { breakdownGrainOf, daysBetween, grainHoursOf, sumBreakdown, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
-import type { BreakdownStore, HourlyStore, TotalsStore } from '@pilot/counting/totals';
+import { coveredBy, type BreakdownStore, type HourlyStore, type TotalsStore } from '@pilot/counting/totals';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
@@ -149,18 +149,24 @@ export interface BreakdownAnswer {
 
 /**
  * The totals per campaign or platform over the records the filter and the account may see: the
- * breakdown documents of the scopes `stats` would read (at most three per scope and month), then what
- * Redis holds that they do not, as for `stats`.
+ * breakdown documents of the scopes `stats` would read (at most three per scope and month; those the
+ * process keeps decoded, docs/decisions/0041), then what Redis holds that they do not, as for `stats`.
  */
 export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'breakdowns' | 'unfolded' | 'clock'>, query: BreakdownQuery, visibleTo: string | undefined): Promise<BreakdownAnswer> {
   const filter: StatsFilter = { ...query.filter, visibleTo };
   const plan = planBreakdown(query.by, filter);
   const firstMonth = await deps.totals.firstMonth();
-  const stored = await deps.breakdowns.read(query.by, plan.candidates, filter, firstMonth, deps.clock.now());
-  const unfolded = await deps.unfolded.read(
-    plan.candidates.map((scope) => breakdownGrainOf(query.by, scope)),
-    plan.ownerSubjects,
-  );
+  const readBoth = async (unconfirmed: boolean) => {
+    const stored = await deps.breakdowns.read(query.by, plan.candidates, filter, firstMonth, deps.clock.now(), { unconfirmed });
+    const unfolded = await deps.unfolded.read(
+      plan.candidates.map((scope) => breakdownGrainOf(query.by, scope)),
+      plan.ownerSubjects,
+    );
+    return { stored, unfolded };
+  };
+  let { stored, unfolded } = await readBoth(true);
+  // A kept document whose later folds Redis let go of meanwhile: read again, MongoDB then Redis.
+  if (!coveredBy(stored, unfolded.keptFolds)) ({ stored, unfolded } = await readBoth(false));
   const counts = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((scope) =>
     sumBreakdown(
       stored.get(scope)?.sides ?? [],
