@@ -6,6 +6,7 @@
  * update of many statements answers and keeps MongoDB's order. Finds on a declared index (equalities, ranges
  * on the sort key, the keyset `$or`, sorts ending in `_id`) are served by it and return exactly what a
  * collection without indexes returns; a value the index cannot order (an array, an object) turns it off.
+ * A find with an exclusion projection returns what the same find without it returns, less those fields.
  * A broken binary left in `.tools/` is built again, never used; without Go the step stops at once and
  * names MONGO_URL.
  */
@@ -213,6 +214,47 @@ describe('the local store built by the install step', function () {
   it('serves finds on declared indexes with what a collection without indexes returns: the same documents in the same order', async () => {
     await storeTyped();
     await expectSameFinds(150);
+  });
+
+  it('returns a find with an exclusion projection as the same find without it, less the excluded fields', async () => {
+    const projected = connection!.db!.collection<Mixed>('projected');
+    await projected.insertMany(
+      Array.from({ length: 200 }, (_, n) => {
+        const doc: Mixed = { _id: n };
+        for (const field of ['a', 'b', 'c']) {
+          const value = pick([...SCALARS, undefined]);
+          if (value !== undefined) doc[field] = value;
+        }
+        const big = pick<unknown>([undefined, null, 'text', { x: pick(SCALARS), y: { z: [1, 'two', { w: n }] } }, [{ x: n }, { x: 'é' }]]);
+        if (big !== undefined) doc.big = big;
+        if (n % 3 !== 0) doc.list = [{ k: n % 5 }, { k: 'ſ' }, null];
+        return doc;
+      }),
+    );
+    /** What an exclusion projection leaves of a document: top-level fields, and `big.y` inside an object. */
+    const projectedOf = (doc: Mixed, projection: Document) =>
+      Object.fromEntries(
+        Object.entries(doc)
+          .filter(([field]) => !(field in projection && !Number(projection[field])))
+          .map(([field, value]) =>
+            field === 'big' && 'big.y' in projection && value !== null && typeof value === 'object' && !Array.isArray(value)
+              ? [field, Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'y'))]
+              : [field, value],
+          ),
+      );
+    for (let n = 0; n < 120; n++) {
+      const { filter: base, sort, skip, limit } = randomFind();
+      const value = pick(SCALARS.filter((v) => v !== null));
+      const filter = pick<Document>([base, base, { ...base, 'big.x': value }, { $and: [base, { list: { $elemMatch: { k: { $lt: 3 } } } }] }, { big: { $exists: true } }, { $or: [{ big: null }, base] }]);
+      const projection = pick<Document>([{ big: 0 }, { big: 0, list: 0 }, { c: 0, big: 0 }, { _id: 0, big: 0 }, { big: false, list: new Int32(0) }, { 'big.y': 0 }, { list: 0, a: 0, b: 0 }]);
+      const what = BSON.EJSON.stringify({ filter, sort, skip, limit, projection });
+      const whole = BSON.EJSON.parse(await found(projected, filter, sort, skip, limit), { relaxed: false }) as Mixed[];
+      const expected = BSON.EJSON.stringify(
+        whole.map((doc) => projectedOf(doc, projection)),
+        { relaxed: false },
+      );
+      expect(await found(projected, filter, sort, skip, limit, projection), what).to.equal(expected);
+    }
   });
 
   it('updates and deletes on declared indexes the same documents as without indexes', async () => {
