@@ -6,13 +6,21 @@ import { Redis } from 'ioredis';
 
 export { Redis } from 'ioredis';
 
-export function createRedis(url: string, connectionName: string): Redis {
+export interface RedisConnectionOptions {
+  /**
+   * How long one command may take before it fails (default 1 s, for a request path). Background work whose
+   * commands carry a batch, such as the count folder, takes longer ones on its own connection.
+   */
+  commandTimeoutMs?: number;
+}
+
+export function createRedis(url: string, connectionName: string, { commandTimeoutMs = 1000 }: RedisConnectionOptions = {}): Redis {
   const redis = new Redis(url, {
     connectionName,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    commandTimeout: 1000,
+    commandTimeout: commandTimeoutMs,
     lazyConnect: false,
     // Commands issued in the same event loop turn (concurrent requests) share one write to Redis.
     enableAutoPipelining: true,

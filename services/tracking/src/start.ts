@@ -22,6 +22,8 @@ import { trackingCounters } from './http/tracking-counters';
 
 /** How often the hourly figures past their retention are deleted (decision 0011's sweep). */
 const RETENTION_SWEEP_MS = 3600 * 1000;
+/** A folder command (a batch's grains, a chunk of counts) may take this long before the pass fails and starts again. */
+const FOLDER_REDIS_TIMEOUT_MS = 10_000;
 
 export interface StartOptions {
   clock?: Clock;
@@ -59,7 +61,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await breakdowns.ensureIndexes();
     const hourly = new HourlyStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await hourly.ensureIndexes();
-    const journal = new CountJournal(redis, config.REDIS_KEY_PREFIX);
+    // The folder's commands carry a batch: on a busy Redis they take longer than a request's may, and one
+    // that times out makes the whole pass start again.
+    const folderRedis = resources.add(createRedis(config.REDIS_URL, 'tracking-folder', { commandTimeoutMs: FOLDER_REDIS_TIMEOUT_MS }), (opened) => opened.disconnect());
+    const journal = new CountJournal(folderRedis, config.REDIS_KEY_PREFIX);
     registerCountingLag(metrics, journal);
     const folder = resources.add(
       new CountFolder({ journal, totals, breakdowns, hourly, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
