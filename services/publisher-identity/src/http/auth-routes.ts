@@ -1,7 +1,8 @@
 /**
  * API.md "Workspace sign-in", thin: parse, call SignIn, map the result. Also the gateway's
- * GET /internal/sessions/resolve (`{accountId, displayName, admin, expiresAt}`), and GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null
- * for an account never seen) for the notification service.
+ * GET /internal/sessions/resolve (`{accountId, displayName, admin, expiresAt}`), and
+ * GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null for an account never seen) for the
+ * notification service.
  *
  * Decisions API.md leaves to this service:
  * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login) holds a random value
