@@ -80,13 +80,13 @@ const allMounted = [
   ...mountedRoutes((app) => mountNotification(app, inert)),
   ...mountedRoutes((app) => mountAuthRoutes(app, { signIn: inert, webhookSecret: 'x', sessionCookie: 'pilot_session', sessionTtlSeconds: 60, secureCookies: false })),
   ...mountedRoutes((app) => mountPublisherRoutes(app, inert)),
-  ...mountedRoutes((app) => mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', maxBodyBytes: 1024, workspaceWriteLimit: inert })),
+  ...mountedRoutes((app) => mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', sessions: inert, maxBodyBytes: 1024, workspaceWriteLimit: inert })),
 ];
 
 describe('GET /api/workspace/openapi.json', () => {
   it('is answered by the gateway itself, without a session, with the generated document', async () => {
     const app = express();
-    mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', maxBodyBytes: 1024, workspaceWriteLimit: inert });
+    mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', sessions: inert, maxBodyBytes: 1024, workspaceWriteLimit: inert });
     const server = app.listen(0, '127.0.0.1');
     try {
       await new Promise((resolve) => server.once('listening', resolve));

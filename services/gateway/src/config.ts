@@ -1,4 +1,5 @@
 import { ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, str, url } from '@pilot/config';
+import { SESSION_CACHE_MAX_MS } from '@pilot/redis';
 import ipaddr from 'ipaddr.js';
 import proxyaddr from 'proxy-addr';
 
@@ -29,6 +30,13 @@ const proxyList = makeValidator<string[]>((raw) => {
   return entries;
 });
 
+/** Milliseconds a resolved session may be kept: a whole number from 0 (keep none) to SESSION_CACHE_MAX_MS. */
+const sessionCacheMs = makeValidator<number>((raw) => {
+  const value = Number(raw);
+  if (!/^[0-9]+$/.test(raw.trim()) || value > SESSION_CACHE_MAX_MS) throw new Error(`must be a whole number of milliseconds from 0 to ${SESSION_CACHE_MAX_MS}`);
+  return value;
+});
+
 export const configSpec = {
   GATEWAY_PORT: listenPort({ devDefault: 8080, desc: 'port the gateway listens on' }),
   GATEWAY_OPERATOR_PORT: listenPort({
@@ -55,6 +63,13 @@ export const configSpec = {
   ...redisSettings,
   WORKSPACE_WRITE_LIMIT_POINTS: num({ default: 120, desc: 'workspace writes (POST, PUT, PATCH, DELETE) one account may make per minute; over it 429 rate_limited' }),
   SESSION_COOKIE: str({ default: 'pilot_session', desc: 'name of the workspace session cookie set by publisher-identity (__Host- prefixed when PUBLIC_BASE_URL is https)' }),
+  SESSION_CACHE_MS: sessionCacheMs({
+    default: 60_000,
+    desc:
+      'how long a session resolved with publisher-identity is kept and used without asking it again (never past the session\'s expiry; ' +
+      'a logout still takes effect at once through its Redis marker); administrator rights granted or taken in ADMIN_ACCOUNT_IDS reach a kept session this much later. ' +
+      `0: every workspace call asks publisher-identity; at most ${SESSION_CACHE_MAX_MS}`,
+  }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,19 +1,27 @@
 /**
- * The gateway: the only public entry. Config -> upstream pools -> Redis (the workspace write limit) -> app
- * (logs, metrics, probes, security headers) -> routes -> listen. stop() stops accepting, lets in-flight
- * requests finish, closes the agents and Redis.
+ * The gateway: the only public entry. Config -> upstream pools -> Redis (the workspace write limit, the
+ * ended-session markers) -> the session cache -> app (logs, metrics, probes, security headers) -> routes ->
+ * listen. stop() stops accepting, lets in-flight requests finish, closes the agents and Redis.
  */
+import { systemClock, type Clock } from '@pilot/config';
 import { sessionCookieName } from '@pilot/contracts';
 import { listen } from '@pilot/lifecycle';
 import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
-import { checkEvictionPolicy, createRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, EndedSessionMarkers, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';
 import { createForwarder } from './http/proxy';
 import { mountRoutes } from './http/routes';
 import { securityHeaders } from './http/security-headers';
+import { resolveSession } from './http/session';
+import { SessionCache } from './http/session-cache';
 import { Upstreams } from './http/upstreams';
+
+export interface StartOptions {
+  /** The only source of time (tests pass a ManualClock): when a kept session stops being used. */
+  clock?: Clock;
+}
 
 export interface RunningGateway {
   url: string;
@@ -28,7 +36,7 @@ async function upstreamReady(url: string): Promise<void> {
   if (!response.ok) throw new Error(`${url} not ready`);
 }
 
-export async function start(config: Config, logger: Logger): Promise<RunningGateway> {
+export async function start(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningGateway> {
   const upstreams = new Upstreams({
     identity: config.IDENTITY_URLS,
     campaign: config.CAMPAIGN_URLS,
@@ -48,7 +56,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
   );
 
   // Waited for a moment only: the gateway serves ads and pages without Redis; workspace writes need it
-  // (503 until it answers).
+  // (503 until it answers), kept sessions are resolved with publisher-identity again until it answers.
   const redis = createRedis(config.REDIS_URL, 'gateway');
   if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });
   else logger.warn('Redis not ready; workspace writes answer 503 until it is');
@@ -56,6 +64,13 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     keyPrefix: `${config.REDIS_KEY_PREFIX}gateway:workspace-writes`,
     points: config.WORKSPACE_WRITE_LIMIT_POINTS,
     windowSeconds: 60,
+  });
+  const identity = upstreams.pool('identity');
+  const sessions = new SessionCache({
+    resolve: (sessionId, requestId) => resolveSession(identity, config.INTERNAL_SECRET, sessionId, requestId),
+    markers: new EndedSessionMarkers(redis, config.REDIS_KEY_PREFIX),
+    clock: options.clock ?? systemClock,
+    maxAgeMs: config.SESSION_CACHE_MS,
   });
 
   const { app, operator, finish } = createServiceApp({
@@ -76,6 +91,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningGate
     secret: config.INTERNAL_SECRET,
     siteOrigin: new URL(config.PUBLIC_BASE_URL).origin,
     sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
+    sessions,
     maxBodyBytes: config.MAX_BODY_BYTES,
     workspaceWriteLimit,
   });

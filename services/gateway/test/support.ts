@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@pilot/logging';
 import { uniqueName } from '@pilot/testkit';
 import { loadConfig } from '../src/config';
-import { start, type RunningGateway } from '../src/start';
+import { start, type RunningGateway, type StartOptions } from '../src/start';
 
 export interface StandIn {
   url: string;
@@ -33,7 +33,7 @@ export async function standIn(handler: (req: IncomingMessage, res: ServerRespons
 
 export const SECRET = 'gateway-test-secret-0123456789abcdef';
 
-export async function startGateway(urls: Partial<Record<string, string>>, extra: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(urls: Partial<Record<string, string>>, extra: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningGateway> {
   const fallback = 'http://127.0.0.1:1';
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -51,5 +51,5 @@ export async function startGateway(urls: Partial<Record<string, string>>, extra:
     REDIS_KEY_PREFIX: `${uniqueName('gateway')}:`,
     ...extra,
   });
-  return start(config, createLogger({ service: 'gateway', level: 'silent' }));
+  return start(config, createLogger({ service: 'gateway', level: 'silent' }), options);
 }

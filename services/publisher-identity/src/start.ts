@@ -11,7 +11,7 @@ import { createServiceApp } from '@pilot/service-app';
 import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
-import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { checkEvictionPolicy, createRedis, EndedSessionMarkers, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';
@@ -94,6 +94,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         points: config.LOGIN_LIMIT_POINTS,
         windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
       }),
+      new EndedSessionMarkers(redis, config.REDIS_KEY_PREFIX),
     );
     const audit = new Audit(publisherRecords, accounts);
 

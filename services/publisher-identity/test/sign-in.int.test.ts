@@ -95,8 +95,10 @@ describe('publisher-identity: workspace sign-in', () => {
 
     const current = await h.call('get', '/api/auth/session', null, { cookie: session.pair }).expect(200);
     expect(current.body).to.deep.equal({ accountId: OWNER.accountId, displayName: 'owner_name', admin: false });
+    // The gateway keeps a resolved session no longer than it lives.
     const resolved = await h.call('get', '/internal/sessions/resolve', null).set('x-pilot-session', session.value).expect(200);
-    expect(resolved.body).to.deep.equal({ accountId: OWNER.accountId, displayName: 'owner_name', admin: false });
+    const expiresAt = new Date(h.clock.now().getTime() + 168 * 3600 * 1000).toISOString();
+    expect(resolved.body).to.deep.equal({ accountId: OWNER.accountId, displayName: 'owner_name', admin: false, expiresAt });
   });
 
   it('tells a signed call when an account last signed in (null for one never seen, 404 for a malformed id)', async () => {

@@ -4,7 +4,7 @@ import { signedHeaders } from '@pilot/internal-auth';
 import { KeyReadModel } from '@pilot/key-read-model';
 import { createLogger } from '@pilot/logging';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
-import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
+import { confirmInBot, infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningIdentity } from '../src/start';
@@ -109,4 +109,15 @@ export function cookieFrom(response: request.Response, name: string): { pair: st
     if (pair && pair.startsWith(`${name}=`)) return { pair, value: pair.slice(name.length + 1), line };
   }
   return null;
+}
+
+/** Signs `accountId` in as a browser does (login request, the bot's Confirm, the poll): its session cookie. */
+export async function signedInSession(h: Harness, accountId: string): Promise<{ pair: string; value: string }> {
+  const created = await h.call('post', '/api/auth/login', null).expect(201);
+  const binding = cookieFrom(created, 'pilot_login')!;
+  const post = async (update: Record<string, unknown>) =>
+    (await h.call('post', '/api/auth/telegram-webhook', null).set('X-Telegram-Bot-Api-Secret-Token', WEBHOOK_SECRET).send(update).expect(200)).body as unknown;
+  await confirmInBot(post, (created.body as { code: string }).code, accountId);
+  const confirmed = await h.call('get', `/api/auth/login/${(created.body as { requestId: string }).requestId}`, null, { cookie: binding.pair }).expect(200);
+  return cookieFrom(confirmed, 'pilot_session')!;
 }

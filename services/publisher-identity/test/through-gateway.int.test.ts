@@ -1,27 +1,28 @@
 /**
  * The whole sign-in and a workspace call through the real gateway (its entry point run as a child process
- * with tsx: services never import each other's code), which resolves the session cookie with this service.
+ * with tsx: services never import each other's code), which resolves the session cookie with this service
+ * and keeps it (SESSION_CACHE_MS, decision 0042); two gateways on one Redis show a logout reaching both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { confirmInBot, reservedPort, startUpdate, waitFor } from '@pilot/testkit';
+import { confirmInBot, reservedPort, scrapeMetrics, startUpdate, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
-import { cookieFrom, OWNER, startHarness, WEBHOOK_SECRET, type Harness } from './support';
+import { cookieFrom, OWNER, signedInSession, startHarness, STRANGER, WEBHOOK_SECRET, type Harness } from './support';
 
 const SITE = 'http://127.0.0.1:8080';
 
 describe('publisher-identity through the gateway', () => {
   let h: Harness;
-  let gateway: ChildProcess;
+  const gateways: ChildProcess[] = [];
   let url: string;
+  let otherUrl: string;
 
-  before(async function () {
-    this.timeout(30_000);
-    h = await startHarness();
+  /** A gateway process in front of this service, on the same Redis and key prefix: its base URL. */
+  async function startGateway(): Promise<string> {
     const port = await reservedPort();
-    url = `http://127.0.0.1:${port}`;
-    gateway = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, '..', '..', 'gateway', 'src', 'main.ts')], {
+    const base = `http://127.0.0.1:${port}`;
+    const gateway = spawn(process.execPath, ['-r', 'tsx/cjs', join(__dirname, '..', '..', 'gateway', 'src', 'main.ts')], {
       cwd: join(__dirname, '..', '..', 'gateway'),
       env: {
         PATH: process.env.PATH,
@@ -36,13 +37,26 @@ describe('publisher-identity through the gateway', () => {
       },
       stdio: 'ignore',
     });
-    await waitFor(async () => (await fetch(`${url}/livez`)).ok, { timeoutMs: 20_000, message: 'gateway up' });
+    gateways.push(gateway);
+    await waitFor(async () => (await fetch(`${base}/livez`).catch(() => null))?.ok, { timeoutMs: 20_000, message: 'gateway up' });
+    return base;
+  }
+
+  before(async function () {
+    this.timeout(40_000);
+    h = await startHarness();
+    // The gateways read the system clock: sessions are issued at the present, so they live for them too.
+    h.clock.set(new Date());
+    [url, otherUrl] = await Promise.all([startGateway(), startGateway()]);
   });
 
   after(async () => {
-    gateway?.kill('SIGTERM');
+    for (const gateway of gateways) gateway.kill('SIGTERM');
     await h?.stop();
   });
+
+  /** How many times publisher-identity was asked to resolve a session, by its own metrics. */
+  const resolves = async () => (await scrapeMetrics(h.service.url)).value('http_request_duration_seconds_count', { route: '/internal/sessions/resolve' });
 
   it('signs in through the bot, resolves the session on workspace calls, and ends it at logout', async () => {
     await request(url).post('/api/auth/login').expect(403);
@@ -86,5 +100,26 @@ describe('publisher-identity through the gateway', () => {
     await request(url).post('/api/auth/logout').set('Cookie', session.pair).set('Origin', SITE).expect(204);
     await request(url).get('/api/workspace/publishers').set('Cookie', session.pair).expect(401);
     await request(url).get('/api/auth/session').set('Cookie', session.pair).expect(401);
+  });
+
+  it('asks publisher-identity once per gateway for a session, and a logout through one gateway refuses it at once on the other that kept it', async () => {
+    const session = await signedInSession(h, STRANGER.accountId);
+    const asked = await resolves();
+    const registered = await request(url).post('/api/workspace/publishers').set('Cookie', session.pair).set('Origin', SITE).send({ type: 'bot', link: '@cached_session_bot' }).expect(201);
+    expect(registered.body.ownerAccountId).to.equal(STRANGER.accountId);
+    await request(otherUrl).get('/api/workspace/publishers').set('Cookie', session.pair).expect(200);
+    await waitFor(async () => (await resolves()) === asked + 2, { message: 'each gateway asked once' });
+    for (const base of [url, otherUrl, url, otherUrl]) {
+      const list = await request(base).get('/api/workspace/publishers').set('Cookie', session.pair).expect(200);
+      expect(list.body.items.map((item: { id: number; ownerAccountId: string }) => [item.id, item.ownerAccountId])).to.deep.equal([[registered.body.id, STRANGER.accountId]]);
+    }
+    expect(await resolves(), 'the next calls answered from what each gateway keeps').to.equal(asked + 2);
+
+    await request(url).post('/api/auth/logout').set('Cookie', session.pair).set('Origin', SITE).expect(204);
+    for (const base of [url, otherUrl]) {
+      const refused = await request(base).get('/api/workspace/publishers').set('Cookie', session.pair).expect(401);
+      expect(refused.body.code).to.equal('not_signed_in');
+    }
+    expect(await resolves(), 'refused by the ended-session marker, publisher-identity not asked').to.equal(asked + 2);
   });
 });

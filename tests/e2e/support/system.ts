@@ -163,6 +163,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<System> 
       ...(options.settings?.gateway ?? {}),
     }),
     logger.child({ service: 'gateway' }),
+    options.clock ? { clock: options.clock } : {},
   );
 
   // Ready when every replica of every service says so (caches loaded, connections up).

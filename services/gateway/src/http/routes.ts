@@ -12,7 +12,8 @@ import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routes';
 import { composeAudit } from './audit';
 import type { Forward } from './proxy';
-import { cookieValue, resolveSession } from './session';
+import { cookieValue } from './session';
+import type { SessionCache } from './session-cache';
 import type { Upstreams } from './upstreams';
 
 export interface GatewayRouteOptions {
@@ -21,6 +22,8 @@ export interface GatewayRouteOptions {
   secret: string;
   siteOrigin: string;
   sessionCookie: string;
+  /** Resolves the session cookie, from what it keeps when it may (SESSION_CACHE_MS). */
+  sessions: SessionCache;
   maxBodyBytes: number;
   /** Workspace writes per account (WORKSPACE_WRITE_LIMIT_POINTS a minute), shared by every replica. */
   workspaceWriteLimit: RedisLimiter;
@@ -33,11 +36,11 @@ function bodyNotAllowed(method: string): HttpError {
 }
 
 export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
-  const { upstreams, forward, secret, siteOrigin, sessionCookie, maxBodyBytes, workspaceWriteLimit } = options;
+  const { upstreams, forward, secret, siteOrigin, sessionCookie, sessions, maxBodyBytes, workspaceWriteLimit } = options;
 
   async function principalOf(req: Request): Promise<Principal> {
     const sessionId = cookieValue(req.headers.cookie, sessionCookie);
-    const principal = sessionId ? await resolveSession(upstreams.pool('identity'), secret, sessionId, String(req.id)) : null;
+    const principal = sessionId ? await sessions.principalOf(sessionId, String(req.id)) : null;
     if (!principal) throw problems.unauthorized('not_signed_in', 'Sign in to use the workspace');
     return principal;
   }

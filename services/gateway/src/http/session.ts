@@ -1,12 +1,18 @@
 /**
- * Resolves the workspace session cookie with publisher-identity on every workspace call (no cache, so a
- * logout takes effect at once). Infrastructure trouble is a 503, not a sign-out.
+ * The session cookie, and its resolution with publisher-identity (GET /internal/sessions/resolve): the
+ * account of a live session and when the session expires. Infrastructure trouble is a 503, not a sign-out.
  */
 import { signedHeaders, type Principal } from '@pilot/internal-auth';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { UpstreamPool } from './upstreams';
 
 const RESOLVE_PATH = '/internal/sessions/resolve';
+
+export interface ResolvedSession {
+  principal: Principal;
+  /** When the session ends; null when publisher-identity did not say (then it is not kept). */
+  expiresAt: Date | null;
+}
 
 export function cookieValue(cookieHeader: string | undefined, name: string): string | null {
   if (!cookieHeader) return null;
@@ -21,7 +27,7 @@ export function cookieValue(cookieHeader: string | undefined, name: string): str
   return null;
 }
 
-export async function resolveSession(identity: UpstreamPool, secret: string, sessionId: string, requestId: string): Promise<Principal | null> {
+export async function resolveSession(identity: UpstreamPool, secret: string, sessionId: string, requestId: string): Promise<ResolvedSession | null> {
   const base = identity.pick();
   let response: Response;
   try {
@@ -35,11 +41,15 @@ export async function resolveSession(identity: UpstreamPool, secret: string, ses
   }
   if (response.status === 401 || response.status === 404) return null;
   if (!response.ok) throw new ServiceUnavailableError('publisher-identity', `session resolution answered ${response.status}`);
-  const body = (await response.json()) as { accountId?: unknown; displayName?: unknown; admin?: unknown };
+  const body = (await response.json()) as { accountId?: unknown; displayName?: unknown; admin?: unknown; expiresAt?: unknown };
   if (typeof body.accountId !== 'string' || !/^[0-9]{1,20}$/.test(body.accountId)) return null;
+  const expiresAt = typeof body.expiresAt === 'string' ? new Date(body.expiresAt) : null;
   return {
-    accountId: body.accountId,
-    displayName: typeof body.displayName === 'string' ? body.displayName : body.accountId,
-    admin: body.admin === true,
+    principal: {
+      accountId: body.accountId,
+      displayName: typeof body.displayName === 'string' ? body.displayName : body.accountId,
+      admin: body.admin === true,
+    },
+    expiresAt: expiresAt && Number.isFinite(expiresAt.getTime()) ? expiresAt : null,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * API.md "Workspace sign-in", thin: parse, call SignIn, map the result. Also the gateway's
- * GET /internal/sessions/resolve, and GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null
- * for an account never seen) for the notification service.
+ * GET /internal/sessions/resolve (`{accountId, displayName, admin, expiresAt}`), and
+ * GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null for an account never seen) for the
+ * notification service.
  *
  * Decisions API.md leaves to this service:
  * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login) holds a random value
@@ -102,9 +103,9 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
 
   app.get('/api/auth/session', noStore, async (req, res) => {
     const sessionId = sessionOf(req);
-    const account = sessionId ? await signIn.resolve(sessionId) : null;
-    if (!account) throw problems.unauthorized('not_signed_in', 'Not signed in');
-    res.json(account);
+    const session = sessionId ? await signIn.resolve(sessionId) : null;
+    if (!session) throw problems.unauthorized('not_signed_in', 'Not signed in');
+    res.json(session.account);
   });
 
   app.post('/api/auth/logout', noStore, async (req, res) => {
@@ -124,8 +125,8 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   app.get('/internal/sessions/resolve', noStore, async (req, res) => {
     const given = req.headers[SESSION_HEADER];
     const sessionId = typeof given === 'string' && SESSION_ID_PATTERN.test(given) ? given : null;
-    const account = sessionId ? await signIn.resolve(sessionId) : null;
-    if (!account) throw problems.unauthorized('session_invalid', 'No live session with this id');
-    res.json(account);
+    const session = sessionId ? await signIn.resolve(sessionId) : null;
+    if (!session) throw problems.unauthorized('session_invalid', 'No live session with this id');
+    res.json({ ...session.account, expiresAt: session.expiresAt.toISOString() });
   });
 }

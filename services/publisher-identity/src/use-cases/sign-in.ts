@@ -7,7 +7,7 @@ import type { Clock } from '@pilot/config';
 import type { Logger } from '@pilot/logging';
 import { addressLimitKey } from '@pilot/internal-auth';
 import { problems } from '@pilot/problems';
-import type { RedisLimiter } from '@pilot/redis';
+import { endedMarkerTtlMs, type EndedSessionMarkers, type RedisLimiter } from '@pilot/redis';
 import { newBindingValue, newLoginCode, newRequestId, newSessionId, constantTimeEqual, sha256Hex } from '../domain/secrets';
 import {
   LOGIN_REQUEST_TTL_MS,
@@ -32,6 +32,12 @@ export interface Account {
   accountId: string;
   displayName: string;
   admin: boolean;
+}
+
+/** A live session: its account, and when it ends (gateways keep it cached no longer). */
+export interface ResolvedSession {
+  account: Account;
+  expiresAt: Date;
 }
 
 export interface SignInSettings {
@@ -63,6 +69,8 @@ export class SignIn {
     private readonly logger: Logger,
     /** Sign-in attempts per client address (LOGIN_LIMIT_*), shared by every replica. */
     private readonly loginLimit: RedisLimiter,
+    /** Where a logout tells every gateway replica the session has ended (decision 0042). */
+    private readonly endedSessions: EndedSessionMarkers,
   ) {}
 
   isAdmin(accountId: string): boolean {
@@ -171,11 +179,14 @@ export class SignIn {
     return { found: true, status, session: { id: sessionId, account: this.accountOf(accountId, displayName), expiresAt } };
   }
 
-  /** The account of a live session, with administrator rights decided now from ADMIN_ACCOUNT_IDS. */
-  async resolve(sessionId: string): Promise<Account | null> {
+  /**
+   * The account of a live session, with administrator rights decided now from ADMIN_ACCOUNT_IDS (a gateway
+   * keeps them up to its SESSION_CACHE_MS), and when the session expires.
+   */
+  async resolve(sessionId: string): Promise<ResolvedSession | null> {
     const session = await this.sessions.find(sha256Hex(sessionId));
     if (!session || session.endedAt || session.expiresAt.getTime() <= this.clock.now().getTime()) return null;
-    return this.accountOf(session.accountId, session.displayName);
+    return { account: this.accountOf(session.accountId, session.displayName), expiresAt: session.expiresAt };
   }
 
   /** When the account last signed in (the notification service asks before messaging someone who blocked the bot). */
@@ -183,14 +194,21 @@ export class SignIn {
     return this.accounts.lastSignInAt(accountId);
   }
 
-  /** Ends the session on the server; a second logout changes nothing. */
+  /**
+   * Ends the session on the server, then marks it ended in Redis before the logout is answered, so that
+   * every gateway holding it cached refuses it at once. Without Redis the marker is a 503: the session has
+   * ended in the database, and the logout's retry, finding it ended, writes the marker and nothing else.
+   */
   async logout(sessionId: string): Promise<void> {
     const hash = sha256Hex(sessionId);
     const session = await this.sessions.find(hash);
-    if (!session || session.endedAt) return;
+    if (!session) return;
     const now = this.clock.now();
-    await this.sessions.end(hash, now);
-    await this.accounts.record({ at: now, actorAccountId: session.accountId, entityId: session.accountId, action: 'signed_out' });
+    if (!session.endedAt) {
+      await this.sessions.end(hash, now);
+      await this.accounts.record({ at: now, actorAccountId: session.accountId, entityId: session.accountId, action: 'signed_out' });
+    }
+    await this.endedSessions.markEnded(sessionId, endedMarkerTtlMs(session.expiresAt, now));
   }
 
   private accountOf(accountId: string, displayName: string): Account {
