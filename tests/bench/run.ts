@@ -293,7 +293,10 @@ function statsPhase(system: BenchSystem, name: string, browser: Browser, range: 
   };
 }
 
-/** Sequential pause-then-activate pairs of the administrator over real (active) campaigns, timed each. */
+/**
+ * Sequential pause-then-activate pairs of the administrator over real (active) campaigns, timed each;
+ * BENCH_CALL_GAP_MS apart (0: each right after the one before, while its consumers and finish still run).
+ */
 async function timeCampaignCalls(admin: Browser, campaignIds: number[], pairs: number): Promise<{ pause: number[]; activate: number[] }> {
   const pause: number[] = [];
   const activate: number[] = [];
@@ -302,9 +305,13 @@ async function timeCampaignCalls(admin: Browser, campaignIds: number[], pairs: n
     await admin.must(200, 'POST', `/api/workspace/campaigns/${id}/${action}`);
     into.push(performance.now() - started);
   };
+  const gap = Number(process.env.BENCH_CALL_GAP_MS ?? 0);
+  const rest = () => new Promise((resolve) => setTimeout(resolve, gap));
   for (let i = 0; i < pairs; i += 1) {
     const id = campaignIds[i % campaignIds.length] as number;
+    await rest();
     await timed('pause', id, pause);
+    await rest();
     await timed('activate', id, activate);
   }
   return { pause, activate };
