@@ -44,6 +44,7 @@ describe('publisher-identity: a logout marks the session ended for the gateways'
   it('writes the marker again at the logout of a session already ended, and records one sign-out', async () => {
     const accountId = '5002';
     const session = await signedInSession(h, accountId);
+    h.clock.advance(1000); // the audit orders by time: the sign-out comes after the sign-in
     await logout(session.pair).expect(204);
     await h.redis.del(markers.keyOf(session.value));
     await logout(session.pair).expect(204);
