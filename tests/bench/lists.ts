@@ -61,6 +61,29 @@ async function insertRecords(store: VersionedStore<AnyState>, entity: string, co
   return entries;
 }
 
+/**
+ * The state of the `index`th seeded campaign: one of 100 advertisers, statuses in turn, one in seven named
+ * "Spring Sale" (what the searches look for).
+ */
+export function listedCampaign(campaignId: number, index: number): { ownerAccountId: string } & Record<string, unknown> {
+  return {
+    campaignId,
+    ownerAccountId: advertiserId(index % LIST_ADVERTISERS),
+    status: STATUSES[index % STATUSES.length],
+    name: `Listed campaign ${index} ${index % 7 === 0 ? 'Spring Sale' : 'evergreen'}`,
+    format: 'bot',
+    title: `Learn a language, lesson ${index}`,
+    text: 'Short daily lessons.',
+    destinationUrl: `https://advertiser.example/landing?l=${index}`,
+    buttonText: 'Try it',
+    imageUrl: null,
+    language: 'en',
+    replaces: null,
+    rejectionReason: null,
+    pauseReason: null,
+  };
+}
+
 /** Stores the campaigns and platforms of the phase, with their history, straight through their stores. */
 export async function seedLists(system: BenchSystem): Promise<Seeded> {
   const started = performance.now();
@@ -71,22 +94,7 @@ export async function seedLists(system: BenchSystem): Promise<Seeded> {
   try {
     const campaigns = new VersionedStore<AnyState>(campaignDb.db!, 'campaign', 'campaigns', 'campaign_history');
     const platforms = new VersionedStore<AnyState>(identityDb.db!, 'publisher', 'publishers', 'publisher_history');
-    let historyEntries = await insertRecords(campaigns, 'campaign', campaignCount, (index) => ({
-      campaignId: FIRST_SEEDED_ID + index,
-      ownerAccountId: advertiserId(index % LIST_ADVERTISERS),
-      status: STATUSES[index % STATUSES.length],
-      name: `Listed campaign ${index} ${index % 7 === 0 ? 'Spring Sale' : 'evergreen'}`,
-      format: 'bot',
-      title: `Learn a language, lesson ${index}`,
-      text: 'Short daily lessons.',
-      destinationUrl: `https://advertiser.example/landing?l=${index}`,
-      buttonText: 'Try it',
-      imageUrl: null,
-      language: 'en',
-      replaces: null,
-      rejectionReason: null,
-      pauseReason: null,
-    }));
+    let historyEntries = await insertRecords(campaigns, 'campaign', campaignCount, (index) => listedCampaign(FIRST_SEEDED_ID + index, index));
     historyEntries += await insertRecords(platforms, 'publisher', platformCount, (index) => ({
       ownerAccountId: platformOwnerId(index % LIST_PLATFORM_OWNERS),
       type: 'bot',

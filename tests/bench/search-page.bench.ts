@@ -13,12 +13,12 @@ import { performance } from 'node:perf_hooks';
 import { MongoClient, type Db } from 'mongodb';
 import { searchPatternOf } from '../../packages/http-kit/src';
 import { VersionedStore, type CurrentPosition } from '../../packages/versioned-store/src';
+import { listedCampaign } from './lists';
 import { percentile } from './load';
 
 const CAMPAIGNS = 10_000;
 const PAGE = 51;
 const DEEP_MATCH = 1_200;
-const STATUSES = ['draft', 'submitted', 'approved', 'paused', 'rejected'] as const;
 
 type CampaignLike = { ownerAccountId: string } & Record<string, unknown>;
 
@@ -45,21 +45,8 @@ async function seed(db: Db): Promise<VersionedStore<CampaignLike>> {
       const index = from + offset;
       const createdAt = new Date(start + index * 250_000 - (index % 10 === 1 ? 250_000 : 0));
       return {
+        ...listedCampaign(index + 1, index),
         _id: index + 1,
-        campaignId: index + 1,
-        ownerAccountId: String(50_000 + (index % 100)),
-        status: STATUSES[index % STATUSES.length],
-        name: `Listed campaign ${index} ${index % 7 === 0 ? 'Spring Sale' : 'evergreen'}`,
-        format: 'bot',
-        title: `Learn a language, lesson ${index}`,
-        text: 'Short daily lessons.',
-        destinationUrl: `https://advertiser.example/landing?l=${index}`,
-        buttonText: 'Try it',
-        imageUrl: null,
-        language: 'en',
-        replaces: null,
-        rejectionReason: null,
-        pauseReason: null,
         version: 2,
         createdAt,
         updatedAt: new Date(createdAt.getTime() + 60_000),
