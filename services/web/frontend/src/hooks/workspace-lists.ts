@@ -3,7 +3,7 @@
  * owner are the API's filters, and further pages are loaded on demand. Every key starts with the record's
  * word ('campaigns', 'publishers'), so a decision refreshes every list of that kind.
  */
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { PAGE_SIZE, nextCursorOf, pagePath, pagedItems, type Page } from '../paged-list';
 import type { Campaign, Publisher } from '../types';
@@ -54,4 +54,16 @@ export function useCampaignList(filters: ListFilters = {}, { enabled = true, lim
 
 export function usePublisherList(filters: ListFilters = {}, { enabled = true, limit = PAGE_SIZE } = {}) {
   return usePagedList<Publisher>('publishers', filters, enabled, limit);
+}
+
+/**
+ * Takes records that have left a status out of the cached lists of that status at once, so what the page
+ * says happened and what it shows agree; the refetch that follows confirms it.
+ */
+export function dropFromStatusLists(client: QueryClient, kind: 'campaigns' | 'publishers', status: string, ids: ReadonlySet<number>): void {
+  if (ids.size === 0) return;
+  client.setQueriesData<InfiniteData<Page<{ id: number }>>>(
+    { queryKey: [kind, 'list'], predicate: (query) => (query.queryKey[2] as ListFilters | undefined)?.status === status },
+    (data) => data && { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => !ids.has(item.id)) })) },
+  );
 }

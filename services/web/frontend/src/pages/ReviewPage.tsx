@@ -17,7 +17,7 @@ import { OwnerHistory } from '../components/OwnerHistory';
 import { RejectForm } from '../components/RejectForm';
 import { useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
-import type { PagedList } from '../hooks/workspace-lists';
+import { dropFromStatusLists, type PagedList } from '../hooks/workspace-lists';
 import { SHORTCUTS, approveThenActivate, moveIndex, shortcutOf } from '../review-logic';
 import { useAccount } from '../session';
 import { formatCount, formatDateTime } from '../format';
@@ -88,6 +88,11 @@ export function ReviewPage() {
     onSuccess: (outcomes) => {
       setNews({ ok: outcomes.every((outcome) => outcome.ok), lines: outcomes.map((outcome) => outcome.words) });
       setSelected(new Set());
+      const decided = (kind: Kind, left: (decision: Decision) => boolean) => new Set(outcomes.filter(({ ok, job }) => ok && job.kind === kind && left(job.decision)).map(({ job }) => job.id));
+      const leftReview = (decision: Decision) => decision !== 'activate';
+      dropFromStatusLists(client, 'campaigns', 'submitted', decided('campaigns', leftReview));
+      dropFromStatusLists(client, 'publishers', 'submitted', decided('publishers', leftReview));
+      dropFromStatusLists(client, 'campaigns', 'approved', decided('campaigns', (decision) => decision === 'activate'));
       void client.invalidateQueries({ queryKey: ['campaigns'] });
       void client.invalidateQueries({ queryKey: ['publishers'] });
       for (const { job } of outcomes) void client.invalidateQueries({ queryKey: [job.kind === 'campaigns' ? 'campaign' : 'publisher', String(job.id)] });
