@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak test (issue 21; docs/reliability.md, "Soak"): builds, starts a FerretDB of its own
+# The soak test (docs/reliability.md, "Soak"): builds, starts a FerretDB of its own
 # (.data/ferretdb-soak, port SOAK_FERRET_PORT or 27031), runs tests/soak/run.ts, which starts every service
 # as its own process behind the gateway (as the benchmark does) plus a second replica of allocation and of
 # tracking, drives a realistic mix of traffic for SOAK_MINUTES (10), restarts one replica of each at half

@@ -27,7 +27,7 @@ log "build and type check"; pnpm run -s build
 log "type check of the tests"; pnpm run -s typecheck:tests
 log "lint"; pnpm run -s lint
 # Unused files and dependencies, unlisted dependencies and binaries (knip.json). Unused exports are not
-# checked yet: dozens of constants are exported for their tests; the dependencies are what issue 23 asked for.
+# checked: dozens of constants are exported for their tests.
 log "unused files and dependencies (knip)"; pnpm run -s knip
 log "dependency rules"; pnpm run -s depcheck
 log "unit tests"; pnpm run -s test:unit

@@ -1,5 +1,5 @@
 /**
- * The benchmark of the hot paths (issue 11) and of counting at volume. Prints its figures; asserts nothing,
+ * The benchmark of the hot paths and of counting at volume. Prints its figures; asserts nothing,
  * and is not part of the test command. Run it with `bash scripts/bench.sh` (which starts FerretDB for it);
  * docs/performance.md says what it measures and how.
  *

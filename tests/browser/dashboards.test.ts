@@ -1,5 +1,5 @@
 /**
- * What users of ad dashboards expect (issue 20), in a real browser against the whole running system
+ * What users of ad dashboards expect, in a real browser against the whole running system
  * (gateway, every service, the web service serving a fresh build) on real RabbitMQ, Redis and FerretDB:
  * a campaign's and a platform's own totals with click-through and confirmation rates, date presets, every
  * day of the range and its CSV; the status history from the audit record; search, status and paging in

@@ -105,7 +105,7 @@ describe('the sandbox on the platform page, in a browser against the whole syste
     await page.getByRole('button', { name: 'Generate key' }).click();
     const server = new PublisherServer(stack.system, await page.getByTestId('new-key').inputValue());
     for (let i = 0; i < 3; i += 1) expect((await server.ad('en')).status).to.equal(204);
-    // A key shown once makes leaving the page ask first (issue 20, UX); the owner has stored it.
+    // A key shown once makes leaving the page ask first; the owner has stored it.
     await page.getByRole('button', { name: 'I have stored the key; hide it' }).click();
     await page.reload();
     await page.getByTestId('platform-fill').waitFor();

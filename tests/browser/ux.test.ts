@@ -1,5 +1,5 @@
 /**
- * The UX section of issue 20, in a real browser against the whole running system (gateway, every service,
+ * The workspace's UX, in a real browser against the whole running system (gateway, every service,
  * the web service serving a fresh build) on real RabbitMQ, Redis and FerretDB. Starting points (records,
  * placements) are made through the API as the same people; what the issue is about is done on the pages,
  * at 375 px where phones matter and with the keyboard where a step is a decision. Screenshots go to
@@ -43,7 +43,7 @@ async function focusedText(page: Page): Promise<string> {
   return page.evaluate<string>("(document.activeElement?.textContent ?? '').trim()");
 }
 
-describe('the UX of issue 20, in a browser against the whole system', function () {
+describe('the workspace\'s UX, in a browser against the whole system', function () {
   this.timeout(180_000);
   let stack: BrowserSystem;
   let advertiserApi: ApiBrowser;

@@ -1,5 +1,5 @@
 /**
- * The bugs of the walk-through (issue 20, "Bugs" 1 to 13), each in a real browser against the whole running
+ * The bugs of the walk-through, each in a real browser against the whole running
  * system (gateway, every service, the web service serving a fresh build) on real RabbitMQ, Redis and
  * FerretDB. Records that a test only needs as a starting point are made through the API as the same
  * people (their own sessions); what the issue is about is done through the pages. The services run on a
@@ -40,7 +40,7 @@ async function focused(page: Page): Promise<string> {
   );
 }
 
-describe('the walk-through bugs of issue 20, in a browser against the whole system', function () {
+describe('the walk-through bugs, in a browser against the whole system', function () {
   this.timeout(180_000);
   const clock = new ShiftedClock();
   let stack: BrowserSystem;

@@ -1,5 +1,5 @@
 /**
- * A replica told to stop drains before it closes (issue 21): one of two tracking replicas (a child
+ * A replica told to stop drains before it closes: one of two tracking replicas (a child
  * process beside an in-process one) gets SIGTERM under confirmation and click traffic through the gateway.
  * Its probes answer 503 `draining` at once, the gateway stops sending it requests within its probe
  * interval, and only then does it close: not one confirmation or click fails. Before, it closed at once

@@ -292,7 +292,7 @@ describe('faults of the infrastructure under the running system', function () {
       await traffic.stop();
     }
 
-    // Stored, not yet in effect while the broker is down: the answer says so (issue 22, item 13).
+    // Stored, not yet in effect while the broker is down: the answer says so.
     expect(pausedAnswer, 'pausing while the broker is down').to.equal(202);
     observe('RabbitMQ: statuses', traffic.statuses());
     observe('RabbitMQ: ms to each 503', traffic.sent.filter((sent) => sent.status !== 200).map((sent) => sent.ms));

@@ -55,7 +55,7 @@ describe('security hardening through the gateway', function () {
   });
 
   it('serves every page with a strict CSP, nosniff and frame-ancestors, and no inline script in the HTML', async () => {
-    // A page the app does not have answers 404 with the app, which shows its not-found page (issue 20).
+    // A page the app does not have answers 404 with the app, which shows its not-found page.
     const pages: Array<[string, number]> = [
       ['/', 200],
       ['/workspace', 200],

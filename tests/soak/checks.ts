@@ -1,5 +1,5 @@
 /**
- * The soak's checks (issue 21), each PASS or MISS with what it saw.
+ * The soak's checks, each PASS or MISS with what it saw.
  */
 import type { Recorder } from './recorder';
 import type { Counted, RefusedKey } from './traffic';

@@ -1,5 +1,5 @@
 /**
- * The soak test (issue 21): the whole system, every service its own process behind the gateway (as the
+ * The soak test: the whole system, every service its own process behind the gateway (as the
  * benchmark starts it, plus a second replica of allocation and of tracking), under a realistic mix of
  * traffic for SOAK_MINUTES (10), with the first replica of allocation and of tracking restarted one after
  * the other at half time (with SOAK_REPLICAS=1, what the single replica refuses while down is counted

@@ -57,7 +57,7 @@ describe('campaign cache: version floors across rebuilds (real RabbitMQ)', () =>
 
     const paused = 71;
     const marker = 72;
-    // What the campaign service answers: active campaigns, and (since issue 22) paused ones for their versions.
+    // What the campaign service answers: active campaigns, and paused ones for their versions.
     let snapshot: CachedCampaign[] = [{ ...state(paused, 'active'), version: 3 }];
     let rebuilds = 0;
     const cache = new ActiveCampaignCache({

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { connectMongo, wholeCollectionScan, type Connection } from '../src';
 
 /**
- * Issue 21, item 2: a read that answered 503 at its deadline must not run on in the database. FerretDB
+ * A read that answered 503 at its deadline must not run on in the database. FerretDB
  * scans and decodes every document for a filter it cannot push down (a $regex here), so a few such reads
  * abandoned by the caller used to keep the database and the connection pool busy for seconds.
  */

@@ -1,6 +1,6 @@
 // Builds the workspace and the public site into ../dist/site (served by src/http/static-site.ts).
 // No inline script or style is emitted: the gateway's page policy allows only same-origin files.
-// No source maps are built (the site is public; issue 20). public/ holds the favicon. Every text file gets
+// No source maps are built (the site is public). public/ holds the favicon. Every text file gets
 // a brotli and a gzip copy (precompress.ts) that the web service serves to browsers that accept them.
 // docs/publishers.md is rendered into the /guide page (publishers-guide.ts).
 import path from 'node:path';

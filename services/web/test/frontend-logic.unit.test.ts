@@ -73,7 +73,7 @@ describe('single-page app routes', () => {
   });
 });
 
-describe('issue 20 walk-through fixes (pure parts)', () => {
+describe('the walk-through fixes (pure parts)', () => {
   it('says a service refusal in the words of the form, without the internal field name', () => {
     expect(fieldMessage({ field: 'title', code: 'too_short', message: 'title must have at least 1 visible character(s)' })).to.equal('Enter at least one visible character.');
     expect(fieldMessage({ field: 'destinationUrl', code: 'invalid_url', message: 'destinationUrl must not contain spaces, control characters or backslashes' })).to.equal(

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { clickThroughRate, confirmationRate, csvFileName, daysCsv, presetOf, presetRange } from '../frontend/src/stats-view';
 import { actorWords } from '../frontend/src/components/StatusHistory';
 
-describe('a record\'s totals: rates, presets and CSV (issue 20)', () => {
+describe('a record\'s totals: rates, presets and CSV', () => {
   it('computes click-through as clicked / confirmed and confirmation as confirmed / ad requests, one decimal', () => {
     const totals = { adRequests: 54, confirmedDeliveries: 40, clickedLinks: 1 };
     expect(clickThroughRate(totals)).to.equal('2.5%');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { exampleAnswer, exampleCommand, testKeyProblem } from '../frontend/src/try-request';
 
-describe('the platform page\'s test request (issue 20)', () => {
+describe('the platform page\'s test request', () => {
   it('sends only a test key: a live key or anything else is refused before a request is made', () => {
     expect(testKeyProblem(`pilot_pk_test_${'a'.repeat(40)}`)).to.equal(null);
     expect(testKeyProblem(`  pilot_pk_test_${'a'.repeat(40)} `)).to.equal(null);

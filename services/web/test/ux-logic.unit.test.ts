@@ -15,7 +15,7 @@ function platform(id: number, link: string, ownerAccountId: string): Publisher {
   return { id, type: 'bot', link, status: 'submitted', ownerAccountId, keyCreatedAt: null, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
 }
 
-describe('one vocabulary of statuses and audit actions (issue 20, UX)', () => {
+describe('one vocabulary of statuses and audit actions', () => {
   it('says the same word for a status wherever it is shown, and the audit actions as words', () => {
     expect(statusWord('submitted')).to.equal('In review');
     expect(statusWord('approved')).to.equal('Approved');
@@ -33,7 +33,7 @@ describe('one vocabulary of statuses and audit actions (issue 20, UX)', () => {
   });
 });
 
-describe('platform links as people paste them (issue 20, UX)', () => {
+describe('platform links as people paste them', () => {
   it('turns t.me/x, http://t.me/x, telegram.me/x/ and @x into https://t.me/x', () => {
     for (const typed of ['t.me/news_bot', 'http://t.me/news_bot', 'https://telegram.me/news_bot/', ' @news_bot ', 'HTTPS://WWW.T.ME/news_bot', 'https://t.me/news_bot']) {
       expect(normalizedLink(typed), typed).to.equal('https://t.me/news_bot');
@@ -60,7 +60,7 @@ describe('platform links as people paste them (issue 20, UX)', () => {
   });
 });
 
-describe('the /tr journey stays Turkish (issue 20, UX)', () => {
+describe('the /tr journey stays Turkish', () => {
   it('reads the language from /tr and from the sign-in page it leads to', () => {
     expect(publicLanguageOf('/tr', '')).to.equal('tr');
     expect(publicLanguageOf('/signin', '?lang=tr')).to.equal('tr');
@@ -70,7 +70,7 @@ describe('the /tr journey stays Turkish (issue 20, UX)', () => {
   });
 });
 
-describe('the review queue (issue 20, UX)', () => {
+describe('the review queue', () => {
   it('is a page of the site (200 with the app, not the not-found page)', () => {
     expect(isKnownPage('/workspace/review')).to.equal(true);
     expect(isKnownPage('/workspace/review/')).to.equal(true);
@@ -97,7 +97,7 @@ function contrast(a: string, b: string): number {
   return (light! + 0.05) / (dark! + 0.05);
 }
 
-describe('contrast of the chart legend and the small badges (issue 20, UX)', () => {
+describe('contrast of the chart legend and the small badges', () => {
   it('writes each legend name in its series colour at 4.5:1 or more on the white chart', () => {
     for (const series of SERIES) expect(contrast(series.color, '#ffffff'), series.name).to.be.at.least(4.5);
   });
@@ -130,7 +130,7 @@ describe('contrast of the chart legend and the small badges (issue 20, UX)', () 
   });
 });
 
-describe('the language choice (issue 20, UX)', () => {
+describe('the language choice', () => {
   it('offers every code the campaign service accepts, "All languages" first, each with its name', () => {
     const choices = languageChoices();
     expect(choices[0]).to.deep.equal({ code: 'all', label: 'All languages' });

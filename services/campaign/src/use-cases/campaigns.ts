@@ -293,7 +293,7 @@ export class CampaignUseCases {
 
   /**
    * What a campaign cache rebuilds from: every active campaign with its version, and every paused one,
-   * whose version is the floor below which a republished `campaign.activated` is stale (issue 22, item 12).
+   * whose version is the floor below which a republished `campaign.activated` is stale.
    * Paused is the only state an active campaign can leave for, so these are all the floors that matter.
    */
   async activeSnapshot(): Promise<{ items: SnapshotCampaign[] }> {

@@ -49,7 +49,7 @@ export class PlacementService {
 
   /**
    * A PUT of exactly what the slot already holds changes nothing: the same placement, its impressions kept,
-   * no audit entry, no event (issue 20, bug 6). Anything else is a new placement whose count starts at 0.
+   * no audit entry, no event. Anything else is a new placement whose count starts at 0.
    */
   async setPlacement(slot: Slot, input: PlacementInput, actor: Caller): Promise<SlotItem> {
     const current = (await this.placements.currentOf(slot))?.placement ?? null;

@@ -1,5 +1,5 @@
 /**
- * The dashboard chart's data (issue 20, bug 12): one bar group per UTC day from the first to the last day
+ * The dashboard chart's data: one bar group per UTC day from the first to the last day
  * shown, days without events as zeros, so the x-axis is a timeline; the series in one fixed order that the
  * bars and the legend both follow, in colours of at least 4.5:1 on white (the legend writes the names in them).
  */

@@ -1,5 +1,5 @@
 /**
- * The services' 422 field errors in the words of the form (issue 20, bug 10): shown next to the field, so
+ * The services' 422 field errors in the words of the form: shown next to the field, so
  * the internal field name ("destinationUrl must ...") is left out and the rest reads as a sentence.
  */
 import type { FieldError } from './api';

@@ -1,5 +1,5 @@
 /**
- * Every language a campaign may target, as the campaign service accepts them (issue 20, UX: the choice
+ * Every language a campaign may target, as the campaign service accepts them (the choice
  * was a fixed list of 16): the codes come from the shared contract, the names from the browser
  * (Intl.DisplayNames), sorted by name, with "All languages" first.
  */

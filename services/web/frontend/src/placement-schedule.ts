@@ -1,5 +1,5 @@
 /**
- * A website placement's state as a person reads it (issue 20, bug 5): an active placement is Scheduled
+ * A website placement's state as a person reads it: an active placement is Scheduled
  * before its start, Live inside its schedule and Ended from its end (the public endpoint shows it only
  * while Live); draft and paused placements are never shown.
  */

@@ -1,5 +1,5 @@
 /**
- * The public pages' words in English and Turkish (issue 20, UX: the `/tr` journey stays Turkish). The
+ * The public pages' words in English and Turkish (the `/tr` journey stays Turkish). The
  * Turkish home page is /tr; the sign-in page it leads to is /signin?lang=tr, so a reload keeps the language.
  */
 import { useLocation } from 'react-router-dom';

@@ -1,5 +1,5 @@
 /**
- * A platform's public link as people paste it (issue 20, UX): `t.me/x_bot`, `http://t.me/x_bot`,
+ * A platform's public link as people paste it: `t.me/x_bot`, `http://t.me/x_bot`,
  * `https://telegram.me/x_bot/`, `@x_bot` all mean https://t.me/x_bot, the one form API.md stores. The form
  * sends that form, so a pasted variant is not refused; anything else is left as typed for the hint to name.
  * The rule is the server's own (the contracts' telegram-link.ts), so the page and the server never disagree.

@@ -1,5 +1,5 @@
 /**
- * What the totals panels compute from a stats answer (issue 20, "what users of ad dashboards expect"):
+ * What the totals panels compute from a stats answer:
  * the two rates, the date presets as UTC date ranges, and the per-day rows as CSV.
  */
 import { formatShare } from './format';

@@ -1,5 +1,5 @@
 /**
- * One vocabulary for every place a record's state is shown (issue 20, UX): the filters, the badges and
+ * One vocabulary for every place a record's state is shown: the filters, the badges and
  * the audit record say the same words for the same status, and the audit's actions read as sentences.
  */
 import type { CampaignStatus, PublisherStatus } from './types';

@@ -1,5 +1,5 @@
 /**
- * The "send a test request" of a platform's page (issue 20): only a sandbox test key is sent from the
+ * The "send a test request" of a platform's page: only a sandbox test key is sent from the
  * browser (its requests are never counted); a live key typed here is refused before anything is sent,
  * because its ad requests count against the platform's limit and totals.
  */

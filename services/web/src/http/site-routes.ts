@@ -1,7 +1,7 @@
 /**
  * The pages the single-page app has (frontend/src/router.tsx): the web service answers them 200 with
  * index.html, and any other page address 404 with index.html, where the app shows its not-found page
- * (issue 20, bug 13: a missing page must not answer 200). Record ids are positive integers, as in API.md.
+ * (a missing page must not answer 200). Record ids are positive integers, as in API.md.
  */
 const PAGES: readonly RegExp[] = [
   /^\/$/,
@@ -19,7 +19,7 @@ const PAGES: readonly RegExp[] = [
   /^\/workspace\/publishers\/[1-9][0-9]{0,15}$/,
   /^\/workspace\/audit$/,
   /^\/workspace\/placements$/,
-  /^\/workspace\/review$/, // the administrator's review queue (issue 20, UX)
+  /^\/workspace\/review$/, // the administrator's review queue
 ];
 
 /** Whether `requestPath` is a page of the app (one trailing slash allowed, as the router allows it). */

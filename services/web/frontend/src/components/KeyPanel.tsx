@@ -35,7 +35,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
     gcTime: 0,
   });
   const rotating = Boolean(publisher.keyCreatedAt);
-  // Focus follows the step (issue 20, bug 11): the confirmation when it opens, the button again when it
+  // Focus follows the step: the confirmation when it opens, the button again when it
   // is cancelled, the new key when it is shown; never left on a button that just disappeared.
   const rotateButton = useRef<HTMLButtonElement>(null);
   const confirmBox = useRef<HTMLDivElement>(null);

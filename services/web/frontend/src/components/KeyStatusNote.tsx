@@ -2,7 +2,7 @@ import type { Publisher } from '../types';
 import { formatDateTime } from '../format';
 
 /**
- * What the owner of a platform that is not approved learns about its server key (issue 20, bug 4): a
+ * What the owner of a platform that is not approved learns about its server key: a
  * paused platform keeps its key, refused until approval; a rejection revoked it; otherwise none exists yet.
  */
 export function keyStatusText(publisher: Pick<Publisher, 'status' | 'keyCreatedAt'>): string {

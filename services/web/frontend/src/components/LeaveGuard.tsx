@@ -1,5 +1,5 @@
 /**
- * Asks before leaving a page that holds something shown only once (issue 20, UX: a freshly revealed key).
+ * Asks before leaving a page that holds something shown only once (a freshly revealed key).
  * A move inside the site is held and this asks on the page, with focus on "Stay"; a reload or closing the
  * tab gets the browser's own question. Only one guard may be active at a time (the router's rule).
  */

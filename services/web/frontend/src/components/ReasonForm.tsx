@@ -1,7 +1,7 @@
 /**
  * A step that asks before a consequential move (reject, pause): a button opens a small form that says what
  * will happen and takes a reason (required or optional, 1 to 500 characters). Opening it moves focus to
- * the reason; Cancel or Escape closes it and gives focus back to the button (issue 20, bugs 3 and 11).
+ * the reason; Cancel or Escape closes it and gives focus back to the button.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useFormDraft } from '../hooks/form-draft';

@@ -1,5 +1,5 @@
 /**
- * A campaign's or a platform's own totals (issue 20): the range chosen by preset (all time first), the
+ * A campaign's or a platform's own totals: the range chosen by preset (all time first), the
  * totals with click-through and confirmation rates, every day of the range with zeros for quiet days,
  * and the days as CSV.
  */

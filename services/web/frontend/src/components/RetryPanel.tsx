@@ -1,7 +1,7 @@
 /**
  * A failed load that may succeed later (the service unreachable, 5xx, 429): the failure in words, a
  * "Try again" button, and retries by itself with backoff (the server's Retry-After first, then 2, 4, 8 ...
- * up to 30 seconds), saying when the next attempt is (issue 20, bug 8).
+ * up to 30 seconds), saying when the next attempt is.
  */
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, describeError } from '../api';

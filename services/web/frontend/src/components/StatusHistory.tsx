@@ -1,5 +1,5 @@
 /**
- * A campaign's or a platform's history from the audit record (issue 20): every change of status and key,
+ * A campaign's or a platform's history from the audit record: every change of status and key,
  * newest first, with who made it and the reason given. Owners read "you" and "an administrator".
  */
 import { useRecordAudit, type RecordSeenBy } from '../hooks/record-audit';

@@ -1,5 +1,5 @@
 /**
- * Next to the keys (issue 20): when each key was last used, an example ad request and its answer, and a
+ * Next to the keys: when each key was last used, an example ad request and its answer, and a
  * "Send a test request" form that sends the platform's test key from the browser and shows the answer.
  */
 import { useState, type FormEvent } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The workspace address a signed-out person asked for, kept through sign-in (issue 20, bug 9): the layout
+ * The workspace address a signed-out person asked for, kept through sign-in: the layout
  * sends them to /signin with it in the router state and in sessionStorage (so a reload of the sign-in page,
  * or a new code, keeps it), and the sign-in page opens it once the session exists.
  */

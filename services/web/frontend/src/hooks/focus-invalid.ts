@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 
 /**
- * After a failed save, the first invalid field of the form gets focus and is scrolled into view (issue 20,
- * bug 11; on a phone it is otherwise off screen). Call the returned function when a save fails; the focus
+ * After a failed save, the first invalid field of the form gets focus and is scrolled into view (on a
+ * phone it is otherwise off screen). Call the returned function when a save fails; the focus
  * moves after the next render, once the fields are marked aria-invalid.
  */
 export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>): () => void {

@@ -23,7 +23,7 @@ function csvSubject(filters: { campaignId: string; publisherId: string }): strin
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
-  // The filters live in the address (issue 20, UX): a reload, a bookmark or a shared link shows the same totals.
+  // The filters live in the address: a reload, a bookmark or a shared link shows the same totals.
   const [params, setParams] = useSearchParams();
   const filters = { campaignId: params.get('campaignId') ?? '', publisherId: params.get('publisherId') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const setFilters = (next: typeof filters) =>
