@@ -4,8 +4,7 @@
  * problem errors with stable codes that the routes pass on.
  */
 import type { Clock } from '@pilot/config';
-import { createEnvelope, transitionRefusalMessage, type CampaignEvent, type CampaignState } from '@pilot/contracts';
-import { auditItemOf, type InternalAuditItem } from '@pilot/contracts';
+import { auditItemOf, createEnvelope, recordIdOf, transitionRefusalMessage, type CampaignEvent, type CampaignState, type InternalAuditItem } from '@pilot/contracts';
 import { pageOf, type Page } from '@pilot/http-kit';
 import { HttpError, problems } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
@@ -272,11 +271,8 @@ export class CampaignUseCases {
    */
   async audit(actor: Actor, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<{ items: InternalAuditItem[] }> {
     if (entity !== undefined && entity !== 'campaign') return { items: [] };
-    let campaignId: number | null = null;
-    if (entityId !== undefined) {
-      if (!/^[1-9][0-9]{0,15}$/.test(entityId)) return { items: [] };
-      campaignId = Number(entityId);
-    }
+    const campaignId = entityId === undefined ? null : recordIdOf(entityId);
+    if (entityId !== undefined && campaignId === null) return { items: [] };
     const entries = await this.repository.audit({ ownerAccountId: actor.admin ? null : actor.accountId, campaignId }, after, limit);
     return { items: entries.map((entry) => auditItemOf(entry.entity, entry)) };
   }

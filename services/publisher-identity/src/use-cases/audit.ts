@@ -3,7 +3,7 @@
  * (the VersionedStore history) and account sign-ins and sign-outs. Newest first; an administrator sees
  * every entry, an account the entries of its own records.
  */
-import { auditItemOf, newestFirst, type InternalAuditItem } from '@pilot/contracts';
+import { auditItemOf, newestFirst, type InternalAuditItem, recordIdOf } from '@pilot/contracts';
 import type { Principal } from '@pilot/internal-auth';
 import type { HistoryPosition } from '@pilot/versioned-store';
 import type { AccountRepository } from '../data/account-repository';
@@ -20,7 +20,7 @@ export class Audit {
     const ownerAccountId = caller.admin ? undefined : caller.accountId;
     const reads: Array<Promise<InternalAuditItem[]>> = [];
     if (entity === undefined || entity === 'publisher') {
-      const id = entityId === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(entityId) ? Number(entityId) : null;
+      const id = entityId === undefined ? undefined : recordIdOf(entityId);
       if (id !== null) {
         reads.push(this.publishers.history({ ownerAccountId, entityId: id }, after, limit).then((entries) => entries.map((entry) => auditItemOf('publisher', entry))));
       }

@@ -5,6 +5,7 @@
  * Pure.
  */
 import { dayOf, firstKeptHourlyDay, hoursOfDays, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
+import { recordIdOf } from '@pilot/contracts';
 
 export { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
 
@@ -54,12 +55,6 @@ type FigureKind = (typeof FIGURE_KINDS)[number];
 
 export type StatsQueryResult = { ok: true; filter: Omit<StatsFilter, 'visibleTo'> } | { ok: false; code: string; detail: string };
 
-function positiveId(raw: string): number | null {
-  if (!/^[1-9][0-9]{0,15}$/.test(raw)) return null;
-  const value = Number(raw);
-  return Number.isSafeInteger(value) ? value : null;
-}
-
 function utcDate(raw: string): string | null {
   if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(raw)) return null;
   const parsed = new Date(`${raw}T00:00:00.000Z`);
@@ -80,7 +75,7 @@ export function parseStatsQuery(query: Record<string, unknown>): StatsQueryResul
   ] as const) {
     const raw = single(name);
     if (raw === undefined) continue;
-    const id = raw === null ? null : positiveId(raw);
+    const id = raw === null ? null : recordIdOf(raw);
     if (id === null) return { ok: false, code, detail: `${name} must be one positive integer` };
     filter[name] = id;
   }
