@@ -4,7 +4,7 @@
  * problem errors with stable codes that the routes pass on.
  */
 import type { Clock } from '@pilot/config';
-import { auditItemOf, createEnvelope, recordIdOf, transitionRefusalMessage, type CampaignEvent, type CampaignState, type InternalAuditItem } from '@pilot/contracts';
+import { auditItemOf, createEnvelope, recordIdOf, transitionRefusalMessage, type Campaign, type CampaignEvent, type CampaignState, type CampaignTransitionAnswer, type InternalAuditItem } from '@pilot/contracts';
 import { pageOf, type Page } from '@pilot/http-kit';
 import { HttpError, problems } from '@pilot/problems';
 import type { Logger } from '@pilot/logging';
@@ -20,30 +20,12 @@ import {
   TRANSITIONS,
   type Actor,
   type CampaignRecord,
-  type CampaignStatus,
   type TransitionName,
 } from '../domain/campaign';
 import { validateCreative, validatePause, validateRejection, type FieldProblem } from '../domain/validation';
 
-/** The campaign object of API.md. */
-export interface CampaignView {
-  id: number;
-  name: string;
-  format: string;
-  title: string;
-  text: string;
-  destinationUrl: string;
-  buttonText: string;
-  imageUrl: string | null;
-  language: string;
-  status: CampaignStatus;
-  replaces: number | null;
-  rejectionReason: string | null;
-  pauseReason: string | null;
-  ownerAccountId: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The campaign object of API.md, as the contract's schema writes it. */
+export type CampaignView = Campaign;
 
 
 export type SnapshotCampaign = CampaignState & { version: number };
@@ -78,11 +60,8 @@ interface PlannedTransition {
   facts: ChangeFacts;
 }
 
-/**
- * A transition's answer: the updated campaign, and whether the rest of the system has it (`done`: its
- * event is on the bus) or will once the broker is reachable again (`pending`; answered with 202).
- */
-export type TransitionAnswer = CampaignView & { propagation: 'done' | 'pending' };
+/** A transition's answer: the updated campaign and its `propagation` (the contract's schema). */
+export type TransitionAnswer = CampaignTransitionAnswer;
 /** A create holds its slot claim for milliseconds; a claim without a record after this long was left by a dead process. */
 const SLOT_CLAIM_GRACE_MS = 10 * 60 * 1000;
 
