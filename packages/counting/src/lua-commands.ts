@@ -1,14 +1,12 @@
 /**
- * The pipeline's Lua scripts (src/lua, one atomic step in Redis each), read once and defined as commands
- * on a client (EVALSHA; ioredis loads a script again when Redis has forgotten it). The scripts build the
- * names of per-grain hashes from prefixes passed in ARGV (the grains are not known in advance), so the
+ * The pipeline's Lua scripts (src/lua, one atomic step in Redis each) as typed commands. The scripts build
+ * the names of per-grain hashes from prefixes passed in ARGV (the grains are not known in advance), so the
  * pipeline needs one Redis, or one cluster slot for the deployment prefix (docs/decisions/0013).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
+import { luaCommands } from '@pilot/redis';
 
-/** What each script returns (see its header for its KEYS and ARGV). */
+/** What each script returns (its header tells its KEYS and ARGV). */
 interface Replies {
   countAdRequest: [consumed: number, msBeforeReset: number, counted: number, allowed: number];
   countOnce: number;
@@ -23,10 +21,10 @@ interface Replies {
   holdLease: number;
 }
 
-type CommandName = keyof Replies;
+/** src/lua from src/ (tsx) and from dist/ alike: the package ships src/ beside dist/. */
+const LUA_DIR = path.join(__dirname, '..', 'src', 'lua');
 
-/** The scripts by command name: their file under src/lua and how many of their arguments are KEYS. */
-const SCRIPTS: Record<CommandName, { file: string; numberOfKeys: number }> = {
+export const countCommandsOn = luaCommands<Replies>(LUA_DIR, 'pilotCount_', {
   countAdRequest: { file: 'count-ad-request.lua', numberOfKeys: 4 },
   countOnce: { file: 'count-once.lua', numberOfKeys: 5 },
   markOnce: { file: 'mark-once.lua', numberOfKeys: 1 },
@@ -38,32 +36,9 @@ const SCRIPTS: Record<CommandName, { file: string; numberOfKeys: number }> = {
   sweep: { file: 'sweep.lua', numberOfKeys: 2 },
   readUnfolded: { file: 'read-unfolded.lua', numberOfKeys: 5 },
   holdLease: { file: 'hold-lease.lua', numberOfKeys: 1 },
-};
+});
 
-/** src/lua from src/ (tsx) and from dist/ alike: the package ships src/ beside dist/. */
-const LUA_DIR = path.join(__dirname, '..', 'src', 'lua');
-
-/** Read once, when the module loads, so a missing script fails the start rather than a request. */
-const SOURCES = new Map(Object.entries(SCRIPTS).map(([name, { file }]) => [name, readFileSync(path.join(LUA_DIR, file), 'utf8')]));
-
-type Arg = string | number;
-
-/** The scripts as calls: KEYS first, then ARGV, as each script's header lists them. */
-export type CountCommands = { [Name in CommandName]: (...keysThenArgs: Arg[]) => Promise<Replies[Name]> };
-
-/** Defines the scripts on `redis` (once per client) and returns them as typed calls. */
-export function countCommandsOn(redis: Redis): CountCommands {
-  const commands: Partial<Record<CommandName, (...keysThenArgs: Arg[]) => Promise<unknown>>> = {};
-  for (const [name, { numberOfKeys }] of Object.entries(SCRIPTS) as [CommandName, (typeof SCRIPTS)[CommandName]][]) {
-    const command = `pilotCount_${name}`;
-    if (!(command in redis)) redis.defineCommand(command, { numberOfKeys, lua: SOURCES.get(name)! });
-    // defineCommand adds the script as a method of the client, which ioredis's types cannot know.
-    const call: unknown = Reflect.get(redis, command);
-    if (typeof call !== 'function') throw new Error(`script ${name} is not defined`);
-    commands[name] = (...keysThenArgs) => Promise.resolve(Reflect.apply(call, redis, keysThenArgs));
-  }
-  return commands as CountCommands;
-}
+export type CountCommands = ReturnType<typeof countCommandsOn>;
 
 /** A hash as HGETALL lists it ({field, value, ...}) inside a script's reply: field -> count. */
 export function pairsToMap(pairs: string[]): Map<string, number> {
