@@ -156,7 +156,7 @@ export class CountRecorder {
     );
   }
 
-  /** The id that makes an ad request's count idempotent, and the count block's arguments ('' when nothing is counted). */
+  /** The id that makes an ad request's count idempotent, and the arguments of the scripts' countFact ('' when nothing is counted). */
   private adRequestCountArgs(fact: AdRequestFact | null, now: Date): [string, string[]] {
     if (!fact) return ['', ['', '', '', '', '', '', '', '0']];
     if ('unfilled' in fact) {
