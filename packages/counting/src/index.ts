@@ -5,6 +5,7 @@
  */
 export * from './layout';
 export * from './recorder';
+export * from './once-sets';
 export * from './journal';
 export * from './unfolded';
 export * from './grain-days';

@@ -6,8 +6,8 @@
  */
 import type { Redis } from 'ioredis';
 import { CountKeys, GRAINS_SUFFIX } from './layout';
-import { CountScripts } from './redis-scripts';
-import { hourOf, ONCE_MARGIN_MS } from './recorder';
+import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';
+import { hourOf, ONCE_MARGIN_MS } from './once-sets';
 
 /** A fold's counts: grain -> field (`<day>|<kind>`) -> count. */
 export type FoldCounts = Map<string, Map<string, number>>;
@@ -23,32 +23,26 @@ export interface SweepCounts {
   hours: number;
 }
 
-/** Hash reads of one READ_GRAINS call at most (grains x folds). */
+/** Hash reads of one readGrains call at most (grains x folds). */
 const HASHES_PER_READ = 2_000;
-/** Applied folds one SWEEP call deletes at most. */
+/** Applied folds one sweep call deletes at most. */
 const FOLDS_PER_SWEEP = 2;
-
-export function pairsToMap(pairs: string[]): Map<string, number> {
-  const fields = new Map<string, number>();
-  for (let i = 0; i + 1 < pairs.length; i += 2) fields.set(pairs[i]!, Number(pairs[i + 1]));
-  return fields;
-}
 
 export class CountJournal {
   readonly keys: CountKeys;
-  private readonly scripts: CountScripts;
+  private readonly commands: CountCommands;
 
   constructor(
     private readonly redis: Redis,
     prefix: string,
   ) {
     this.keys = new CountKeys(prefix);
-    this.scripts = new CountScripts(redis);
+    this.commands = countCommandsOn(redis);
   }
 
   /** True while `holder` holds the folder lease (taken or renewed for `ms`). */
   async holdLease(holder: string, ms: number): Promise<boolean> {
-    return (await this.scripts.run('HOLD_LEASE', this.keys.folderLease, holder, ms)) === 1;
+    return (await this.commands.holdLease(this.keys.folderLease, holder, ms)) === 1;
   }
 
   async releaseLease(holder: string): Promise<void> {
@@ -72,7 +66,7 @@ export class CountJournal {
    */
   async claim(interval: number, floor: number): Promise<number | null> {
     const seq = Number(
-      await this.scripts.run('CLAIM_INTERVAL', this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`, floor),
+      await this.commands.claimInterval(this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`, floor),
     );
     return seq > 0 ? seq : null;
   }
@@ -89,7 +83,7 @@ export class CountJournal {
   async gatherGrains(seqs: number[], ms: number): Promise<number> {
     await this.redis.del(this.keys.passGrains);
     let count = 0;
-    for (const seq of seqs) count = Number(await this.scripts.run('GATHER_GRAINS', this.keys.passGrains, `${this.keys.base}f:`, seq, ms));
+    for (const seq of seqs) count = Number(await this.commands.gatherGrains(this.keys.passGrains, `${this.keys.base}f:`, seq, ms));
     return count;
   }
 
@@ -99,7 +93,7 @@ export class CountJournal {
    * end the walk early.
    */
   async scanGrains(cursor: string, count: number, ms: number): Promise<[string, string[]]> {
-    const step = (await this.scripts.run('SCAN_GRAINS', this.keys.passGrains, cursor, count, ms)) as [string, string[]] | null;
+    const step = await this.commands.scanGrains(this.keys.passGrains, cursor, count, ms);
     if (!step) throw new Error('the grains gathered for the pass are gone');
     return step;
   }
@@ -116,7 +110,7 @@ export class CountJournal {
     const flat: [string, number, string[]][] = [];
     for (let start = 0; start < grains.length; start += step) {
       const slice = grains.slice(start, start + step);
-      flat.push(...((await this.scripts.run('READ_GRAINS', `${this.keys.base}f:`, seqs.length, ...seqs, ...slice)) as [string, number, string[]][]));
+      flat.push(...(await this.commands.readGrains(`${this.keys.base}f:`, seqs.length, ...seqs, ...slice)));
     }
     const folds = new Map<number, FoldCounts>();
     for (const [grain, seq, pairs] of flat) {
@@ -155,8 +149,7 @@ export class CountJournal {
     const firstNeededHour = hourOf(new Date(now.getTime() - ONCE_MARGIN_MS)) - 1;
     const swept: SweepCounts = { folds: 0, hours: 0 };
     for (;;) {
-      const [folds, hours] = (await this.scripts.run(
-        'SWEEP',
+      const [folds, hours] = await this.commands.sweep(
         this.keys.appliedFolds,
         this.keys.onceHours,
         now.getTime() - keepAppliedMs,
@@ -164,7 +157,7 @@ export class CountJournal {
         firstNeededHour,
         `${this.keys.base}once:`,
         FOLDS_PER_SWEEP,
-      )) as [number, number];
+      );
       swept.folds += folds;
       swept.hours += hours;
       if (folds < FOLDS_PER_SWEEP) return swept;

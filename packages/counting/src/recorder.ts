@@ -23,7 +23,8 @@ import {
 } from './layout';
 import { breakdownCountsOf, unfilledBreakdownCountsOf } from './breakdown-layout';
 import { hourFieldOf } from './hourly-layout';
-import { CountScripts } from './redis-scripts';
+import { countCommandsOn, type CountCommands } from './lua-commands';
+import { HOUR_MS, hourOf, onceSetEnd } from './once-sets';
 
 export interface LimitState {
   /** Requests consumed in the current window, this one included. */
@@ -49,27 +50,14 @@ export interface AdRequestLimit {
  */
 export type AdRequestFact = (CountedAllocation & { allocationId: string }) | (UnfilledAdRequest & { unfilled: true; requestId: string });
 
-const HOUR_MS = 3_600_000;
 /** Owner fields for counts about no campaign or publisher (the owners hash gets a harmless `-` entry). */
 const NO_OWNERS = ['-', '-', '-', '-'];
 /** How long an ad request's allocation id is remembered, so that a resent count does not count again. */
 const RECENT_AD_REQUESTS_MS = 5 * 60_000;
 
-/** A counted-once set outlives the last token of its hour (one hour after the hour ends) by this much. */
-export const ONCE_MARGIN_MS = 15 * 60_000;
-
-export function hourOf(at: Date): number {
-  return Math.floor(at.getTime() / HOUR_MS);
-}
-
-/** The instant from which the counted-once set of `hour` is no longer needed. */
-export function onceSetEnd(hour: number): number {
-  return (hour + 2) * HOUR_MS + ONCE_MARGIN_MS;
-}
-
 export class CountRecorder {
   private readonly keys: CountKeys;
-  private readonly scripts: CountScripts;
+  private readonly commands: CountCommands;
 
   constructor(
     redis: Redis,
@@ -79,7 +67,7 @@ export class CountRecorder {
     private readonly intervalMs: number = DEFAULT_INTERVAL_MS,
   ) {
     this.keys = new CountKeys(prefix);
-    this.scripts = new CountScripts(redis);
+    this.commands = countCommandsOn(redis);
   }
 
   /**
@@ -99,8 +87,7 @@ export class CountRecorder {
   private adRequestStep(limitKey: string, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date): Promise<AdRequestCount> {
     return this.guarded('ad request count', async () => {
       const [id, count] = this.adRequestCountArgs(fact, now);
-      const [consumed, ms, counted, allowed] = (await this.scripts.run(
-        'COUNT_AD_REQUEST',
+      const [consumed, ms, counted, allowed] = await this.commands.countAdRequest(
         limitKey,
         this.keys.openIntervals,
         this.keys.owners,
@@ -110,7 +97,7 @@ export class CountRecorder {
         id,
         RECENT_AD_REQUESTS_MS,
         ...count,
-      )) as [number, number, number, number];
+      );
       return { consumed, msBeforeReset: ms, allowed: allowed === 1, counted: counted === 1 };
     });
   }
@@ -125,8 +112,7 @@ export class CountRecorder {
     return this.guarded(`${kind} count`, async () => {
       const hour = hourOf(allocation.allocatedAt);
       const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
-      const counted = await this.scripts.run(
-        'COUNT_ONCE',
+      const counted = await this.commands.countOnce(
         this.keys.once(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour),
         this.keys.onceHours,
         this.keys.openIntervals,
@@ -150,7 +136,7 @@ export class CountRecorder {
     return this.guarded(`test ${kind}`, async () => {
       const hour = hourOf(allocatedAt);
       const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
-      const added = await this.scripts.run('MARK_ONCE', this.keys.testOnce(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour), allocationId, ttlMs);
+      const added = await this.commands.markOnce(this.keys.testOnce(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour), allocationId, ttlMs);
       return added === 1;
     });
   }
@@ -158,7 +144,7 @@ export class CountRecorder {
   /** Counts a visit of a click link that redirected without being a click (HEAD, a preview fetcher). */
   async countFilteredVisit(visit: FilteredVisit, allocation: CountedAllocation, now: Date): Promise<void> {
     await this.guarded('filtered visit count', () =>
-      this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)),
+      this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)),
     );
   }
 
@@ -166,11 +152,11 @@ export class CountRecorder {
   async count(grains: string[], day: string, kind: string, now: Date): Promise<void> {
     const interval = intervalEndOf(now, this.intervalMs);
     await this.guarded(`${kind} count`, () =>
-      this.scripts.run('COUNT_EVERY_TIME', this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, grains.length, ...grains),
+      this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, grains.length, ...grains),
     );
   }
 
-  /** The id that makes an ad request's count idempotent, and the count block's arguments ('' when nothing is counted). */
+  /** The id that makes an ad request's count idempotent, and the arguments of the scripts' countFact ('' when nothing is counted). */
   private adRequestCountArgs(fact: AdRequestFact | null, now: Date): [string, string[]] {
     if (!fact) return ['', ['', '', '', '', '', '', '', '0']];
     if ('unfilled' in fact) {

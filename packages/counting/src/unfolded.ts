@@ -6,9 +6,8 @@
  */
 import { asInfrastructureFault } from '@pilot/faults';
 import type { Redis } from 'ioredis';
-import { pairsToMap } from './journal';
 import { CountKeys } from './layout';
-import { CountScripts } from './redis-scripts';
+import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';
 
 export interface UnfoldedPart {
   /** 0 for an interval not claimed yet, else the fold's sequence number. */
@@ -36,7 +35,7 @@ export interface Unfolded {
 
 export class UnfoldedCounts {
   private readonly keys: CountKeys;
-  private readonly scripts: CountScripts;
+  private readonly commands: CountCommands;
 
   constructor(
     redis: Redis,
@@ -44,14 +43,13 @@ export class UnfoldedCounts {
     private readonly timeoutMs: number,
   ) {
     this.keys = new CountKeys(prefix);
-    this.scripts = new CountScripts(redis);
+    this.commands = countCommandsOn(redis);
   }
 
   read(grains: string[], ownerFields: string[] = []): Promise<Unfolded> {
     return asInfrastructureFault(
       async () => {
-        const [ownerValues, [above, through], ...raw] = (await this.scripts.run(
-          'READ_UNFOLDED',
+        const [ownerValues, [above, through], ...raw] = await this.commands.readUnfolded(
           this.keys.openIntervals,
           this.keys.pendingFolds,
           this.keys.appliedFolds,
@@ -62,7 +60,7 @@ export class UnfoldedCounts {
           ownerFields.length,
           ...ownerFields,
           ...grains,
-        )) as [(string | null)[], [number, number], ...[number, string, string[]][]];
+        );
         const owners = new Map<string, string>();
         ownerFields.forEach((field, index) => {
           const value = ownerValues[index];

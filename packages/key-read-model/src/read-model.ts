@@ -18,6 +18,7 @@
  */
 import type { Redis } from 'ioredis';
 import { hashApiKey, keyKindOf, type KeyKind } from '@pilot/api-keys';
+import { keyReadModelCommandsOn } from './lua-commands';
 
 export type PlatformType = 'bot' | 'channel';
 
@@ -45,59 +46,20 @@ export interface PublisherEntry extends KeyOwner {
   incarnation: string;
 }
 
-// KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash, ARGV[3] the entry's field
-// that must hold it (keyHash for a live key, testKeyHash for a test key).
-const CHECK_KEY_SCRIPT = `
-local id = redis.call('HGET', KEYS[1], 'publisherId')
-if not id then return false end
-local entry = redis.call('HMGET', ARGV[1] .. id, ARGV[3], 'status', 'ownerAccountId', 'type')
-if entry[1] ~= ARGV[2] then return false end
-return {id, entry[2], entry[3], entry[4]}
-`;
-
-// KEYS[1] publisher entry, KEYS[2] the current key's entry (the publisher entry when none), KEYS[3] the
-// current test key's entry (likewise), KEYS[4..] entries of revoked keys. ARGV: incarnation, version,
-// status, ownerAccountId, type, publisherId, keyHash or '', testKeyHash or ''.
-const WRITE_SCRIPT = `
-local stored = redis.call('HMGET', KEYS[1], 'incarnation', 'version')
-if stored[1] == ARGV[1] and (tonumber(stored[2]) or 0) > tonumber(ARGV[2]) then return 0 end
-for i = 4, #KEYS do
-  if redis.call('HGET', KEYS[i], 'publisherId') == ARGV[6] then redis.call('DEL', KEYS[i]) end
-end
-redis.call('HSET', KEYS[1], 'incarnation', ARGV[1], 'version', ARGV[2], 'status', ARGV[3], 'ownerAccountId', ARGV[4], 'type', ARGV[5], 'keyHash', ARGV[7], 'testKeyHash', ARGV[8])
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[2], 'publisherId', ARGV[6]) end
-if ARGV[8] ~= '' then redis.call('HSET', KEYS[3], 'publisherId', ARGV[6]) end
-return 1
-`;
-
-// KEYS[1] publisher entry. ARGV[1] the incarnation to keep.
-const SWEEP_PUBLISHER_SCRIPT = `
-if redis.call('HGET', KEYS[1], 'incarnation') == ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1])
-return 1
-`;
-
-// KEYS[1] key entry. ARGV[1] publisher entry prefix, ARGV[2] the key's hash.
-const SWEEP_KEY_SCRIPT = `
-local id = redis.call('HGET', KEYS[1], 'publisherId')
-if id then
-  local current = redis.call('HMGET', ARGV[1] .. id, 'keyHash', 'testKeyHash')
-  if current[1] == ARGV[2] or current[2] == ARGV[2] then return 0 end
-end
-redis.call('DEL', KEYS[1])
-return 1
-`;
-
 /** A SCAN pattern matching names that start with `prefix` literally. */
 function startingWith(prefix: string): string {
   return `${prefix.replace(/[*?[\]\\]/g, (char) => `\\${char}`)}*`;
 }
 
 export class KeyReadModel {
+  private readonly commands: ReturnType<typeof keyReadModelCommandsOn>;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.commands = keyReadModelCommandsOn(redis);
+  }
 
   private keyEntry(keyHash: string): string {
     return `${this.prefix}key:${keyHash}`;
@@ -119,7 +81,7 @@ export class KeyReadModel {
     const keyKind = keyKindOf(key);
     const keyHash = hashApiKey(key);
     const field = keyKind === 'test' ? 'testKeyHash' : 'keyHash';
-    const found = (await this.redis.eval(CHECK_KEY_SCRIPT, 1, this.keyEntry(keyHash), this.publisherPrefix, keyHash, field)) as (string | null)[] | null;
+    const found = await this.commands.checkKey(this.keyEntry(keyHash), this.publisherPrefix, keyHash, field);
     if (!found) return null;
     const [id, status, ownerAccountId, type] = found;
     const publisherId = Number(id);
@@ -154,8 +116,7 @@ export class KeyReadModel {
       testKeyHash ? this.keyEntry(testKeyHash) : publisherEntry,
       ...revokedKeyHashes.map((hash) => this.keyEntry(hash)),
     ];
-    const applied = await this.redis.eval(
-      WRITE_SCRIPT,
+    const applied = await this.commands.writePublisher(
       keys.length,
       ...keys,
       entry.incarnation,
@@ -177,11 +138,11 @@ export class KeyReadModel {
   async sweep(incarnation: string): Promise<number> {
     let removed = 0;
     for await (const names of this.redis.scanStream({ match: startingWith(this.publisherPrefix), count: 500 }) as AsyncIterable<string[]>) {
-      for (const name of names) removed += Number(await this.redis.eval(SWEEP_PUBLISHER_SCRIPT, 1, name, incarnation));
+      for (const name of names) removed += await this.commands.sweepPublisher(name, incarnation);
     }
     const keyPrefix = `${this.prefix}key:`;
     for await (const names of this.redis.scanStream({ match: startingWith(keyPrefix), count: 500 }) as AsyncIterable<string[]>) {
-      for (const name of names) removed += Number(await this.redis.eval(SWEEP_KEY_SCRIPT, 1, name, this.publisherPrefix, name.slice(keyPrefix.length)));
+      for (const name of names) removed += await this.commands.sweepKey(name, this.publisherPrefix, name.slice(keyPrefix.length));
     }
     return removed;
   }

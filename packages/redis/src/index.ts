@@ -49,3 +49,4 @@ export async function pingRedis(redis: Redis): Promise<void> {
 export * from './limiter';
 export * from './eviction-policy';
 export * from './ended-sessions';
+export * from './lua-commands';

@@ -2,7 +2,8 @@ import { issueToken, readToken, type AllocationClaims } from '@pilot/tokens';
 import { expect } from 'chai';
 import { clickCounting, isPreviewAgent, judgeClick } from '../src/domain/click';
 import { characterCount, judgeDeliveryToken, parseDeliveryBody } from '../src/domain/delivery';
-import { dayOf, grainDaysOf, parseStatsQuery, planStats, sumStats, type GrainDays } from '../src/domain/stats';
+import { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
+import { parseStatsQuery, planStats, sumStats } from '../src/domain/stats';
 
 const SECRET = 'unit-test-secret';
 const issuedAt = new Date('2026-05-01T10:00:00Z');

@@ -7,8 +7,6 @@
 import { dayOf, firstKeptHourlyDay, hoursOfDays, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
 import { recordIdOf } from '@pilot/contracts';
 
-export { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
-
 export interface StatsFilter {
   campaignId?: number;
   publisherId?: number;

@@ -4,14 +4,14 @@
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { Clock } from '@pilot/config';
-import { breakdownGrainOf, daysBetween, grainHoursOf, sumBreakdown, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
+import { breakdownGrainOf, daysBetween, grainDaysOf, grainHoursOf, sumBreakdown, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
 import { coveredBy, type BreakdownStore, type HourlyStore, type TotalsStore } from '@pilot/counting/totals';
 import { ServiceUnavailableError } from '@pilot/faults';
 import type { Logger } from '@pilot/logging';
 import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
-import { grainDaysOf, planStats, sumHours, sumStats, type HourlyStatsAnswer, type StatsAnswer, type StatsFilter } from '../domain/stats';
+import { planStats, sumHours, sumStats, type HourlyStatsAnswer, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import { keptItemOf, orderedItems, pageOf, planBreakdown, type BreakdownItem, type BreakdownQuery } from '../domain/breakdown';
 import type { KeyKind } from '@pilot/api-keys';
 import type { KeyReader } from '@pilot/key-read-model';

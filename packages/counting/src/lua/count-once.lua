@@ -1,0 +1,44 @@
+-- Counts a fact at most once per allocation: the allocation id joins the set of its hour (which expires
+-- after ARGV[2] ms), and only the call that added it counts. Idempotent per call: the call's attempt id
+-- joins a short-lived set of the minute, and a call that finds its allocation counted and its own attempt
+-- id there is ioredis resending a script whose answer a broken connection lost: it answers 1 again,
+-- without counting again.
+-- KEYS: [1] the hour's counted-once set, [2] hours with counted-once sets, [3] open intervals, [4] owners,
+--       [5] recent attempts.
+-- ARGV: [1] allocation id, [2] set ttl ms, [3] hour, [4] attempt id, [5 ..] countFact's from 5.
+-- Returns 1 when counted (or this very call counted it before), 0 when already counted.
+
+-- How long an attempt id is remembered: far longer than a reconnect and its resend.
+local RECENT_ATTEMPTS_MS = 300000
+
+-- Adds 1 to field ARGV[a + 2] of the hash of each of the ARGV[a + 7] grains that follow, then 1 to the
+-- field of each (grain, field) pair after them (the breakdown and hourly counts), and notes the interval
+-- among the open ones (KEYS[k]) and the owners (KEYS[k + 1]). ARGV[a] interval, ARGV[a + 1] its prefix,
+-- ARGV[a + 2] field, ARGV[a + 3 .. a + 6] two owner fields with their values, ARGV[a + 7] number of
+-- grains, the grains, then the pairs up to the end of ARGV.
+-- The same in count-ad-request.lua, count-once.lua and count-every-time.lua (a script cannot load another;
+-- the Lua lint keeps the copies equal).
+local function countFact(a, k)
+  local prefix = ARGV[a + 1]
+  local grainsEnd = a + 7 + tonumber(ARGV[a + 7])
+  for i = a + 8, grainsEnd do
+    redis.call('HINCRBY', prefix .. 'g:' .. ARGV[i], ARGV[a + 2], 1)
+    redis.call('SADD', prefix .. 'grains', ARGV[i])
+  end
+  for i = grainsEnd + 1, #ARGV, 2 do
+    redis.call('HINCRBY', prefix .. 'g:' .. ARGV[i], ARGV[i + 1], 1)
+    redis.call('SADD', prefix .. 'grains', ARGV[i])
+  end
+  redis.call('ZADD', KEYS[k], 'NX', ARGV[a], ARGV[a])
+  redis.call('HSET', KEYS[k + 1], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6])
+end
+
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
+  return redis.call('SISMEMBER', KEYS[5], ARGV[4])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[5], ARGV[4])
+redis.call('PEXPIRE', KEYS[5], RECENT_ATTEMPTS_MS)
+redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[3])
+countFact(5, 3)
+return 1
