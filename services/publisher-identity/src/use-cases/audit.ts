@@ -4,7 +4,7 @@
  * every entry, an account the entries of its own records.
  */
 import { auditItemOf, newestFirst, type InternalAuditItem } from '@pilot/contracts';
-import type { Principal } from '@pilot/internal-auth';
+import type { Principal } from '@pilot/platform';
 import type { HistoryPosition } from '@pilot/versioned-store';
 import type { AccountRepository } from '../data/account-repository';
 import type { PublisherRepository } from '../data/publisher-repository';
