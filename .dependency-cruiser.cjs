@@ -1,9 +1,60 @@
 /**
  * Dependency rules: a service never imports another service's code, packages never import services,
- * and nothing imports a package's internals past its entry point. Run: pnpm run depcheck
+ * and nothing imports a package's internals past its entry point. The service platform
+ * (packages/platform) builds on no other workspace package, and its areas are layered: an area imports
+ * only areas of the layers below it, through their index.ts. Run: pnpm run depcheck
  */
+const PLATFORM = '^packages/platform/src/';
+
+/** The platform's areas, lowest layer first. Tracing stands beside them (rules below). */
+const PLATFORM_LAYERS = [
+  ['config', 'logging', 'infrastructure-errors'],
+  ['problems'],
+  ['metrics', 'internal-auth', 'lifecycle'],
+  ['http', 'http-client'],
+];
+
+const platformLayerRules = PLATFORM_LAYERS.map((areas, layer) => {
+  const below = PLATFORM_LAYERS.slice(0, layer).flat();
+  return {
+    name: `platform-layer-${layer}-imports-only-layers-below`,
+    comment: `${areas.join(', ')} import${below.length ? ` no area of the platform but ${below.join(', ')}` : ' no other area of the platform'}.`,
+    severity: 'error',
+    from: { path: `${PLATFORM}(${areas.join('|')})/` },
+    to: { path: PLATFORM, pathNot: [`${PLATFORM}$1/`, ...(below.length ? [`${PLATFORM}(${below.join('|')})/`] : [])] },
+  };
+});
+
 module.exports = {
   forbidden: [
+    ...platformLayerRules,
+    {
+      name: 'platform-stands-alone',
+      comment: 'The service platform builds on no other workspace package; the others build on it.',
+      severity: 'error',
+      from: { path: '^packages/platform/' },
+      to: { path: '^(packages|services)/', pathNot: '^packages/platform/' },
+    },
+    {
+      name: 'platform-areas-meet-at-their-index',
+      comment: "An area of the platform imports another through that area's index.ts, never its other files.",
+      severity: 'error',
+      from: { path: `${PLATFORM}([^/]+)/` },
+      to: { path: `${PLATFORM}[^/]+/`, pathNot: [`${PLATFORM}$1/`, `${PLATFORM}[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'platform-tracing-builds-on-logging-alone',
+      severity: 'error',
+      from: { path: `${PLATFORM}tracing/` },
+      to: { path: PLATFORM, pathNot: [`${PLATFORM}tracing/`, `${PLATFORM}logging/`] },
+    },
+    {
+      name: 'platform-tracing-only-from-its-entry',
+      comment: 'Tracing starts before express and http load, so nothing in the platform pulls it in with them.',
+      severity: 'error',
+      from: { path: PLATFORM, pathNot: `${PLATFORM}tracing/` },
+      to: { path: `${PLATFORM}tracing/` },
+    },
     {
       name: 'no-cross-service-imports',
       comment: 'Services share code only through packages/; talk to another service over HTTP or the bus.',

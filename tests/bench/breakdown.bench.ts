@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CountJournal, CountRecorder, UnfoldedCounts, type CountedAllocation } from '../../packages/counting/src';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
-import { createLogger } from '../../packages/logging/src';
+import { createLogger } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/mongo/src';
 import { Redis, waitForRedis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';

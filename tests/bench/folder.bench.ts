@@ -23,7 +23,7 @@ import path from 'node:path';
 import type * as Counting from '../../packages/counting/src';
 import type * as CountingTotals from '../../packages/counting/src/totals';
 import type { CountedAllocation } from '../../packages/counting/src';
-import { createLogger } from '../../packages/logging/src';
+import { createLogger } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/mongo/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Db } from 'mongodb';
-import { encodeCursor } from '../../packages/http-kit/src';
+import { encodeCursor } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/mongo/src';
 import { VersionedStore } from '../../packages/versioned-store/src';
 import { percentile } from './load';

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { MongoClient, type Db } from 'mongodb';
-import { searchPatternOf } from '../../packages/http-kit/src';
+import { searchPatternOf } from '../../packages/platform/src';
 import { VersionedStore, type CurrentPosition } from '../../packages/versioned-store/src';
 import { listedCampaign } from './lists';
 import { percentile } from './load';

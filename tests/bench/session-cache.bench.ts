@@ -14,7 +14,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { confirmInBot, infraEnv, scrapeMetrics, testInfra } from '@pilot/testkit';
 import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { start as startGateway, type RunningGateway } from '../../services/gateway/src/start';

@@ -3,7 +3,7 @@
  * replica's cache drops a paused campaign, every replica refuses a rotated key at once, and the totals
  * count each allocation, confirmation and click exactly once whichever replica handled it.
  */
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders } from '@pilot/platform';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { signedIn, type Browser } from './support/clients';

@@ -9,7 +9,7 @@
  */
 import { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { reservedPort, scrapeMetrics, startBotApiStandIn, TcpRelay, testInfra, waitFor, type BotApiStandIn } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';

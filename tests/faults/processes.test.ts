@@ -7,7 +7,7 @@
  * - the allocation child gets SIGKILL under ad traffic: the gateway sends the traffic to the other one.
  * The children's own logs (debug level) are checked for keys and tokens as well.
  */
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders } from '@pilot/platform';
 import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';

@@ -14,7 +14,7 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { OwnRedis, reservedPort, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, type CountedAllocation } from '../../packages/counting/src';

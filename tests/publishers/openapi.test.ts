@@ -7,12 +7,11 @@
  * infrastructure fault (provoking it would mean stopping the shared Redis: tests/faults does that).
  */
 import { compile } from '@pilot/contracts';
-import { problems } from '@pilot/problems';
+import { problems, createLogger } from '@pilot/platform';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig as gatewayConfig } from '../../services/gateway/src/config';
 import { start as startGateway } from '../../services/gateway/src/start';
-import { createLogger } from '@pilot/logging';
 import { issueToken, isWellFormedToken } from '../../packages/tokens/src';
 import { signedIn, type Browser } from '../e2e/support/clients';
 import { sendRaw } from '../e2e/support/raw-http';

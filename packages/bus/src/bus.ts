@@ -16,8 +16,7 @@
  * Reconnection with backoff after a broker restart is amqp-connection-manager's job.
  */
 import { assertValidEvent, InvalidEventError, type KnownEvent } from '@pilot/contracts';
-import { isInfrastructureError, ServiceUnavailableError, withDeadline } from '@pilot/faults';
-import type { Logger } from '@pilot/logging';
+import { isInfrastructureError, ServiceUnavailableError, withDeadline, type Logger } from '@pilot/platform';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { Registry } from 'prom-client';
 import { Acknowledger } from './acknowledger';
@@ -37,7 +36,7 @@ export interface BusOptions {
   metrics?: Registry;
 }
 
-/** The bus settings every service reads from its environment (@pilot/config's shared validators). */
+/** The bus settings every service reads from its environment (the shared validators of @pilot/platform's config). */
 export interface BusSettings {
   AMQP_URL: string;
   BUS_EXCHANGE: string;

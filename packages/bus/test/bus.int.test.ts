@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ALLOCATION_CREATED, type KnownEvent } from '@pilot/contracts';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { deliveredSoFar, testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';

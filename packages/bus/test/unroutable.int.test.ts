@@ -1,6 +1,5 @@
-import { ServiceUnavailableError } from '@pilot/faults';
+import { ServiceUnavailableError, createLogger } from '@pilot/platform';
 import type { KnownEvent } from '@pilot/contracts';
-import { createLogger } from '@pilot/logging';
 import { testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';

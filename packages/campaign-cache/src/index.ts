@@ -17,7 +17,7 @@ import {
   type CampaignState,
   type KnownEvent,
 } from '@pilot/contracts';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 import { trace } from '@opentelemetry/api';
 
 export { registerCampaignCacheMetrics } from './metrics';

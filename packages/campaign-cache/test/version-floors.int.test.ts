@@ -6,7 +6,7 @@ import {
   type CampaignEvent,
   type CampaignState,
 } from '@pilot/contracts';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { ActiveCampaignCache, type CachedCampaign } from '../src';

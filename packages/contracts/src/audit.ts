@@ -33,7 +33,7 @@ export interface AuditFacts {
   reason?: string | null;
 }
 
-/** The shape of the audit's cursors (`@pilot/http-kit` decodeCursor): the `at` and `key` of an entry. */
+/** The shape of the audit's cursors (`@pilot/platform` decodeCursor): the `at` and `key` of an entry. */
 export const AUDIT_POSITION = ['time', 'key'] as const;
 
 export function auditKeyOf(entity: string, entryId: string): string {

@@ -18,7 +18,7 @@
  * their fold marks (breakdown-marks.ts), which let a reader use the documents it keeps decoded
  * (breakdown-cache.ts) without reading them again (docs/decisions/0041).
  */
-import { systemClock, type Clock } from '@pilot/config';
+import { systemClock, type Clock } from '@pilot/platform';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
 import type { Collection } from 'mongodb';
 import { BreakdownCache, DEFAULT_BREAKDOWN_CACHE_BYTES } from './breakdown-cache';

@@ -4,7 +4,7 @@
  * document; on the local store both are answered from the `_id` index and the bulk write is one
  * transaction (decision 0032).
  */
-import { ServiceUnavailableError, withDeadline } from '@pilot/faults';
+import { ServiceUnavailableError, withDeadline } from '@pilot/platform';
 import type { AnyBulkWriteOperation, Collection, Filter, WithoutId } from 'mongodb';
 
 /** Ids per find: the local store answers an `$in` of at most 1,000 ids from its index. */

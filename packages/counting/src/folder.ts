@@ -8,13 +8,12 @@
  * the next tick carries on from there.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '@pilot/config';
+import type { Clock, Logger } from '@pilot/platform';
 import { parseBreakdownGrain } from './breakdown-layout';
 import type { BreakdownStore } from './breakdown-store';
 import type { HourlyStore } from './hourly-store';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
-import type { Logger } from '@pilot/logging';
 import type { Fold } from './journal';
 import { FoldingInterruptedError, type TotalsStore } from './totals-store';
 

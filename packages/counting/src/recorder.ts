@@ -4,7 +4,7 @@
  * deadline; any Redis failure is a fault of infrastructure (503), never a silent pass.
  */
 import { randomBytes } from 'node:crypto';
-import { asInfrastructureFault } from '@pilot/faults';
+import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';
 import {
   CountKeys,

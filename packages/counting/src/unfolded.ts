@@ -4,7 +4,7 @@
  * grain's document had not applied the fold yet (its `lastFold` is lower), so a fold applied between the
  * two reads is counted once, and one applied before them is not counted again (docs/decisions/0013).
  */
-import { asInfrastructureFault } from '@pilot/faults';
+import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';
 import { CountKeys } from './layout';
 import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';

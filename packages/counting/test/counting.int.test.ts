@@ -1,4 +1,4 @@
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { connectMongo, mongoose, type Connection } from '@pilot/mongo';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
 import { ManualClock, testInfra } from '@pilot/testkit';

@@ -1,4 +1,4 @@
-import { asInfrastructureFault } from '@pilot/faults';
+import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';
 import { bearerKeyOf } from '@pilot/api-keys';
 import { KeyReadModel, type KeyHolder, type KeyOwner } from './read-model';

@@ -1,4 +1,4 @@
-import { isInfrastructureError } from '@pilot/faults';
+import { isInfrastructureError } from '@pilot/platform';
 import { reservedPort, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Schema } from 'mongoose';

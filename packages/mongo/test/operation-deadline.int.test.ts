@@ -1,4 +1,4 @@
-import { isInfrastructureError, withDeadline } from '@pilot/faults';
+import { isInfrastructureError, withDeadline } from '@pilot/platform';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { connectMongo, wholeCollectionScan, type Connection } from '../src';

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@pilot/bus';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 import type { Collection } from 'mongodb';
 import { markFinished, pendingBefore, type OutboxEntry, type OutboxQueue } from './pending-entries';
 

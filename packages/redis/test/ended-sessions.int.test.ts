@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ServiceUnavailableError } from '@pilot/faults';
+import { ServiceUnavailableError } from '@pilot/platform';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { createRedis, EndedSessionMarkers, endedMarkerTtlMs, SESSION_CACHE_MAX_MS, waitForRedis } from '../src';

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '@pilot/faults';
+import { ServiceUnavailableError } from '@pilot/platform';
 import { createRedis, RedisLimiter, waitForRedis } from '../src';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';

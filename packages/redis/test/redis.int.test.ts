@@ -1,4 +1,4 @@
-import { isInfrastructureError } from '@pilot/faults';
+import { isInfrastructureError } from '@pilot/platform';
 import { reservedPort, TcpRelay, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { createRedis, pingRedis, waitForRedis, type Redis } from '../src';

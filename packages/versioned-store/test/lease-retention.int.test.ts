@@ -1,6 +1,6 @@
 import { Bus } from '@pilot/bus';
 import { CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';

@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Bus } from '@pilot/bus';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { OutboxRelay, type OutboxRelayOptions } from '@pilot/outbox';
 import { deliveredSoFar, ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';

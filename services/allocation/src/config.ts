@@ -1,4 +1,4 @@
-import { busSettings, countSettings, httpSettings, listenPort, loadConfig as load, num, redisSettings, str, url } from '@pilot/config';
+import { busSettings, countSettings, httpSettings, listenPort, loadConfig as load, num, redisSettings, str, url } from '@pilot/platform';
 
 /**
  * Every setting of allocation, declared once. A missing or invalid one stops the process naming it

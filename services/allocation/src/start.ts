@@ -8,12 +8,8 @@
 import { Bus } from '@pilot/bus';
 import { CountRecorder } from '@pilot/counting';
 import { registerCampaignCacheMetrics, type ActiveCampaignCache } from '@pilot/campaign-cache';
-import { systemClock, type Clock } from '@pilot/config';
-import { listen, Resources } from '@pilot/lifecycle';
-import { createMetricsRegistry } from '@pilot/metrics';
-import { createServiceApp } from '@pilot/service-app';
+import { systemClock, type Clock, listen, Resources, createMetricsRegistry, createServiceApp, type Logger } from '@pilot/platform';
 import { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
-import type { Logger } from '@pilot/logging';
 import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';

@@ -1,5 +1,5 @@
 import { compile } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders } from '@pilot/platform';
 import { generateApiKey, hashApiKey } from '@pilot/api-keys';
 import { testInfra, waitFor } from '@pilot/testkit';
 import { readToken } from '@pilot/tokens';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@pilot/config';
+import { ConfigError } from '@pilot/platform';
 import { generateApiKey } from '@pilot/api-keys';
 import { reservedPort, infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';

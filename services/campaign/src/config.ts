@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, url } from '@pilot/config';
+import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, url } from '@pilot/platform';
 
 /** A database name: required, and an empty value counts as missing rather than "the driver's default". */
 const databaseName = makeValidator<string>((raw) => {

@@ -2,12 +2,8 @@
  * The campaign service: config -> MongoDB -> bus -> repository -> use cases -> subscriptions (none) -> routes -> outbox relay ->
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
-import { systemClock, type Clock } from '@pilot/config';
-import { listen, repeatEvery, Resources } from '@pilot/lifecycle';
-import { createMetricsRegistry, registerOutboxBacklog } from '@pilot/metrics';
-import { createServiceApp } from '@pilot/service-app';
+import { systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { Bus } from '@pilot/bus';
-import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { subscribe } from './bus/subscriptions';

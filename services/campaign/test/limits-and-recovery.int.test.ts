@@ -1,7 +1,6 @@
 import { ActiveCampaignCache } from '@pilot/campaign-cache';
-import { ConfigError } from '@pilot/config';
+import { ConfigError, internalGet } from '@pilot/platform';
 import { createEnvelope, type CampaignState, type KnownEvent } from '@pilot/contracts';
-import { internalGet } from '@pilot/http-client';
 import { connectMongo } from '@pilot/mongo';
 import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';

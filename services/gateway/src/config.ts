@@ -1,4 +1,4 @@
-import { ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, str, url } from '@pilot/config';
+import { ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, str, url } from '@pilot/platform';
 import { SESSION_CACHE_MAX_MS } from '@pilot/redis';
 import ipaddr from 'ipaddr.js';
 import proxyaddr from 'proxy-addr';

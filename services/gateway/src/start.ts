@@ -3,11 +3,8 @@
  * ended-session markers) -> the session cache -> app (logs, metrics, probes, security headers) -> routes ->
  * listen. stop() stops accepting, lets in-flight requests finish, closes the agents and Redis.
  */
-import { systemClock, type Clock } from '@pilot/config';
+import { systemClock, type Clock, listen, createServiceApp, type Logger } from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
-import { listen } from '@pilot/lifecycle';
-import { createServiceApp } from '@pilot/service-app';
-import type { Logger } from '@pilot/logging';
 import { checkEvictionPolicy, createRedis, EndedSessionMarkers, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routes';

@@ -1,6 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { verifyInternalCall } from '@pilot/internal-auth';
-import { listen } from '@pilot/lifecycle';
+import { verifyInternalCall, listen } from '@pilot/platform';
 import { expect } from 'chai';
 import express, { type Request } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';

@@ -4,10 +4,7 @@
  * chunked, and directly with a signature taken from one call and a body or trailers of another.
  */
 import { request as httpRequest } from 'node:http';
-import { bodyDigestOf, bodyTrailers, INTERNAL_HEADERS, signedHeaders } from '@pilot/internal-auth';
-import { listen, type RunningServer } from '@pilot/lifecycle';
-import { createServiceApp, jsonBody } from '@pilot/service-app';
-import { createLogger } from '@pilot/logging';
+import { bodyDigestOf, bodyTrailers, INTERNAL_HEADERS, signedHeaders, listen, type RunningServer, createServiceApp, jsonBody, createLogger } from '@pilot/platform';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningGateway } from '../src/start';

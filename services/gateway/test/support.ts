@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import { uniqueName } from '@pilot/testkit';
 import { loadConfig } from '../src/config';
 import { start, type RunningGateway, type StartOptions } from '../src/start';

@@ -1,4 +1,4 @@
-import { busSettings, ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, mongoSettings, num, redisSettings, url } from '@pilot/config';
+import { busSettings, ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, mongoSettings, num, redisSettings, url } from '@pilot/platform';
 
 /** Comma-separated numeric account ids (may be empty). */
 const accountIdList = makeValidator<string[]>((raw) => {

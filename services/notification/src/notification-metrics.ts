@@ -1,5 +1,5 @@
 /** The notification service's own metrics: what happened to the messages it sends. */
-import { counterIn, gaugeIn, type Registry } from '@pilot/metrics';
+import { counterIn, gaugeIn, type Registry } from '@pilot/platform';
 
 export type SendCount = 'sent' | 'failed' | 'retried' | 'blocked';
 

@@ -3,14 +3,9 @@
  * routes -> subscriptions -> retention -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
-import { systemClock, type Clock } from '@pilot/config';
-import { internalGet } from '@pilot/http-client';
-import { listen, Resources } from '@pilot/lifecycle';
-import type { Logger } from '@pilot/logging';
-import { createMetricsRegistry } from '@pilot/metrics';
+import { systemClock, type Clock, internalGet, listen, Resources, type Logger, createMetricsRegistry, createServiceApp } from '@pilot/platform';
 import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
-import { createServiceApp } from '@pilot/service-app';
 import { BotApi } from './bot/bot-api';
 import { NOTIFICATION_QUEUE, subscribe } from './bus/subscriptions';
 import type { Config } from './config';

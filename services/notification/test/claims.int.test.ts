@@ -2,9 +2,7 @@
  * The claims under which a message is sent, on real FerretDB and Redis with the Bot API stand-in: a
  * replica takes over a message only once its holder's lease ran out, and never sends what was settled.
  */
-import { ServiceUnavailableError } from '@pilot/faults';
-import { createLogger } from '@pilot/logging';
-import { createMetricsRegistry } from '@pilot/metrics';
+import { ServiceUnavailableError, createLogger, createMetricsRegistry } from '@pilot/platform';
 import { connectMongo, type Connection } from '@pilot/mongo';
 import { createRedis, RedisLimiter, waitForRedis, type Redis } from '@pilot/redis';
 import { ManualClock, startBotApiStandIn, testInfra, type BotApiStandIn } from '@pilot/testkit';

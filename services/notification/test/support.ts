@@ -1,7 +1,6 @@
 import { Bus } from '@pilot/bus';
 import { createEnvelope, type CampaignEvent, type KnownEvent, type PublisherEvent } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/internal-auth';
-import { createLogger } from '@pilot/logging';
+import { signedHeaders, createLogger } from '@pilot/platform';
 import { infraEnv, signedWhenSent, startBotApiStandIn, testInfra, type BotApiStandIn, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';

@@ -1,4 +1,4 @@
-import { busSettings, countingSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings, url } from '@pilot/config';
+import { busSettings, countingSettings, httpSettings, loadConfig as load, mongoSettings, num, outboxSettings, redisSettings, url } from '@pilot/platform';
 
 /** Every setting of the placement service, declared once; a missing or invalid one stops the process naming it. */
 export const configSpec = {

@@ -3,13 +3,9 @@
  * -> outbox relay -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
-import { systemClock, type Clock } from '@pilot/config';
+import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
-import { listen, Resources } from '@pilot/lifecycle';
-import { createMetricsRegistry, registerCountingLag, registerOutboxBacklog } from '@pilot/metrics';
-import { createServiceApp } from '@pilot/service-app';
-import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';

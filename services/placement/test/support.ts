@@ -1,7 +1,6 @@
 import { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/internal-auth';
-import { createLogger } from '@pilot/logging';
+import { signedHeaders, createLogger } from '@pilot/platform';
 import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';

@@ -1,4 +1,4 @@
-import { busSettings, ConfigError, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, parseIdList, redisSettings, str, url } from '@pilot/config';
+import { busSettings, ConfigError, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, parseIdList, redisSettings, str, url } from '@pilot/platform';
 
 /** The secret the messaging platform sends in X-Telegram-Bot-Api-Secret-Token: 1-256 of A-Z a-z 0-9 _ -. */
 const webhookSecret = makeValidator<string>((raw) => {

@@ -3,12 +3,8 @@
  * the database -> routes -> outbox relay -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
-import { parseIdList, systemClock, type Clock } from '@pilot/config';
+import { parseIdList, systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
-import { listen, repeatEvery, Resources } from '@pilot/lifecycle';
-import { createMetricsRegistry, registerOutboxBacklog } from '@pilot/metrics';
-import { createServiceApp } from '@pilot/service-app';
-import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { checkEvictionPolicy, createRedis, EndedSessionMarkers, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@pilot/config';
+import { ConfigError } from '@pilot/platform';
 import { runServiceMain } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';

@@ -87,7 +87,7 @@ describe('publisher-identity: publisher platforms', () => {
   it('hands out ids unique across replicas', async () => {
     const other = await h.replica();
     const request = (await import('supertest')).default;
-    const { signedHeaders } = await import('@pilot/internal-auth');
+    const { signedHeaders } = await import('@pilot/platform');
     const post = (url: string, n: number) => {
       const body = { type: 'channel', link: `@replica_test_${n}` };
       return request(url)

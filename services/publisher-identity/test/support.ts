@@ -1,8 +1,7 @@
 import { Bus } from '@pilot/bus';
 import type { KnownEvent } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders, createLogger } from '@pilot/platform';
 import { KeyReadModel } from '@pilot/key-read-model';
-import { createLogger } from '@pilot/logging';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
 import { confirmInBot, infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';

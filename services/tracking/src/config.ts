@@ -1,4 +1,4 @@
-import { busSettings, ConfigError, countingSettings, httpSettings, listenPort, loadConfig as load, mongoSettings, num, redisSettings, str, url, weakSecretProblem } from '@pilot/config';
+import { busSettings, ConfigError, countingSettings, httpSettings, listenPort, loadConfig as load, mongoSettings, num, redisSettings, str, url, weakSecretProblem } from '@pilot/platform';
 
 /**
  * Every setting of tracking, declared once. A missing or invalid one stops the process naming it
@@ -26,7 +26,7 @@ export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv) {
   const config = load(configSpec, env);
-  // Optional, so not under the *_SECRET rule of @pilot/config; held to it whenever it is set.
+  // Optional, so not under the *_SECRET rule of @pilot/platform's config; held to it whenever it is set.
   const problem = env.NODE_ENV === 'production' && config.TOKEN_SECRET_PREVIOUS ? weakSecretProblem(config.TOKEN_SECRET_PREVIOUS) : null;
   if (problem) throw new ConfigError({ TOKEN_SECRET_PREVIOUS: problem });
   return config;

@@ -4,15 +4,10 @@
  */
 import { Bus } from '@pilot/bus';
 import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
-import { systemClock, type Clock } from '@pilot/config';
+import { systemClock, type Clock, internalGet, listen, Resources, createMetricsRegistry, registerCountingLag, createServiceApp, type Logger } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
-import { internalGet } from '@pilot/http-client';
-import { listen, Resources } from '@pilot/lifecycle';
-import { createMetricsRegistry, registerCountingLag } from '@pilot/metrics';
-import { createServiceApp } from '@pilot/service-app';
 import { KeyReader } from '@pilot/key-read-model';
-import type { Logger } from '@pilot/logging';
 import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
 import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';

@@ -1,5 +1,5 @@
 import { infraEnv, ManualClock, testInfra, waitFor } from '@pilot/testkit';
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders } from '@pilot/platform';
 import { expect } from 'chai';
 import request from 'supertest';
 import { dayOf, grainDaysOf } from '@pilot/counting';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@pilot/config';
+import { ConfigError } from '@pilot/platform';
 import { CountJournal } from '@pilot/counting';
 import { TotalsStore } from '@pilot/counting/totals';
 import { connectMongo } from '@pilot/mongo';

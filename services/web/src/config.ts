@@ -1,4 +1,4 @@
-import { httpSettings, listenPort, loadConfig as load, str, url } from '@pilot/config';
+import { httpSettings, listenPort, loadConfig as load, str, url } from '@pilot/platform';
 
 export const configSpec = {
   ...httpSettings,

@@ -1,5 +1,5 @@
 import './tracing';
-import { runService } from '@pilot/lifecycle';
+import { runService } from '@pilot/platform';
 import { loadConfig } from './config';
 import { start } from './start';
 

@@ -4,9 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { listen } from '@pilot/lifecycle';
-import { createServiceApp } from '@pilot/service-app';
-import type { Logger } from '@pilot/logging';
+import { listen, createServiceApp, type Logger } from '@pilot/platform';
 import type { Config } from './config';
 import { staticSite } from './http/static-site';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders } from '@pilot/platform';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningWeb } from '../src/start';

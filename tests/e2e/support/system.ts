@@ -3,7 +3,7 @@
  * RabbitMQ, Redis and FerretDB under names unique to the run, behind a real gateway. Tests talk to it only
  * through the gateway, as a publisher server or a browser would.
  */
-import { createLogger, type Logger } from '@pilot/logging';
+import { createLogger, type Logger } from '@pilot/platform';
 import { reservedPort, infraEnv, type ManualClock, testInfra, waitFor, type TestInfra } from '@pilot/testkit';
 import { loadConfig as allocationConfig } from '../../../services/allocation/src/config';
 import { start as startAllocation } from '../../../services/allocation/src/start';

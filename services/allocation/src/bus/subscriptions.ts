@@ -7,7 +7,7 @@
  */
 import type { Bus } from '@pilot/bus';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 import type { CampaignIndex } from '../domain/selection';
 
 export function subscribe(deps: {

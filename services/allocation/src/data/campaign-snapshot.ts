@@ -5,8 +5,7 @@
  */
 import type { CachedCampaign } from '@pilot/campaign-cache';
 import { campaignStateSchema, compile } from '@pilot/contracts';
-import { internalGet } from '@pilot/http-client';
-import type { Logger } from '@pilot/logging';
+import { internalGet, type Logger } from '@pilot/platform';
 
 const baseSchema = campaignStateSchema as { required: string[]; properties: Record<string, unknown> };
 // A tolerant reader: fields added to the snapshot later are ignored, missing or mistyped ones drop the item.

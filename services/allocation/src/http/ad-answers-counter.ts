@@ -1,4 +1,4 @@
-import { counterIn, outcomeOfError, type Registry } from '@pilot/metrics';
+import { counterIn, outcomeOfError, type Registry } from '@pilot/platform';
 
 export type AdAnswersCounter = { filled(): void; empty(): void; failed(error: unknown): void; test(status: number): void };
 

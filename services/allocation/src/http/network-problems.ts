@@ -5,7 +5,7 @@
  * compares the answer with its example. The answers come from several places (allocation, tracking, the
  * gateway, the key read model): they are written out here, and that comparison is what keeps them true.
  */
-import { problemTypeOf } from '@pilot/problems';
+import { problemTypeOf } from '@pilot/platform';
 
 export interface ProblemAnswer {
   status: number;

@@ -3,7 +3,7 @@
  *   GET /api/network/ad             -> requestAd: 200 Ad, 204, or a problem (400/401/429/503)
  *   GET /api/network/openapi.json   -> the OpenAPI 3.1 description of the network API
  */
-import { problems, sendProblem } from '@pilot/problems';
+import { problems, sendProblem } from '@pilot/platform';
 import type { Express, RequestHandler } from 'express';
 import { TEST_ANSWER_HEADER } from '../domain/test-ad';
 import { requestAd, type AdAnswer, type AdRequestDependencies } from '../use-cases/request-ad';

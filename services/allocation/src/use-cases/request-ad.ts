@@ -12,10 +12,8 @@
  * request never reads the test header.
  * No call to another service, no broker publish and no database write. Redis faults are 503, never 500.
  */
-import type { Clock } from '@pilot/config';
+import { type Clock, ServiceUnavailableError, HttpError, problems } from '@pilot/platform';
 import type { CountRecorder } from '@pilot/counting';
-import { ServiceUnavailableError } from '@pilot/faults';
-import { HttpError, problems } from '@pilot/problems';
 import type { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';

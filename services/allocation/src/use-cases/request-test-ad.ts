@@ -10,9 +10,8 @@
  * One Redis round trip after the key check, as on the live path; no campaign index, no count, no database.
  * Refusals are returned as `problem` (not thrown) so the route tells them from the live path's in metrics.
  */
-import type { Clock } from '@pilot/config';
+import { type Clock, HttpError, problems } from '@pilot/platform';
 import type { CountRecorder } from '@pilot/counting';
-import { HttpError, problems } from '@pilot/problems';
 import type { KeyHolder } from '@pilot/key-read-model';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';

@@ -5,7 +5,7 @@
  * campaign.paused (src/domain/campaign.ts TRANSITIONS, src/use-cases/campaigns.ts).
  */
 import type { Bus } from '@pilot/bus';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 
 export function subscribe(_deps: { bus: Bus; logger: Logger }): void {
   // none

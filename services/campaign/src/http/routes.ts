@@ -1,9 +1,6 @@
 /** HTTP of the campaign service (API.md "Workspace: campaigns"): parse, call a use case, answer. */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf } from '@pilot/http-kit';
-import { principalOf, requirePrincipal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
-import { jsonBody } from '@pilot/service-app';
+import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, principalOf, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, Response } from 'express';
 import { isCampaignStatus, type Actor } from '../domain/campaign';
 import type { CampaignUseCases, TransitionAnswer } from '../use-cases/campaigns';

@@ -3,11 +3,8 @@
  * read the audit and the snapshot of active campaigns. They see neither `req` nor `res`; refusals are
  * problem errors with stable codes that the routes pass on.
  */
-import type { Clock } from '@pilot/config';
+import { type Clock, pageOf, type Page, HttpError, problems, type Logger } from '@pilot/platform';
 import { auditItemOf, createEnvelope, recordIdOf, transitionRefusalMessage, type Campaign, type CampaignEvent, type CampaignState, type CampaignTransitionAnswer, type InternalAuditItem } from '@pilot/contracts';
-import { pageOf, type Page } from '@pilot/http-kit';
-import { HttpError, problems } from '@pilot/problems';
-import type { Logger } from '@pilot/logging';
 import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition, type HistoryPosition } from '@pilot/versioned-store';
 import type { CampaignListFilter, CampaignRepository, StoredCampaign } from '../data/campaign-repository';
 import {

@@ -6,10 +6,7 @@
  * same however deep it is.
  */
 import { AUDIT_POSITION, newestFirst, type AuditItem, type InternalAuditItem } from '@pilot/contracts';
-import { decodeCursor, encodeCursor, pageLimitOf, queryString, type Page } from '@pilot/http-kit';
-import { signedHeaders, type Principal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
-import { ServiceUnavailableError } from '@pilot/faults';
+import { decodeCursor, encodeCursor, pageLimitOf, queryString, type Page, signedHeaders, type Principal, problems, ServiceUnavailableError } from '@pilot/platform';
 import { AUDIT_OWNERS, type Upstream } from '../domain/routes';
 import type { Upstreams } from './upstreams';
 

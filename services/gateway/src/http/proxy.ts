@@ -9,9 +9,7 @@
  * and the answer is 413, as for a declared length over it (checked before forwarding, routes.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { INTERNAL_HEADERS, signBodyInTrailer, signedHeaders, type Principal } from '@pilot/internal-auth';
-import { HttpError, problems, sendProblem } from '@pilot/problems';
-import type { Logger } from '@pilot/logging';
+import { INTERNAL_HEADERS, signBodyInTrailer, signedHeaders, type Principal, HttpError, problems, sendProblem, type Logger } from '@pilot/platform';
 import type { NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { hasBody } from './has-body';

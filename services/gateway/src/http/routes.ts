@@ -4,9 +4,8 @@
  * one, holds each account's workspace writes to their limit, and forwards.
  */
 import { workspaceOpenApi } from '@pilot/contracts';
-import type { Principal } from '@pilot/internal-auth';
+import { type Principal, HttpError, problems } from '@pilot/platform';
 import type { RedisLimiter } from '@pilot/redis';
-import { HttpError, problems } from '@pilot/problems';
 import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routes';

@@ -2,8 +2,7 @@
  * The session cookie, and its resolution with publisher-identity (GET /internal/sessions/resolve): the
  * account of a live session and when the session expires. Infrastructure trouble is a 503, not a sign-out.
  */
-import { signedHeaders, type Principal } from '@pilot/internal-auth';
-import { ServiceUnavailableError } from '@pilot/faults';
+import { signedHeaders, type Principal, ServiceUnavailableError } from '@pilot/platform';
 import type { UpstreamPool } from './upstreams';
 
 const RESOLVE_PATH = '/internal/sessions/resolve';

@@ -5,9 +5,7 @@
  * only: for anyone else it answers false, whatever was chosen.
  */
 import { NotificationSettingsBody, validatorOf } from '@pilot/contracts';
-import { requirePrincipal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
-import { jsonBody } from '@pilot/service-app';
+import { requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, RequestHandler } from 'express';
 import type { NotificationSettingsService } from '../use-cases/settings';
 

@@ -13,9 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '@pilot/config';
-import { ServiceUnavailableError } from '@pilot/faults';
-import type { Logger } from '@pilot/logging';
+import { type Clock, ServiceUnavailableError, type Logger } from '@pilot/platform';
 import type { RedisLimiter } from '@pilot/redis';
 import type { BotApi, SendOutcome } from '../bot/bot-api';
 import type { BlockRepository } from '../data/block-repository';

@@ -5,9 +5,8 @@
  * A change older than NOTIFICATION_MAX_AGE_MS when its event arrives is counted but not announced: the
  * events parked before the service first ran, or after a long outage, are news no more.
  */
-import type { Clock } from '@pilot/config';
+import type { Clock, Logger } from '@pilot/platform';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Logger } from '@pilot/logging';
 import type { ReviewQueueRepository } from '../data/review-queue-repository';
 import { entersReviewQueue, ownerNoticeOf, queueSummaryText, reviewQueueStateOf } from '../domain/notices';
 import type { MessageSender } from './message-sender';

@@ -1,5 +1,5 @@
 /** GET and PUT /api/workspace/notifications (API.md), and the settings the senders consult. */
-import type { Clock } from '@pilot/config';
+import type { Clock } from '@pilot/platform';
 import type { NotificationSettings, NotificationSettingsBody } from '@pilot/contracts';
 import type { SettingsRepository } from '../data/settings-repository';
 import { chosenAfter, settingsInForce } from '../domain/settings';

@@ -4,7 +4,7 @@
  * `placement.changed` through its outbox (see data/placement-repository.ts).
  */
 import type { Bus } from '@pilot/bus';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 
 export function subscribe(_deps: { bus: Bus; logger: Logger }): void {
   // none

@@ -11,10 +11,7 @@
  * - GET /internal/audit: administrators see every placement entry, other accounts none (200, empty).
  */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, MAX_PAGE_LIMIT, pageLimitOf, queryString } from '@pilot/http-kit';
-import { clientIpOf, requireAdmin, requirePrincipal } from '@pilot/internal-auth';
-import { problems, type FieldError } from '@pilot/problems';
-import { jsonBody } from '@pilot/service-app';
+import { decodeCursor, MAX_PAGE_LIMIT, pageLimitOf, queryString, clientIpOf, requireAdmin, requirePrincipal, problems, type FieldError, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { isSlot, type Slot } from '../domain/slots';
 import { validateImpressionInput, validatePlacementInput } from '../domain/validation';

@@ -3,9 +3,7 @@
  * with impression counts, answer the public read, count an impression, read the audit.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '@pilot/config';
-import { addressLimitKey } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
+import { type Clock, addressLimitKey, problems } from '@pilot/platform';
 import type { RedisLimiter } from '@pilot/redis';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
 import { auditItemOf, type InternalAuditItem } from '@pilot/contracts';

@@ -4,7 +4,7 @@
  * publisher platforms, and publishes publisher.* events through its outbox.
  */
 import type { Bus } from '@pilot/bus';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 
 export function subscribe(_deps: { bus: Bus; logger: Logger }): void {
   // none

@@ -17,9 +17,7 @@
  *   A body that is not JSON is ignored (200); one over 64 KiB is 413, as at the gateway however it is
  *   sent. Only infrastructure trouble answers 503, so the platform retries.
  */
-import { clientIpOf } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
-import { jsonBody } from '@pilot/service-app';
+import { clientIpOf, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { BINDING_PATTERN, REQUEST_ID_PATTERN, SESSION_ID_PATTERN, constantTimeEqual } from '../domain/secrets';
 import { LOGIN_REQUEST_TTL_MS } from '../domain/sign-in';

@@ -9,14 +9,11 @@
  * - A test key is made or revoked by the owner only (403 `owner_only`, administrators included), whatever
  *   the platform's status; revoking when there is none is 204 as well (the answer is the same state).
  * - `?status=` filters the list (the administrator review queue is `?status=submitted`); another value is
- *   400 `invalid_status`. Paging, `q` and `ownerAccountId` as for campaigns (`@pilot/http-kit` paging).
+ *   400 `invalid_status`. Paging, `q` and `ownerAccountId` as for campaigns (`@pilot/platform` paging).
  * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
  */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf } from '@pilot/http-kit';
-import { requireAdmin, requirePrincipal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
-import { jsonBody } from '@pilot/service-app';
+import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, requireAdmin, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
 import { isPublisherStatus, validateNewPublisher, validateReason } from '../domain/publisher';

@@ -3,8 +3,8 @@
  * (the VersionedStore history) and account sign-ins and sign-outs. Newest first; an administrator sees
  * every entry, an account the entries of its own records.
  */
-import { auditItemOf, newestFirst, type InternalAuditItem, recordIdOf } from '@pilot/contracts';
-import type { Principal } from '@pilot/internal-auth';
+import { auditItemOf, newestFirst, recordIdOf, type InternalAuditItem } from '@pilot/contracts';
+import type { Principal } from '@pilot/platform';
 import type { HistoryPosition } from '@pilot/versioned-store';
 import type { AccountRepository } from '../data/account-repository';
 import type { PublisherRepository } from '../data/publisher-repository';

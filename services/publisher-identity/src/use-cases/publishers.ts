@@ -4,15 +4,10 @@
  * read model is written before the answer, and for revoking changes (pause, reject, rotation) ALSO
  * before the database write, so a failure in between fails closed.
  */
-import type { Clock } from '@pilot/config';
+import { type Clock, type Principal, problems, asInfrastructureFault, type Logger, pageOf, type Page } from '@pilot/platform';
 import { createEnvelope, transitionRefusalMessage, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
-import type { Principal } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
 import { generateApiKey, hashApiKey } from '@pilot/api-keys';
-import { asInfrastructureFault } from '@pilot/faults';
-import type { Logger } from '@pilot/logging';
 import type { RedisLimiter } from '@pilot/redis';
-import { pageOf, type Page } from '@pilot/http-kit';
 import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition } from '@pilot/versioned-store';
 import {
   ACTION_NAMES,

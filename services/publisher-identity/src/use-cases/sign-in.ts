@@ -3,10 +3,7 @@
  * which asks them whether that browser (named with its address and time) is theirs; their Confirm turns
  * the request into a server-side session on the binding browser's next poll, their Cancel ends it.
  */
-import type { Clock } from '@pilot/config';
-import type { Logger } from '@pilot/logging';
-import { addressLimitKey } from '@pilot/internal-auth';
-import { problems } from '@pilot/problems';
+import { type Clock, type Logger, addressLimitKey, problems } from '@pilot/platform';
 import { endedMarkerTtlMs, type EndedSessionMarkers, type RedisLimiter } from '@pilot/redis';
 import { newBindingValue, newLoginCode, newRequestId, newSessionId, constantTimeEqual, sha256Hex } from '../domain/secrets';
 import {

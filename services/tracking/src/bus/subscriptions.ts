@@ -10,7 +10,7 @@
  */
 import type { Bus } from '@pilot/bus';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
-import type { Logger } from '@pilot/logging';
+import type { Logger } from '@pilot/platform';
 
 export function subscribe(deps: {
   bus: Bus;

@@ -10,7 +10,7 @@
  * written into it.
  */
 import { createHash } from 'node:crypto';
-import { HttpError, PROBLEM_CONTENT_TYPE } from '@pilot/problems';
+import { HttpError, PROBLEM_CONTENT_TYPE } from '@pilot/platform';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 
 interface DeadLinkText {

@@ -1,4 +1,4 @@
-import { verifyBodyDigest } from '@pilot/internal-auth';
+import { verifyBodyDigest } from '@pilot/platform';
 import type { Request } from 'express';
 
 export type RawBody = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' | 'not_signed' };

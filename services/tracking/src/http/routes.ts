@@ -8,8 +8,7 @@
  *   GET /api/workspace/stats              the three totals and their days (or hours), over visible records
  *   GET /api/workspace/stats/breakdown    the same totals per campaign or platform, sorted and paged
  */
-import { requirePrincipal } from '@pilot/internal-auth';
-import { problems, sendProblem, type HttpError } from '@pilot/problems';
+import { requirePrincipal, problems, sendProblem, type HttpError } from '@pilot/platform';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody, parseDeliveryTestAnswer } from '../domain/delivery';
 import { parseBreakdownQuery } from '../domain/breakdown';

@@ -1,4 +1,4 @@
-import { counterIn, outcomeOfError, type Registry } from '@pilot/metrics';
+import { counterIn, outcomeOfError, type Registry } from '@pilot/platform';
 
 export interface TrackingCounters {
   /** A delivery confirmation: its first, or a repeat of one already counted; `test` for a test allocation's (sandbox). */

@@ -3,11 +3,9 @@
  * neither `req` nor `res`; routes map their results to HTTP.
  */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
-import type { Clock } from '@pilot/config';
+import { type Clock, ServiceUnavailableError, type Logger } from '@pilot/platform';
 import { breakdownGrainOf, daysBetween, grainDaysOf, grainHoursOf, sumBreakdown, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
 import { coveredBy, type BreakdownStore, type HourlyStore, type TotalsStore } from '@pilot/counting/totals';
-import { ServiceUnavailableError } from '@pilot/faults';
-import type { Logger } from '@pilot/logging';
 import { isExpired, isTestAllocation, readToken } from '@pilot/tokens';
 import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';

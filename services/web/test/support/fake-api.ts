@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { transitionRefusalMessage, type AdminPlacement, type Campaign, type Publisher, type Session } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/internal-auth';
+import { signedHeaders } from '@pilot/platform';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 /** The signed-in account (the contract's Session). */

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger } from '@pilot/logging';
+import { createLogger } from '@pilot/platform';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config';
 import { start, type RunningWeb } from '../../src/start';

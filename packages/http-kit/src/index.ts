@@ -1,2 +1,0 @@
-export * from './request-params';
-export * from './paging';

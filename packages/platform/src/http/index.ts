@@ -1,0 +1,3 @@
+export * from './request-params';
+export * from './paging';
+export * from './app';

@@ -1,0 +1,54 @@
+/** The OpenTelemetry SDK and its instrumentations (see index.ts), kept apart so they load only when tracing is on. */
+import type { Attributes } from '@opentelemetry/api';
+import { redactUrl } from '../logging';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+/** A running tracer: shutdown flushes what is still batched. */
+export interface Tracing {
+  shutdown(): Promise<void>;
+}
+
+/** Probes and scrapes are not traced: they would be most of the spans and say nothing. */
+const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
+
+/** Click tokens ride in paths: a span names the path without them, as the logs do. */
+function redactedPathAttributes(path: string | undefined, origin = ''): Attributes {
+  if (!path || redactUrl(path) === path) return {};
+  const redacted = redactUrl(path);
+  const full = origin ? { 'url.full': `${origin}${redacted}`, 'http.url': `${origin}${redacted}` } : {};
+  return { 'url.path': redacted.split('?')[0], 'http.target': redacted, ...full };
+}
+
+/** Starts the SDK with the instrumentations; only loaded (required) when tracing is on. */
+export function startSdk(service: string, env: NodeJS.ProcessEnv, options: { spanProcessor?: SpanProcessor }): Tracing {
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? service }),
+    spanProcessors: [options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter())],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
+        startIncomingSpanHook: (req) => redactedPathAttributes(req.url),
+        startOutgoingSpanHook: (options) =>
+          redactedPathAttributes(options.path ?? undefined, `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port ? `:${options.port}` : ''}`),
+      }),
+      new ExpressInstrumentation(),
+      new AmqplibInstrumentation(),
+      new IORedisInstrumentation(),
+      new MongoDBInstrumentation(),
+    ],
+  });
+  sdk.start();
+  // Spans still in the batch are sent when the process ends normally (runService exits after SIGTERM).
+  process.once('beforeExit', () => void sdk.shutdown());
+  return { shutdown: () => sdk.shutdown() };
+}
