@@ -24,7 +24,6 @@ export * from './validation/plain-text';
 export * from './validation/https-url';
 export * from './validation/telegram-link';
 export * from './validation/utc-date-time';
-export * from './validation/record-id';
 export * from './validation/validator';
 export * from './schemas/fields';
 export * from './schemas/languages';

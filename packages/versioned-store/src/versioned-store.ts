@@ -25,10 +25,11 @@
  * goes through these writes and lookups, and a model measured 0.3 to 0.6 ms more CPU on each.
  */
 import type { KnownEvent } from '@pilot/contracts';
-import { sameInstantAfter, recordIdOf } from '@pilot/contracts';
+import { sameInstantAfter } from '@pilot/contracts';
 import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '@pilot/mongo';
 import { markFinished, PENDING_INDEX, type OutboxEntry, type OutboxQueue } from '@pilot/outbox';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification } from 'mongodb';
+import { positiveIntOf } from '@pilot/platform';
 
 export class ConcurrentChangeError extends Error {
   constructor(entity: string, id: RecordId) {
@@ -350,5 +351,5 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
 /** The record id of a history entry's `_id` (`<id>:<version>`): a number when it is written as one. */
 export function entityIdOf(entryId: string): RecordId {
   const id = entryId.slice(0, entryId.lastIndexOf(':'));
-  return recordIdOf(id) ?? id;
+  return positiveIntOf(id) ?? id;
 }

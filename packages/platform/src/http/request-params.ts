@@ -5,7 +5,7 @@ export function queryString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A path or query id: a positive integer, else null. */
+/** A record id or a count as a path, a query or a stored key writes it (API.md: a positive integer), else null. */
 export function positiveIntOf(value: unknown): number | null {
   if (typeof value !== 'string' || !/^[1-9][0-9]{0,15}$/.test(value)) return null;
   const parsed = Number(value);

@@ -121,7 +121,10 @@ describe('http: problem+json errors', () => {
 describe('http: request parameters', () => {
   it('parses path ids and single query values strictly', () => {
     expect(positiveIntOf('12')).to.equal(12);
-    for (const bad of ['0', '-1', '1.5', '012', 'abc', '', '99999999999999999', undefined, ['1']]) expect(positiveIntOf(bad), String(bad)).to.equal(null);
+    expect(positiveIntOf(String(Number.MAX_SAFE_INTEGER))).to.equal(Number.MAX_SAFE_INTEGER);
+    for (const bad of ['0', '-1', '+1', '1.5', '1e3', '012', ' 1', '1 ', '0x10', 'abc', '', '9007199254740992', '99999999999999999', undefined, null, 1, ['1'], { id: '1' }]) {
+      expect(positiveIntOf(bad), String(bad)).to.equal(null);
+    }
     expect(queryString('a')).to.equal('a');
     expect(queryString(['a', 'b'])).to.equal(undefined);
   });

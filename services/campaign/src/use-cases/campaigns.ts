@@ -3,8 +3,8 @@
  * read the audit and the snapshot of active campaigns. They see neither `req` nor `res`; refusals are
  * problem errors with stable codes that the routes pass on.
  */
-import { type Clock, pageOf, type Page, HttpError, problems, type Logger } from '@pilot/platform';
-import { auditItemOf, createEnvelope, recordIdOf, transitionRefusalMessage, type Campaign, type CampaignEvent, type CampaignState, type CampaignTransitionAnswer, type InternalAuditItem } from '@pilot/contracts';
+import { type Clock, pageOf, type Page, HttpError, problems, type Logger, positiveIntOf } from '@pilot/platform';
+import { auditItemOf, createEnvelope, transitionRefusalMessage, type Campaign, type CampaignEvent, type CampaignState, type CampaignTransitionAnswer, type InternalAuditItem } from '@pilot/contracts';
 import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition, type HistoryPosition } from '@pilot/versioned-store';
 import type { CampaignListFilter, CampaignRepository, StoredCampaign } from '../data/campaign-repository';
 import {
@@ -23,7 +23,6 @@ import { validateCreative, validatePause, validateRejection, type FieldProblem }
 
 /** The campaign object of API.md, as the contract's schema writes it. */
 export type CampaignView = Campaign;
-
 
 export type SnapshotCampaign = CampaignState & { version: number };
 
@@ -247,7 +246,7 @@ export class CampaignUseCases {
    */
   async audit(actor: Actor, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<{ items: InternalAuditItem[] }> {
     if (entity !== undefined && entity !== 'campaign') return { items: [] };
-    const campaignId = entityId === undefined ? null : recordIdOf(entityId);
+    const campaignId = entityId === undefined ? null : positiveIntOf(entityId);
     if (entityId !== undefined && campaignId === null) return { items: [] };
     const entries = await this.repository.audit({ ownerAccountId: actor.admin ? null : actor.accountId, campaignId }, after, limit);
     return { items: entries.map((entry) => auditItemOf(entry.entity, entry)) };

@@ -3,8 +3,8 @@
  * (the VersionedStore history) and account sign-ins and sign-outs. Newest first; an administrator sees
  * every entry, an account the entries of its own records.
  */
-import { auditItemOf, newestFirst, recordIdOf, type InternalAuditItem } from '@pilot/contracts';
-import type { Principal } from '@pilot/platform';
+import { auditItemOf, newestFirst, type InternalAuditItem } from '@pilot/contracts';
+import { positiveIntOf, type Principal } from '@pilot/platform';
 import type { HistoryPosition } from '@pilot/versioned-store';
 import type { AccountRepository } from '../data/account-repository';
 import type { PublisherRepository } from '../data/publisher-repository';
@@ -20,7 +20,7 @@ export class Audit {
     const ownerAccountId = caller.admin ? undefined : caller.accountId;
     const reads: Array<Promise<InternalAuditItem[]>> = [];
     if (entity === undefined || entity === 'publisher') {
-      const id = entityId === undefined ? undefined : recordIdOf(entityId);
+      const id = entityId === undefined ? undefined : positiveIntOf(entityId);
       if (id !== null) {
         reads.push(this.publishers.history({ ownerAccountId, entityId: id }, after, limit).then((entries) => entries.map((entry) => auditItemOf('publisher', entry))));
       }

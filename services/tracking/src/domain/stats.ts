@@ -5,7 +5,7 @@
  * Pure.
  */
 import { dayOf, firstKeptHourlyDay, hoursOfDays, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
-import { recordIdOf } from '@pilot/contracts';
+import { positiveIntOf } from '@pilot/platform';
 
 export interface StatsFilter {
   campaignId?: number;
@@ -73,7 +73,7 @@ export function parseStatsQuery(query: Record<string, unknown>): StatsQueryResul
   ] as const) {
     const raw = single(name);
     if (raw === undefined) continue;
-    const id = raw === null ? null : recordIdOf(raw);
+    const id = raw === null ? null : positiveIntOf(raw);
     if (id === null) return { ok: false, code, detail: `${name} must be one positive integer` };
     filter[name] = id;
   }
