@@ -276,7 +276,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
     it('gives a slot back when the create fails, and keeps it when the record was written after all', async () => {
       const { repository, useCases, claims } = await world();
-      const owner = { accountId: '6401', admin: false };
+      const owner = { accountId: '6401', admin: false, displayName: 'Owner 6401' };
       repository.failures = ['before', 'before', 'before', 'after'];
       for (let attempt = 0; attempt < 3; attempt += 1) {
         let failed = false;
@@ -291,7 +291,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
     it('releases on its repair what a process that died between claim and record left, once the claim is old', async () => {
       const { mongo, useCases, clock, claims } = await world();
-      const owner = { accountId: '6402', admin: false };
+      const owner = { accountId: '6402', admin: false, displayName: 'Owner 6402' };
       await useCases.createCampaign(owner, CREATIVE);
       // A dead process's claims: slots 2 and 3, no record behind them.
       const slots = mongo.db!.collection('campaign_slots');

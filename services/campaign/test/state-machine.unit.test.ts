@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Principal } from '@pilot/platform';
 import {
   applyTransition,
   CAMPAIGN_STATUSES,
@@ -7,15 +8,16 @@ import {
   decideTransition,
   newDraft,
   TRANSITION_NAMES,
-  type Actor,
   type CampaignStatus,
   type TransitionName,
 } from '../src/domain/campaign';
 
-const owner: Actor = { accountId: '100', admin: false };
-const stranger: Actor = { accountId: '200', admin: false };
-const admin: Actor = { accountId: '900', admin: true };
-const adminOwner: Actor = { accountId: '100', admin: true };
+type Caller = Pick<Principal, 'accountId' | 'admin'>;
+
+const owner: Caller = { accountId: '100', admin: false };
+const stranger: Caller = { accountId: '200', admin: false };
+const admin: Caller = { accountId: '900', admin: true };
+const adminOwner: Caller = { accountId: '100', admin: true };
 
 const ALLOWED: Record<TransitionName, { from: CampaignStatus[]; to: CampaignStatus }> = {
   submit: { from: ['draft', 'rejected'], to: 'submitted' },
@@ -24,7 +26,7 @@ const ALLOWED: Record<TransitionName, { from: CampaignStatus[]; to: CampaignStat
   activate: { from: ['approved', 'paused'], to: 'active' },
   pause: { from: ['active'], to: 'paused' },
 };
-const PERMITTED_ACTOR: Record<TransitionName, Actor> = { submit: owner, approve: admin, reject: admin, activate: admin, pause: owner };
+const PERMITTED_CALLER: Record<TransitionName, Caller> = { submit: owner, approve: admin, reject: admin, activate: admin, pause: owner };
 
 const draft = newDraft(7, '100', {
   name: 'n',
@@ -43,7 +45,7 @@ describe('campaign state machine', () => {
     for (const status of CAMPAIGN_STATUSES) {
       const allowed = ALLOWED[name].from.includes(status);
       it(`${allowed ? 'allows' : 'refuses with invalid_transition'} ${name} from ${status}`, () => {
-        const decision = decideTransition(name, { status, ownerAccountId: '100' }, PERMITTED_ACTOR[name]);
+        const decision = decideTransition(name, { status, ownerAccountId: '100' }, PERMITTED_CALLER[name]);
         if (allowed) expect(decision).to.include({ ok: true, from: status, to: ALLOWED[name].to });
         else expect(decision).to.deep.equal({ ok: false, refusal: 'invalid_transition' });
       });

@@ -14,6 +14,7 @@ import {
   type CampaignStatus,
 } from '@pilot/contracts';
 import type { CreativeInput } from './validation';
+import type { Principal } from '@pilot/platform';
 
 export { CAMPAIGN_STATUSES, type CampaignStatus };
 
@@ -31,10 +32,8 @@ export interface CampaignRecord extends CreativeInput {
   pauseReason?: string | null;
 }
 
-export interface Actor {
-  accountId: string;
-  admin: boolean;
-}
+/** What the rules read of the signed caller: its account, and whether it administers the network. */
+type Caller = Pick<Principal, 'accountId' | 'admin'>;
 
 export const MAX_CAMPAIGNS_PER_ACCOUNT = 100;
 
@@ -58,8 +57,8 @@ export function newDraft(campaignId: number, ownerAccountId: string, input: Crea
 }
 
 /** Owners see their own records; administrators see the whole network; everyone else sees nothing. */
-export function canSee(campaign: Pick<CampaignRecord, 'ownerAccountId'>, actor: Actor): boolean {
-  return actor.admin || campaign.ownerAccountId === actor.accountId;
+export function canSee(campaign: Pick<CampaignRecord, 'ownerAccountId'>, caller: Caller): boolean {
+  return caller.admin || campaign.ownerAccountId === caller.accountId;
 }
 
 export type TransitionName = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
@@ -90,18 +89,18 @@ export type TransitionDecision =
   | { ok: false; refusal: TransitionRefusal };
 
 /**
- * Decides a move for an actor who can see the campaign. Permission is checked before the state, so an
+ * Decides a move for a caller who can see the campaign. Permission is checked before the state, so an
  * account that may never make this move learns 403 whatever the state; a permitted move from the wrong
  * state is `invalid_transition`. An owner never approves, rejects or activates its own campaign, even an
  * administrator's own.
  */
-export function decideTransition(name: TransitionName, campaign: Pick<CampaignRecord, 'status' | 'ownerAccountId'>, actor: Actor): TransitionDecision {
+export function decideTransition(name: TransitionName, campaign: Pick<CampaignRecord, 'status' | 'ownerAccountId'>, caller: Caller): TransitionDecision {
   const rule = TRANSITIONS[name];
-  const isOwner = campaign.ownerAccountId === actor.accountId;
+  const isOwner = campaign.ownerAccountId === caller.accountId;
   if (rule.who === 'owner' && !isOwner) return { ok: false, refusal: 'not_owner' };
-  if (rule.who === 'review' && !actor.admin) return { ok: false, refusal: 'admin_only' };
+  if (rule.who === 'review' && !caller.admin) return { ok: false, refusal: 'admin_only' };
   if (rule.who === 'review' && isOwner) return { ok: false, refusal: 'own_campaign_review' };
-  if (rule.who === 'either' && !isOwner && !actor.admin) return { ok: false, refusal: 'not_owner' };
+  if (rule.who === 'either' && !isOwner && !caller.admin) return { ok: false, refusal: 'not_owner' };
   if (!rule.from.includes(campaign.status)) return { ok: false, refusal: 'invalid_transition' };
   return { ok: true, from: campaign.status, to: rule.to, eventType: rule.eventType, action: rule.action };
 }

@@ -2,13 +2,8 @@
 import { AUDIT_POSITION } from '@pilot/contracts';
 import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, principalOf, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, Response } from 'express';
-import { isCampaignStatus, type Actor } from '../domain/campaign';
+import { isCampaignStatus } from '../domain/campaign';
 import type { CampaignUseCases, TransitionAnswer } from '../use-cases/campaigns';
-
-function actorOf(req: Request): Actor {
-  const principal = requirePrincipal(req);
-  return { accountId: principal.accountId, admin: principal.admin };
-}
 
 function statusFilter(req: Request) {
   if (req.query.status === undefined || req.query.status === '') return null;
@@ -21,40 +16,40 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
   const body = jsonBody('64kb');
 
   app.post('/api/workspace/campaigns', body, async (req, res) => {
-    res.status(201).json(await campaigns.createCampaign(actorOf(req), req.body));
+    res.status(201).json(await campaigns.createCampaign(requirePrincipal(req), req.body));
   });
 
   app.get('/api/workspace/campaigns', async (req, res) => {
-    const actor = actorOf(req);
-    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, actor), status: statusFilter(req), search: searchPatternOf(req.query.q) };
+    const caller = requirePrincipal(req);
+    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: statusFilter(req), search: searchPatternOf(req.query.q) };
     res.json(await campaigns.listCampaigns(filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
   });
 
   app.get('/api/workspace/campaigns/:id', async (req, res) => {
-    res.json(await campaigns.getCampaign(actorOf(req), positiveIntOf(req.params.id)));
+    res.json(await campaigns.getCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   // A move answers 202 while its event is not yet on the bus (the change is stored, not yet in effect).
   const answerMove = (res: Response, answer: TransitionAnswer) => res.status(answer.propagation === 'pending' ? 202 : 200).json(answer);
 
   app.post('/api/workspace/campaigns/:id/submit', body, async (req, res) => {
-    answerMove(res, await campaigns.submitCampaign(actorOf(req), positiveIntOf(req.params.id)));
+    answerMove(res, await campaigns.submitCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   app.post('/api/workspace/campaigns/:id/approve', body, async (req, res) => {
-    answerMove(res, await campaigns.approveCampaign(actorOf(req), positiveIntOf(req.params.id)));
+    answerMove(res, await campaigns.approveCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   app.post('/api/workspace/campaigns/:id/reject', body, async (req, res) => {
-    answerMove(res, await campaigns.rejectCampaign(actorOf(req), positiveIntOf(req.params.id), req.body));
+    answerMove(res, await campaigns.rejectCampaign(requirePrincipal(req), positiveIntOf(req.params.id), req.body));
   });
 
   app.post('/api/workspace/campaigns/:id/activate', body, async (req, res) => {
-    answerMove(res, await campaigns.activateCampaign(actorOf(req), positiveIntOf(req.params.id)));
+    answerMove(res, await campaigns.activateCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   app.post('/api/workspace/campaigns/:id/pause', body, async (req, res) => {
-    answerMove(res, await campaigns.pauseCampaign(actorOf(req), positiveIntOf(req.params.id), req.body));
+    answerMove(res, await campaigns.pauseCampaign(requirePrincipal(req), positiveIntOf(req.params.id), req.body));
   });
 
   // Service-to-service: the snapshot the campaign caches of allocation and tracking rebuild from.
@@ -66,10 +61,9 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
   app.get('/internal/audit', async (req, res) => {
     const principal = principalOf(req);
     if (!principal) throw problems.unauthorized('not_signed_in', 'The audit is read on behalf of a signed-in account');
-    const actor = { accountId: principal.accountId, admin: principal.admin };
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json(await campaigns.audit(actor, queryString(req.query.entity), queryString(req.query.entityId), after, limit));
+    res.json(await campaigns.audit(principal, queryString(req.query.entity), queryString(req.query.entityId), after, limit));
   });
 }

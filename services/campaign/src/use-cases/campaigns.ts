@@ -3,7 +3,7 @@
  * read the audit and the snapshot of active campaigns. They see neither `req` nor `res`; refusals are
  * problem errors with stable codes that the routes pass on.
  */
-import { type Clock, pageOf, type Page, HttpError, problems, type Logger, positiveIntOf } from '@pilot/platform';
+import { type Clock, pageOf, type Page, HttpError, problems, type Logger, positiveIntOf, type Principal } from '@pilot/platform';
 import { auditItemOf, createEnvelope, transitionRefusalMessage, type Campaign, type CampaignEvent, type CampaignState, type CampaignTransitionAnswer, type InternalAuditItem } from '@pilot/contracts';
 import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition, type HistoryPosition } from '@pilot/versioned-store';
 import type { CampaignListFilter, CampaignRepository, StoredCampaign } from '../data/campaign-repository';
@@ -15,7 +15,6 @@ import {
   MAX_CAMPAIGNS_PER_ACCOUNT,
   newDraft,
   TRANSITIONS,
-  type Actor,
   type CampaignRecord,
   type TransitionName,
 } from '../domain/campaign';
@@ -74,30 +73,30 @@ export class CampaignUseCases {
     return this.options.repository;
   }
 
-  async createCampaign(actor: Actor, body: unknown): Promise<CampaignView> {
+  async createCampaign(caller: Principal, body: unknown): Promise<CampaignView> {
     const validated = validateCreative(body);
     const errors: FieldProblem[] = validated.ok ? [] : [...validated.errors];
     const replaces = validated.ok ? validated.value.replaces : null;
     if (replaces !== null) {
       const replaced = await this.repository.load(replaces);
-      if (!replaced || replaced.ownerAccountId !== actor.accountId) {
+      if (!replaced || replaced.ownerAccountId !== caller.accountId) {
         errors.push({ field: 'replaces', code: 'unknown_campaign', message: 'replaces must be the id of one of your campaigns' });
       }
     }
     if (!validated.ok || errors.length > 0) throw problems.validation(errors);
 
     const at = this.options.clock.now();
-    const slot = await this.repository.claimSlot(actor.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at);
+    const slot = await this.repository.claimSlot(caller.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at);
     if (slot === null) {
       throw problems.conflict('campaign_limit', `An account may hold at most ${MAX_CAMPAIGNS_PER_ACCOUNT} campaign records`);
     }
     let campaignId: number | null = null;
     try {
-      campaignId = await this.repository.nextId(actor.accountId, at);
-      const record = newDraft(campaignId, actor.accountId, validated.value);
+      campaignId = await this.repository.nextId(caller.accountId, at);
+      const record = newDraft(campaignId, caller.accountId, validated.value);
       const stored = await this.repository.create(record, {
         at,
-        actorAccountId: actor.accountId,
+        actorAccountId: caller.accountId,
         action: 'created',
         from: null,
         to: 'draft',
@@ -105,7 +104,7 @@ export class CampaignUseCases {
       });
       return viewOf(stored);
     } catch (error) {
-      await this.releaseUnusedSlot(actor.accountId, slot, campaignId, error);
+      await this.releaseUnusedSlot(caller.accountId, slot, campaignId, error);
       throw error;
     }
   }
@@ -123,23 +122,23 @@ export class CampaignUseCases {
     }
   }
 
-  private async visible(actor: Actor, campaignId: number | null): Promise<StoredCampaign> {
-    return this.visibleOf(actor, campaignId === null ? null : await this.repository.load(campaignId));
+  private async visible(caller: Principal, campaignId: number | null): Promise<StoredCampaign> {
+    return this.visibleOf(caller, campaignId === null ? null : await this.repository.load(campaignId));
   }
 
   /** visible() off the projection alone: a lookup in one shard, without the history's (see transition). */
-  private async visibleProjection(actor: Actor, campaignId: number | null): Promise<StoredCampaign> {
-    return this.visibleOf(actor, campaignId === null ? null : await this.repository.loadProjection(campaignId));
+  private async visibleProjection(caller: Principal, campaignId: number | null): Promise<StoredCampaign> {
+    return this.visibleOf(caller, campaignId === null ? null : await this.repository.loadProjection(campaignId));
   }
 
-  private visibleOf(actor: Actor, campaign: StoredCampaign | null): StoredCampaign {
-    if (!campaign || !canSee(campaign, actor)) throw problems.notFound('campaign_not_found', 'No such campaign');
+  private visibleOf(caller: Principal, campaign: StoredCampaign | null): StoredCampaign {
+    if (!campaign || !canSee(campaign, caller)) throw problems.notFound('campaign_not_found', 'No such campaign');
     return campaign;
   }
 
   /** From the projection alone: a change interrupted before its projection shows once the repair rolls it forward. */
-  async getCampaign(actor: Actor, campaignId: number | null): Promise<CampaignView> {
-    return viewOf(await this.visibleProjection(actor, campaignId));
+  async getCampaign(caller: Principal, campaignId: number | null): Promise<CampaignView> {
+    return viewOf(await this.visibleProjection(caller, campaignId));
   }
 
   /**
@@ -152,28 +151,28 @@ export class CampaignUseCases {
   }
 
   /** POST /api/workspace/campaigns/:id/submit: the owner sends a draft or rejected campaign for review. */
-  submitCampaign(actor: Actor, campaignId: number | null): Promise<TransitionAnswer> {
-    return this.transition('submit', actor, campaignId, undefined);
+  submitCampaign(caller: Principal, campaignId: number | null): Promise<TransitionAnswer> {
+    return this.transition('submit', caller, campaignId, undefined);
   }
 
   /** POST /api/workspace/campaigns/:id/approve: an administrator approves a submitted campaign. */
-  approveCampaign(actor: Actor, campaignId: number | null): Promise<TransitionAnswer> {
-    return this.transition('approve', actor, campaignId, undefined);
+  approveCampaign(caller: Principal, campaignId: number | null): Promise<TransitionAnswer> {
+    return this.transition('approve', caller, campaignId, undefined);
   }
 
   /** POST /api/workspace/campaigns/:id/reject: an administrator sends a submitted campaign back, with `{reason}`. */
-  rejectCampaign(actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
-    return this.transition('reject', actor, campaignId, body);
+  rejectCampaign(caller: Principal, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+    return this.transition('reject', caller, campaignId, body);
   }
 
   /** POST /api/workspace/campaigns/:id/activate: an administrator puts an approved or paused campaign on air. */
-  activateCampaign(actor: Actor, campaignId: number | null): Promise<TransitionAnswer> {
-    return this.transition('activate', actor, campaignId, undefined);
+  activateCampaign(caller: Principal, campaignId: number | null): Promise<TransitionAnswer> {
+    return this.transition('activate', caller, campaignId, undefined);
   }
 
   /** POST /api/workspace/campaigns/:id/pause: the owner or an administrator takes an active campaign off air, with an optional `{reason}`. */
-  pauseCampaign(actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
-    return this.transition('pause', actor, campaignId, body);
+  pauseCampaign(caller: Principal, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+    return this.transition('pause', caller, campaignId, body);
   }
 
   /**
@@ -184,13 +183,13 @@ export class CampaignUseCases {
    * from a projection that missed a newer entry collides with that entry, which rolls the projection forward
    * and tries again; a refusal decided on it is decided again on the state rolled forward from history.
    */
-  private async transition(name: TransitionName, actor: Actor, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
+  private async transition(name: TransitionName, caller: Principal, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
     let fromProjection = true;
     for (let attempt = 1; ; attempt += 1) {
       let planned: PlannedTransition;
       try {
-        const campaign = fromProjection ? await this.visibleProjection(actor, campaignId) : await this.visible(actor, campaignId);
-        planned = this.planTransition(name, actor, campaign, body);
+        const campaign = fromProjection ? await this.visibleProjection(caller, campaignId) : await this.visible(caller, campaignId);
+        planned = this.planTransition(name, caller, campaign, body);
       } catch (error) {
         if (fromProjection && error instanceof HttpError) {
           fromProjection = false;
@@ -214,8 +213,8 @@ export class CampaignUseCases {
   }
 
   /** The record, its next state, event and audit facts of a transition; throws the refusal if there is one. */
-  private planTransition(name: TransitionName, actor: Actor, campaign: StoredCampaign, body: unknown): PlannedTransition {
-    const decision = decideTransition(name, campaign, actor);
+  private planTransition(name: TransitionName, caller: Principal, campaign: StoredCampaign, body: unknown): PlannedTransition {
+    const decision = decideTransition(name, campaign, caller);
     if (!decision.ok && decision.refusal !== 'invalid_transition') throw forbidden(decision.refusal);
     let reason: string | null = null;
     if (name === 'reject') {
@@ -234,9 +233,9 @@ export class CampaignUseCases {
     const at = this.options.clock.now();
     const next: CampaignRecord = applyTransition(recordOf(campaign), decision.to, reason);
     // Who moved it, why, and its name travel with the event for the people it concerns (notifications).
-    const data = { ...campaignStateOf(next), name: next.name, actorAccountId: actor.accountId, reason };
+    const data = { ...campaignStateOf(next), name: next.name, actorAccountId: caller.accountId, reason };
     const event = createEnvelope(decision.eventType, String(campaign.campaignId), campaign.version + 1, data, at) as CampaignEvent;
-    const facts: ChangeFacts = { at, actorAccountId: actor.accountId, action: decision.action, from: decision.from, to: decision.to, reason };
+    const facts: ChangeFacts = { at, actorAccountId: caller.accountId, action: decision.action, from: decision.from, to: decision.to, reason };
     return { campaign, next, event, facts };
   }
 
@@ -244,11 +243,11 @@ export class CampaignUseCases {
    * Up to `limit` audit entries of campaigns in the audit's order after `after`: an owner's own records, or
    * all for an administrator.
    */
-  async audit(actor: Actor, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<{ items: InternalAuditItem[] }> {
+  async audit(caller: Principal, entity: string | undefined, entityId: string | undefined, after: HistoryPosition | null, limit: number): Promise<{ items: InternalAuditItem[] }> {
     if (entity !== undefined && entity !== 'campaign') return { items: [] };
     const campaignId = entityId === undefined ? null : positiveIntOf(entityId);
     if (entityId !== undefined && campaignId === null) return { items: [] };
-    const entries = await this.repository.audit({ ownerAccountId: actor.admin ? null : actor.accountId, campaignId }, after, limit);
+    const entries = await this.repository.audit({ ownerAccountId: caller.admin ? null : caller.accountId, campaignId }, after, limit);
     return { items: entries.map((entry) => auditItemOf(entry.entity, entry)) };
   }
 
