@@ -1,12 +1,13 @@
 /**
- * The campaign service: config -> MongoDB -> bus -> repository -> use cases -> subscriptions (none) -> routes -> outbox relay ->
+ * The campaign service: config -> MongoDB -> bus -> repository -> use cases -> routes -> outbox relay ->
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
+ * It consumes no events; it publishes campaign.submitted, campaign.approved, campaign.rejected,
+ * campaign.activated and campaign.paused through its outbox (domain/campaign.ts TRANSITIONS).
  */
 import { systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { Bus } from '@pilot/bus';
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
-import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
 import { mountRoutes } from './http/routes';
@@ -49,8 +50,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
       const repairs = repeatEvery(config.SLOT_REPAIR_INTERVAL_MS, () => campaigns.repair(), (error) => logger.warn({ err: error.message }, 'campaign repair failed; will retry'));
       resources.add(repairs, (opened) => opened.stop());
     }
-
-    subscribe({ bus, logger });
     const { app, finish } = createServiceApp({
       service: 'campaign',
       registry: metrics,

@@ -1,6 +1,7 @@
 /**
- * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> subscriptions (none) -> routes
+ * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> routes
  * -> outbox relay -> listen. stop() undoes it in reverse.
+ * It consumes no events; it publishes placement.changed through its outbox (use-cases/placements.ts).
  */
 import { Bus } from '@pilot/bus';
 import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
@@ -9,7 +10,6 @@ import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals'
 import { connectMongo, pingMongo } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
-import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';
 import { PlacementRepository } from './data/placement-repository';
@@ -72,8 +72,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
       windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
     });
     const service = new PlacementService(placements, impressions, clock, limiter);
-
-    subscribe({ bus, logger });
     const { app, finish } = createServiceApp({
       service: 'placement',
       registry: metrics,

@@ -1,6 +1,8 @@
 /**
  * publisher-identity: config -> MongoDB -> Redis -> bus -> repositories -> key read model rebuilt from
  * the database -> routes -> outbox relay -> listen. stop() undoes it in reverse.
+ * It consumes no events; it publishes publisher.submitted, publisher.approved, publisher.paused,
+ * publisher.rejected and publisher.key_rotated through its outbox (use-cases/publishers.ts).
  */
 import { Bus } from '@pilot/bus';
 import { parseIdList, systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
@@ -8,7 +10,6 @@ import { sessionCookieName } from '@pilot/contracts';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
 import { OutboxRelay } from '@pilot/outbox';
 import { checkEvictionPolicy, createRedis, EndedSessionMarkers, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
-import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';
 import { PublisherKeyWriter } from './data/key-read-model';
@@ -97,8 +98,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
     // Redis may have lost the read model, or hold another database's: it is rebuilt before serving.
     const rebuilt = await publishers.rebuildReadModel();
     logger.info({ publishers: rebuilt }, 'key read model rebuilt');
-
-    subscribe({ bus, logger });
     const { app, finish } = createServiceApp({
       service: 'publisher-identity',
       registry: metrics,
