@@ -1,5 +1,5 @@
 /**
- * Every bus subscription of allocation, in one place (every service has this file and this `subscribe`,
+ * Every bus subscription of allocation, in one place (every service that consumes events has this file and this `subscribe`,
  * called by start.ts once the bus is open, before the routes are mounted):
  * - campaign.* -> this replica's own broadcast queue, through ActiveCampaignCache, feeding the selection
  *   index. On every (re)connect the cache is rebuilt from the campaign service's snapshot before events are

@@ -1,5 +1,5 @@
 /**
- * Every bus subscription of the notification service, in one place (every service has this file and this
+ * Every bus subscription of the notification service, in one place (every service that consumes events has this file and this
  * `subscribe`, called by start.ts once the bus is open, before the routes are mounted):
  * - campaign.* and publisher.* (but key rotations) -> the durable quorum queue `notification`, through
  *   Notify: an owner's message for a reviewed, activated or paused record, the administrators' summary

@@ -1,5 +1,5 @@
 /**
- * Every bus subscription of tracking, in one place (every service has this file and this `subscribe`,
+ * Every bus subscription of tracking, in one place (every service that consumes events has this file and this `subscribe`,
  * called by start.ts once the bus is open, before the routes are mounted):
  * - campaign.* -> the replica's own broadcast queue, through ActiveCampaignCache (click destinations and
  *   whether a campaign is still active).
