@@ -7,7 +7,7 @@ import { systemClock, type Clock, listen, createServiceApp, type Logger } from '
 import { sessionCookieName } from '@pilot/contracts';
 import { checkEvictionPolicy, createRedis, EndedSessionMarkers, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
-import type { Upstream } from './domain/routes';
+import type { Upstream } from './domain/routing';
 import { createForwarder } from './http/proxy';
 import { mountRoutes } from './http/routes';
 import { securityHeaders } from './http/security-headers';

@@ -7,7 +7,7 @@
  */
 import { AUDIT_POSITION, newestFirst, type AuditItem, type InternalAuditItem } from '@pilot/contracts';
 import { decodeCursor, encodeCursor, pageLimitOf, queryString, type Page, signedHeaders, type Principal, problems, ServiceUnavailableError } from '@pilot/platform';
-import { AUDIT_OWNERS, type Upstream } from '../domain/routes';
+import { AUDIT_OWNERS, type Upstream } from '../domain/routing';
 import type { Upstreams } from './upstreams';
 
 export async function composeAudit(

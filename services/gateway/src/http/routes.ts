@@ -8,7 +8,7 @@ import { type Principal, HttpError, problems } from '@pilot/platform';
 import type { RedisLimiter } from '@pilot/redis';
 import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
-import { isWrite, originAllowed, routeOf } from '../domain/routes';
+import { isWrite, originAllowed, routeOf } from '../domain/routing';
 import { composeAudit } from './audit';
 import type { Forward } from './proxy';
 import { cookieValue } from './session';

@@ -6,7 +6,7 @@
  * soon as it listens. When no replica is ready, requests still go to one (it answers for itself).
  */
 import { Agent } from 'node:http';
-import type { Upstream } from '../domain/routes';
+import type { Upstream } from '../domain/routing';
 
 const MARKED_DOWN_MS = 5000;
 const PROBE_INTERVAL_MS = 1000;
