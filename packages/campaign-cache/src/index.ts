@@ -14,17 +14,14 @@ import {
   CAMPAIGN_REJECTED,
   CAMPAIGN_SUBMITTED,
   type CampaignEvent,
-  type CampaignState,
   type KnownEvent,
 } from '@pilot/contracts';
 import type { Logger } from '@pilot/platform';
 import { trace } from '@opentelemetry/api';
+import type { CachedCampaign } from './snapshot-loader';
 
 export { registerCampaignCacheMetrics } from './metrics';
-
-export interface CachedCampaign extends CampaignState {
-  version: number;
-}
+export { campaignSnapshotLoader, SNAPSHOT_PATH, type CachedCampaign } from './snapshot-loader';
 
 export interface CampaignCacheListener {
   /** A campaign became active or changed while active. */

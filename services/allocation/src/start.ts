@@ -7,13 +7,12 @@
  */
 import { Bus } from '@pilot/bus';
 import { CountRecorder } from '@pilot/counting';
-import { registerCampaignCacheMetrics, type ActiveCampaignCache } from '@pilot/campaign-cache';
+import { campaignSnapshotLoader, registerCampaignCacheMetrics, type ActiveCampaignCache } from '@pilot/campaign-cache';
 import { systemClock, type Clock, listen, Resources, createMetricsRegistry, createServiceApp, type Logger } from '@pilot/platform';
 import { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
 import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
-import { campaignSnapshotLoader } from './data/campaign-snapshot';
 import { CampaignIndex, type Random } from './domain/selection';
 import { adAnswersCounter } from './http/ad-answers-counter';
 import { mountRoutes } from './http/routes';

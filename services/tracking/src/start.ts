@@ -3,8 +3,8 @@
  * (the campaign cache) -> routes -> count folder -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/bus';
-import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
-import { systemClock, type Clock, internalGet, listen, Resources, createMetricsRegistry, registerCountingLag, createServiceApp, type Logger } from '@pilot/platform';
+import { campaignSnapshotLoader, registerCampaignCacheMetrics } from '@pilot/campaign-cache';
+import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, createServiceApp, type Logger } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
 import { KeyReader } from '@pilot/key-read-model';
@@ -69,8 +69,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const { campaigns } = subscribe({
       bus,
       logger,
-      loadSnapshot: async () =>
-        (await internalGet<{ items: CachedCampaign[] }>(config.INTERNAL_SECRET, config.CAMPAIGN_URL, '/internal/campaigns/active')).items,
+      loadSnapshot: campaignSnapshotLoader({ secret: config.INTERNAL_SECRET, campaignUrl: config.CAMPAIGN_URL, logger }),
     });
 
     registerCampaignCacheMetrics(metrics, campaigns);

@@ -1,10 +1,9 @@
 /**
  * The campaign service's snapshot of active campaigns (`GET /internal/campaigns/active`, signed), read at
- * start and after every reconnect to the broker; never per ad request. Items that do not match the
- * campaign state contract are dropped (and logged) rather than poisoning the index.
+ * start and after every reconnect to the broker; never per ad request or click. Items that do not match
+ * the campaign state contract are dropped (and logged) rather than poisoning the cache.
  */
-import type { CachedCampaign } from '@pilot/campaign-cache';
-import { campaignStateSchema, compile } from '@pilot/contracts';
+import { campaignStateSchema, compile, type CampaignState } from '@pilot/contracts';
 import { internalGet, type Logger } from '@pilot/platform';
 
 const baseSchema = campaignStateSchema as { required: string[]; properties: Record<string, unknown> };
@@ -16,9 +15,14 @@ const validateItem = compile<CachedCampaign>({
   properties: { ...baseSchema.properties, version: { type: 'integer', minimum: 1 } },
 });
 
+/** A campaign as the cache keeps it: its state and the version it has reached. */
+export interface CachedCampaign extends CampaignState {
+  version: number;
+}
+
 export const SNAPSHOT_PATH = '/internal/campaigns/active';
 
-export function campaignSnapshotLoader(options: { secret: string; campaignUrl: string; timeoutMs: number; logger: Logger }) {
+export function campaignSnapshotLoader(options: { secret: string; campaignUrl: string; timeoutMs?: number; logger: Logger }) {
   return async (): Promise<CachedCampaign[]> => {
     const answer = await internalGet<{ items?: unknown }>(options.secret, options.campaignUrl, SNAPSHOT_PATH, options.timeoutMs);
     if (!answer || !Array.isArray(answer.items)) throw new Error(`${SNAPSHOT_PATH} answered without an items array`);
