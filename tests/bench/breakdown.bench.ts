@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { CountJournal, CountRecorder, UnfoldedCounts, type CountedAllocation } from '../../packages/counting/src';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
 import { createLogger } from '../../packages/platform/src';
-import { connectMongo } from '../../packages/mongo/src';
+import { connectMongo } from '../../packages/storage/src';
 import { Redis, waitForRedis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';
 import { parseBreakdownQuery, planBreakdown } from '../../services/tracking/src/domain/breakdown';

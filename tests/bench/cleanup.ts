@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { connectMongo } from '../../packages/mongo/src';
+import { connectMongo } from '../../packages/storage/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { ROOT, type BenchSystem, type ServiceName } from './system';
 

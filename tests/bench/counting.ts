@@ -13,7 +13,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { CountJournal, CountKeys, CountRecorder, onceSetEnd, type CountedAllocation } from '../../packages/counting/src';
-import { connectMongo } from '../../packages/mongo/src';
+import { connectMongo } from '../../packages/storage/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';
 import { percentile } from './load';

@@ -24,7 +24,7 @@ import type * as Counting from '../../packages/counting/src';
 import type * as CountingTotals from '../../packages/counting/src/totals';
 import type { CountedAllocation } from '../../packages/counting/src';
 import { createLogger } from '../../packages/platform/src';
-import { connectMongo } from '../../packages/mongo/src';
+import { connectMongo } from '../../packages/storage/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { seededRandom } from '../../packages/testkit/src';
 

@@ -9,8 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from 'mongodb';
 import { encodeCursor } from '../../packages/platform/src';
-import { connectMongo } from '../../packages/mongo/src';
-import { VersionedStore } from '../../packages/versioned-store/src';
+import { connectMongo, VersionedStore } from '../../packages/storage/src';
 import { percentile } from './load';
 import type { BenchSystem } from './system';
 import type { Browser } from './workspace';

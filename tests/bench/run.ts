@@ -23,7 +23,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connectMongo } from '../../packages/mongo/src';
+import { connectMongo } from '../../packages/storage/src';
 import { createRedis, waitForRedis } from '../../packages/redis/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';

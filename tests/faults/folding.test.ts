@@ -12,7 +12,7 @@ import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountKeys } from '../../packages/counting/src';
 import { TotalsStore } from '../../packages/counting/src/totals';
-import { connectMongo, type Connection } from '../../packages/mongo/src';
+import { connectMongo, type Connection } from '../../packages/storage/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Redis } from '../../packages/redis/src';
-import { connectMongo, type Connection } from '../../packages/mongo/src';
+import { connectMongo, type Connection } from '../../packages/storage/src';
 import { sampleCpu, type CpuSample } from '../bench/cpu';
 import type { BenchSystem, ServiceName } from '../bench/system';
 

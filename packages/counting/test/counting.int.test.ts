@@ -1,5 +1,5 @@
 import { createLogger } from '@pilot/platform';
-import { connectMongo, mongoose, type Connection } from '@pilot/mongo';
+import { connectMongo, mongoose, type Connection } from '@pilot/storage';
 import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';

@@ -3,9 +3,8 @@
  * listen. stop() undoes it in reverse: server, relay, bus, MongoDB.
  */
 import { systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
-import { Bus } from '@pilot/bus';
-import { connectMongo, pingMongo } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
+import { Bus, OutboxRelay } from '@pilot/messaging';
+import { connectMongo, pingMongo } from '@pilot/storage';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';

@@ -2,9 +2,9 @@
  * The notification service: config -> MongoDB -> Redis -> bus -> repositories -> the Bot API sender ->
  * routes -> subscriptions -> retention -> listen. stop() undoes it in reverse.
  */
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import { systemClock, type Clock, internalGet, listen, Resources, type Logger, createMetricsRegistry, createServiceApp } from '@pilot/platform';
-import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
+import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
 import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { BotApi } from './bot/bot-api';
 import { NOTIFICATION_QUEUE, subscribe } from './bus/subscriptions';

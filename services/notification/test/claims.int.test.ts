@@ -3,7 +3,7 @@
  * replica takes over a message only once its holder's lease ran out, and never sends what was settled.
  */
 import { ServiceUnavailableError, createLogger, createMetricsRegistry } from '@pilot/platform';
-import { connectMongo, type Connection } from '@pilot/mongo';
+import { connectMongo, type Connection } from '@pilot/storage';
 import { createRedis, RedisLimiter, waitForRedis, type Redis } from '@pilot/redis';
 import { ManualClock, startBotApiStandIn, testInfra, type BotApiStandIn } from '@pilot/testkit';
 import { expect } from 'chai';

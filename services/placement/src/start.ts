@@ -2,12 +2,11 @@
  * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> subscriptions (none) -> routes
  * -> outbox relay -> listen. stop() undoes it in reverse.
  */
-import { Bus } from '@pilot/bus';
+import { Bus, OutboxRelay } from '@pilot/messaging';
 import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
-import { connectMongo, pingMongo } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
+import { connectMongo, pingMongo } from '@pilot/storage';
 import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';

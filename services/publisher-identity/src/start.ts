@@ -2,11 +2,10 @@
  * publisher-identity: config -> MongoDB -> Redis -> bus -> repositories -> key read model rebuilt from
  * the database -> routes -> outbox relay -> listen. stop() undoes it in reverse.
  */
-import { Bus } from '@pilot/bus';
+import { Bus, OutboxRelay } from '@pilot/messaging';
 import { parseIdList, systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
-import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
+import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/storage';
 import { checkEvictionPolicy, createRedis, EndedSessionMarkers, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';

@@ -30,7 +30,7 @@ const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
 export const GUIDE_FILE = path.join(DOCS, 'publishers.md');
 export const ERRORS_FILE = path.join(DOCS, 'publishers-errors.md');
 export const CHANGELOG_FILE = path.join(DOCS, 'publishers-changelog.md');
-const CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'packages', 'network-client');
+const CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'clients', 'network');
 
 /** Where the site serves the client's tarball and what it says of it (API.md). */
 export const CLIENT_TARBALL = 'downloads/network-client.tgz';
@@ -108,7 +108,7 @@ export const SNIPPET_FOLDER = 'downloads/snippets';
 export function siteAddress(href: string): string | null {
   const snippet = /^snippets\/([\w.-]+)$/.exec(href)?.[1];
   if (snippet && fs.existsSync(path.join(SNIPPETS, snippet))) return `/${SNIPPET_FOLDER}/${snippet}`;
-  if (href === '../packages/network-client/README.md') return `/${CLIENT_TARBALL}`;
+  if (href === '../clients/network/README.md') return `/${CLIENT_TARBALL}`;
   if (href === '../clients/python/README.md') return `/${PYTHON_ARCHIVE}`;
   return null;
 }

@@ -4,7 +4,7 @@
  * its outbox: campaign.submitted, campaign.approved, campaign.rejected, campaign.activated and
  * campaign.paused (src/domain/campaign.ts TRANSITIONS, src/use-cases/campaigns.ts).
  */
-import type { Bus } from '@pilot/bus';
+import type { Bus } from '@pilot/messaging';
 import type { Logger } from '@pilot/platform';
 
 export function subscribe(_deps: { bus: Bus; logger: Logger }): void {

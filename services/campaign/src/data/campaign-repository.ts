@@ -9,18 +9,27 @@
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { AccountSlots, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, wholeModelScan, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
-import type { OutboxQueue } from '@pilot/outbox';
 import {
+  AccountSlots,
+  createDeclaredIndexes,
+  modelOf,
+  NextIds,
+  slotClaimSchema,
+  storedSchema,
   VersionedStore,
+  wholeModelScan,
   type ChangeFacts,
+  type Connection,
   type Current,
   type CurrentPosition,
   type HistoryEntry,
   type HistoryPosition,
+  type Model,
+  type OutboxQueue,
+  type SlotClaim,
   type VersionedStoreOptions,
   type Written,
-} from '@pilot/versioned-store';
+} from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';

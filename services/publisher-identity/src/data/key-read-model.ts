@@ -6,7 +6,7 @@
  * database's incarnation, so entries another database left under the same prefix neither block these
  * writes nor survive the sweep (docs/decisions/0012).
  */
-import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/key-read-model';
+import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/publisher-keys';
 import type { Redis } from '@pilot/redis';
 import type { PublisherState } from '../domain/publisher';
 

@@ -6,9 +6,9 @@
  */
 import { type Clock, type Principal, problems, asInfrastructureFault, type Logger, pageOf, type Page } from '@pilot/platform';
 import { createEnvelope, transitionRefusalMessage, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
-import { generateApiKey, hashApiKey } from '@pilot/api-keys';
+import { generateApiKey, hashApiKey } from '@pilot/publisher-keys';
 import type { RedisLimiter } from '@pilot/redis';
-import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition } from '@pilot/versioned-store';
+import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition } from '@pilot/storage';
 import {
   ACTION_NAMES,
   TRANSITIONS,
