@@ -1,4 +1,4 @@
-/** The read model's Lua scripts (src/lua, one atomic step in Redis each) as typed commands. */
+/** The read model's Lua scripts (lua/ beside this file, one atomic step in Redis each) as typed commands. */
 import path from 'node:path';
 import { luaCommands } from '@pilot/redis';
 
@@ -10,8 +10,8 @@ interface Replies {
   sweepKey: number;
 }
 
-/** src/lua from src/ (tsx) and from dist/ alike: the package ships src/ beside dist/. */
-const LUA_DIR = path.join(__dirname, '..', 'src', 'lua');
+/** src/read-model/lua from src/read-model (tsx) and from dist/read-model alike: the package ships src/ beside dist/. */
+const LUA_DIR = path.join(__dirname, '..', '..', 'src', 'read-model', 'lua');
 
 export const keyReadModelCommandsOn = luaCommands<Replies>(LUA_DIR, 'pilotKeyReadModel_', {
   checkKey: { file: 'check-key.lua', numberOfKeys: 1 },
