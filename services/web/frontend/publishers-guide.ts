@@ -10,7 +10,7 @@
 //     (/downloads/snippets/<file>), the TypeScript and Python clients (their downloads). Other repository
 //     paths have no address on the site: they are shown as their text. In-page, site and absolute links are kept.
 //   - A page with three or more sections opens with a table of contents of its sections.
-//   - The build packs the TypeScript client (packages/network-client, scripts/pack.mjs) into the site at
+//   - The build packs the TypeScript client (clients/network, scripts/pack.mjs) into the site at
 //     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}), and
 //     the Python client (clients/python) as a source archive pip installs, /downloads/pilot_network_client.zip,
 //     with /downloads/pilot_network_client.json; the guide's %NETWORK_CLIENT_VERSION%,

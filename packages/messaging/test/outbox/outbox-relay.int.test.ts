@@ -1,6 +1,6 @@
 /**
- * The outbox relay publishing what writers left unfinished, against the store that writes the entries (kept
- * here so that @pilot/outbox does not depend on this package). Real FerretDB and RabbitMQ.
+ * The outbox relay publishing what writers left unfinished, against the store that writes the entries
+ * (`@pilot/storage`). Real FerretDB and RabbitMQ.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

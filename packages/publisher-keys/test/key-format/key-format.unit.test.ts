@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { API_KEY_PREFIX, bearerKeyOf, generateApiKey, hashApiKey, isWellFormedApiKey, kindOfApiKey, keyKindOf, safeEqual, TEST_KEY_PREFIX } from '../../src';
 
-describe('key-read-model: API key format', () => {
+describe('publisher-keys: API key format', () => {
   it('makes keys of the documented shape: pilot_pk_ + 32 base62 + 6 checksum characters', () => {
     const key = generateApiKey();
     expect(key.startsWith(API_KEY_PREFIX)).to.equal(true);

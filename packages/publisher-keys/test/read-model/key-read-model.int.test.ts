@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, KeyReadModel, type PublisherEntry } from '../../src';
 
-describe('key-read-model: KeyReadModel (real Redis)', () => {
+describe('publisher-keys: KeyReadModel (real Redis)', () => {
   const infra = testInfra();
   const redis = new Redis(infra.redisUrl, { lazyConnect: true });
   const model = new KeyReadModel(redis, infra.redisPrefix);

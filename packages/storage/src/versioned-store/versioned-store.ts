@@ -6,7 +6,7 @@
  * audit facts (actor, action, from, to, reason) and the events to publish, in ONE insert. The unique `_id`
  * makes the change exclusive on every store, FerretDB included, which has no atomic conditional update: of
  * two concurrent changes from the same version exactly one is inserted; the other gets
- * ConcurrentChangeError. The entry is the outbox (`@pilot/outbox`): it carries `pendingSince` until the
+ * ConcurrentChangeError. The entry is the outbox (pending-entries.ts): it carries `pendingSince` until the
  * change is finished.
  *
  * The current state of each record is a projection of its newest entry under the record's own id (a number

@@ -2,7 +2,7 @@
  * Everything the campaign service stores, and the only code that touches the driver (docs/storage.md).
  *
  * - `campaigns` (the current campaigns, `_id` the campaign id) and `campaign_history` (one immutable entry
- *   per change, holding the audit facts and the events: the outbox) through @pilot/versioned-store.
+ *   per change, holding the audit facts and the events: the outbox) through @pilot/storage's VersionedStore.
  * - `campaign_ids`: one document per id ever handed out (NextIds), so ids are unique across replicas and
  *   never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
