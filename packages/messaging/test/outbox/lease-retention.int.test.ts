@@ -5,7 +5,7 @@ import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { VersionedStore } from '@pilot/storage';
-import { campaign, campaignEvent, facts, isPending, type Campaign } from './support';
+import { campaign, campaignEvent, facts, isPending, type Campaign } from '../../../storage/test/versioned-store/support';
 
 const logger = createLogger({ service: 'outbox-lease-retention-test', level: 'silent' });
 const HOUR = 3_600_000;

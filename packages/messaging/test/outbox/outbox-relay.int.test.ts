@@ -11,7 +11,7 @@ import { deliveredSoFar, ManualClock, testInfra, waitFor } from '@pilot/testkit'
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { VersionedStore } from '@pilot/storage';
-import { campaign, campaignEvent, entryOf, facts, isPending, projectionOf, type Campaign } from './support';
+import { campaign, campaignEvent, entryOf, facts, isPending, projectionOf, type Campaign } from '../../../storage/test/versioned-store/support';
 
 const logger = createLogger({ service: 'outbox-relay-test', level: 'silent' });
 

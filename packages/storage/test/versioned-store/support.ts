@@ -28,8 +28,12 @@ export function facts(action: string, from: string | null, to: string | null, at
   return { at, actorAccountId: '501', action, from, to };
 }
 
-/** Whether entry `entryId` of `store` is still unfinished (its events may not be on the bus yet). */
-export async function isPending(store: VersionedStore<Campaign>, entryId: string): Promise<boolean> {
+/**
+ * Whether entry `entryId` of `store` is still unfinished (its events may not be on the bus yet). It takes
+ * only the store's history, so the relay's tests in @pilot/messaging, whose stores come from the built
+ * `@pilot/storage`, share these helpers with the store's own tests.
+ */
+export async function isPending(store: Pick<VersionedStore<Campaign>, 'history'>, entryId: string): Promise<boolean> {
   const entry = await store.history.findOne({ _id: entryId }, { projection: { pendingSince: 1 } });
   if (!entry) throw new Error(`no entry ${entryId}`);
   return entry.pendingSince !== undefined;
