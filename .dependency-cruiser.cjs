@@ -2,10 +2,11 @@
  * Dependency rules: a service never imports another service's code, packages never import services,
  * and nothing imports a package's internals past its entry point. The shared packages are layered:
  * the service platform (packages/platform) and the contracts at the bottom; storage on them; messaging on
- * them and storage (its outbox relay reads the store's pending entries); publisher keys on the platform,
- * the contracts and Redis. Services may use any package. The published client (clients/network) stands
- * alone. The platform builds on no other workspace package, and its areas are layered: an area imports
- * only areas of the layers below it, through their index.ts. Run: pnpm run depcheck
+ * them and storage (its outbox relay reads the store's pending entries); publisher keys on the platform
+ * (its Redis area included) and the contracts. Services may use any package. The published client
+ * (clients/network) stands alone. The platform builds on no other workspace package, and its areas are
+ * layered: an area imports only areas of the layers below it, through their index.ts.
+ * Run: pnpm run depcheck
  */
 const PLATFORM = '^packages/platform/src/';
 /** The bottom layer: what storage, messaging and publisher keys build on. */
@@ -14,7 +15,7 @@ const FOUNDATION = '^packages/(contracts|platform)/';
 /** The platform's areas, lowest layer first. Tracing stands beside them (rules below). */
 const PLATFORM_LAYERS = [
   ['config', 'logging', 'infrastructure-errors'],
-  ['problems'],
+  ['problems', 'redis'],
   ['metrics', 'internal-auth', 'lifecycle'],
   ['http', 'http-client'],
 ];
@@ -37,8 +38,15 @@ module.exports = {
       name: 'platform-stands-alone',
       comment: 'The service platform builds on no other workspace package; the others build on it.',
       severity: 'error',
-      from: { path: '^packages/platform/' },
+      from: { path: '^packages/platform/', pathNot: '^packages/platform/test/' },
       to: { path: '^(packages|services)/', pathNot: '^packages/platform/' },
+    },
+    {
+      name: 'platform-tests-use-only-the-test-kit',
+      comment: "The platform's tests use the test kit (real Redis, ports) besides the platform itself.",
+      severity: 'error',
+      from: { path: '^packages/platform/test/' },
+      to: { path: '^(packages|services)/', pathNot: '^packages/(platform|testkit)/' },
     },
     {
       name: 'platform-areas-meet-at-their-index',
@@ -74,10 +82,11 @@ module.exports = {
       to: { path: '^packages/', pathNot: [FOUNDATION, '^packages/(storage|messaging)/'] },
     },
     {
-      name: 'publisher-keys-build-on-the-platform-and-redis',
+      name: 'publisher-keys-build-on-the-platform',
+      comment: 'Publisher keys use only the platform (its Redis area included) and the contracts.',
       severity: 'error',
       from: { path: '^packages/publisher-keys/src/' },
-      to: { path: '^packages/', pathNot: [FOUNDATION, '^packages/(redis|publisher-keys)/'] },
+      to: { path: '^packages/', pathNot: [FOUNDATION, '^packages/publisher-keys/'] },
     },
     {
       name: 'contracts-stand-alone',

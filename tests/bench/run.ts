@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectMongo } from '../../packages/storage/src';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { createRedis, waitForRedis } from '../../packages/platform/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
 import { perEventData, seedCounts, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';

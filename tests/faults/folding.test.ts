@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { CountKeys } from '../../packages/counting/src';
 import { TotalsStore } from '../../packages/counting/src/totals';
 import { connectMongo, type Connection } from '../../packages/storage/src';
-import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
+import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
 import { signedIn, type Browser, type PublisherServer } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';

@@ -111,7 +111,7 @@ describe('faults of the infrastructure under the running system', function () {
     }
     // Refused, never hung: a 503 is the service's own answer (the gateway gives 502 for an unreachable
     // upstream and 504 past its upstream timeout), and the Redis client ends a call at once or at its own
-    // one-second deadline (packages/redis/test/redis.int.test.ts). The times are recorded, not judged.
+    // one-second deadline (packages/platform/test/redis/redis.int.test.ts). The times are recorded, not judged.
     observe('Redis cut: ms to 503', outage);
 
     const reopenedAt = Date.now();

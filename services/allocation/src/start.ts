@@ -8,9 +8,20 @@
 import { Bus } from '@pilot/messaging';
 import { CountRecorder } from '@pilot/counting';
 import { registerCampaignCacheMetrics, type ActiveCampaignCache } from '@pilot/campaign-cache';
-import { systemClock, type Clock, listen, Resources, createMetricsRegistry, createServiceApp, type Logger } from '@pilot/platform';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  listen,
+  pingRedis,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { KeyReader, KeyUseRecorder } from '@pilot/publisher-keys';
-import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { campaignSnapshotLoader } from './data/campaign-snapshot';

@@ -3,9 +3,21 @@
  * routes -> subscriptions -> retention -> listen. stop() undoes it in reverse.
  */
 import { Bus } from '@pilot/messaging';
-import { systemClock, type Clock, internalGet, listen, Resources, type Logger, createMetricsRegistry, createServiceApp } from '@pilot/platform';
+import {
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  internalGet,
+  listen,
+  pingRedis,
+  RedisLimiter,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
-import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { BotApi } from './bot/bot-api';
 import { NOTIFICATION_QUEUE, subscribe } from './bus/subscriptions';
 import type { Config } from './config';

@@ -3,11 +3,25 @@
  * -> outbox relay -> listen. stop() undoes it in reverse.
  */
 import { Bus, OutboxRelay } from '@pilot/messaging';
-import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  listen,
+  pingRedis,
+  RedisLimiter,
+  registerCountingLag,
+  registerOutboxBacklog,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
 import { connectMongo, pingMongo } from '@pilot/storage';
-import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';

@@ -3,10 +3,26 @@
  * the database -> routes -> outbox relay -> listen. stop() undoes it in reverse.
  */
 import { Bus, OutboxRelay } from '@pilot/messaging';
-import { parseIdList, systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  EndedSessionMarkers,
+  listen,
+  parseIdList,
+  pingRedis,
+  RedisLimiter,
+  registerOutboxBacklog,
+  repeatEvery,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/storage';
-import { checkEvictionPolicy, createRedis, EndedSessionMarkers, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';

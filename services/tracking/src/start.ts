@@ -4,12 +4,25 @@
  */
 import { Bus } from '@pilot/messaging';
 import { registerCampaignCacheMetrics, type CachedCampaign } from '@pilot/campaign-cache';
-import { systemClock, type Clock, internalGet, listen, Resources, createMetricsRegistry, registerCountingLag, createServiceApp, type Logger } from '@pilot/platform';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  internalGet,
+  listen,
+  pingRedis,
+  registerCountingLag,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
 import { KeyReader } from '@pilot/publisher-keys';
 import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
-import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';

@@ -1,6 +1,6 @@
 /** The read model's Lua scripts (lua/ beside this file, one atomic step in Redis each) as typed commands. */
 import path from 'node:path';
-import { luaCommands } from '@pilot/redis';
+import { luaCommands } from '@pilot/platform';
 
 /** What each script returns (its header tells its KEYS and ARGV). */
 interface Replies {

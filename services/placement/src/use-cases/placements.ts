@@ -3,8 +3,7 @@
  * with impression counts, answer the public read, count an impression, read the audit.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, addressLimitKey, problems } from '@pilot/platform';
-import type { RedisLimiter } from '@pilot/redis';
+import { addressLimitKey, problems, type Clock, type RedisLimiter } from '@pilot/platform';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
 import { auditItemOf, type InternalAuditItem } from '@pilot/contracts';
 import type { HistoryPosition } from '@pilot/storage';

@@ -7,7 +7,7 @@
  * writes nor survive the sweep (docs/decisions/0012).
  */
 import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/publisher-keys';
-import type { Redis } from '@pilot/redis';
+import type { Redis } from '@pilot/platform';
 import type { PublisherState } from '../domain/publisher';
 
 export interface ReadModelRecord extends PublisherState {

@@ -1,6 +1,6 @@
 import { OwnRedis, reservedPort } from '@pilot/testkit';
 import { expect } from 'chai';
-import { checkEvictionPolicy, createRedis, EvictionPolicyError, evictionPolicyOf, waitForRedis, type Redis } from '../src';
+import { checkEvictionPolicy, createRedis, EvictionPolicyError, evictionPolicyOf, waitForRedis, type Redis } from '../../src/redis';
 
 describe('redis: the eviction policy a service starts with (a redis-server of its own)', function () {
   this.timeout(30_000);

@@ -46,7 +46,3 @@ export async function pingRedis(redis: Redis): Promise<void> {
   const answer = await redis.ping();
   if (answer !== 'PONG') throw new Error('unexpected PING answer');
 }
-export * from './limiter';
-export * from './eviction-policy';
-export * from './ended-sessions';
-export * from './lua-commands';

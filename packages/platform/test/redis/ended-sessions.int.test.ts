@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ServiceUnavailableError } from '@pilot/platform';
+import { ServiceUnavailableError } from '../../src/infrastructure-errors';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { createRedis, EndedSessionMarkers, endedMarkerTtlMs, SESSION_CACHE_MAX_MS, waitForRedis } from '../src';
+import { createRedis, EndedSessionMarkers, endedMarkerTtlMs, SESSION_CACHE_MAX_MS, waitForRedis } from '../../src/redis';
 
 describe('EndedSessionMarkers', () => {
   const sessionId = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcd';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { createRedis, luaCommands, waitForRedis, type Redis } from '../src';
+import { createRedis, luaCommands, waitForRedis, type Redis } from '../../src/redis';
 
 interface Replies {
   swap: [string | null, string | null];

@@ -1,7 +1,7 @@
-import { isInfrastructureError } from '@pilot/platform';
+import { isInfrastructureError } from '../../src/infrastructure-errors';
 import { reservedPort, TcpRelay, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { createRedis, pingRedis, waitForRedis, type Redis } from '../src';
+import { createRedis, pingRedis, waitForRedis, type Redis } from '../../src/redis';
 
 
 describe('redis (real Redis)', () => {

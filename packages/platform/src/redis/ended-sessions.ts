@@ -6,7 +6,7 @@
  * The hash is the one publisher-identity stores the session under: the cookie value never reaches Redis.
  */
 import { createHash } from 'node:crypto';
-import { ServiceUnavailableError } from '@pilot/platform';
+import { ServiceUnavailableError } from '../infrastructure-errors';
 import type { Redis } from 'ioredis';
 
 /** The longest a gateway may keep a resolved session (its SESSION_CACHE_MS is refused above it). */

@@ -2,7 +2,7 @@
  * A fixed-window limit in Redis (rate-limiter-flexible), shared by every replica: `points` per
  * `windowSeconds` per key. Redis trouble is a ServiceUnavailableError (503), never a free pass and never a 500.
  */
-import { ServiceUnavailableError, withDeadline } from '@pilot/platform';
+import { ServiceUnavailableError, withDeadline } from '../infrastructure-errors';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 

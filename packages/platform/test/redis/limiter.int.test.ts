@@ -1,5 +1,5 @@
-import { ServiceUnavailableError } from '@pilot/platform';
-import { createRedis, RedisLimiter, waitForRedis } from '../src';
+import { ServiceUnavailableError } from '../../src/infrastructure-errors';
+import { createRedis, RedisLimiter, waitForRedis } from '../../src/redis';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 
