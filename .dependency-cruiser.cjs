@@ -1,15 +1,21 @@
 /**
  * Dependency rules: a service never imports another service's code, packages never import services,
- * and nothing imports a package's internals past its entry point. The service platform
- * (packages/platform) builds on no other workspace package, and its areas are layered: an area imports
- * only areas of the layers below it, through their index.ts. Run: pnpm run depcheck
+ * and nothing imports a package's internals past its entry point. The shared packages are layered:
+ * the service platform (packages/platform) and the contracts at the bottom; storage on them; messaging on
+ * them and storage (its outbox relay reads the store's pending entries); publisher keys on the platform
+ * (its Redis area included) and the contracts. Services may use any package. The published client
+ * (clients/network) stands alone. The platform builds on no other workspace package, and its areas are
+ * layered: an area imports only areas of the layers below it, through their index.ts.
+ * Run: pnpm run depcheck
  */
 const PLATFORM = '^packages/platform/src/';
+/** The bottom layer: what storage, messaging and publisher keys build on. */
+const FOUNDATION = '^packages/(contracts|platform)/';
 
 /** The platform's areas, lowest layer first. Tracing stands beside them (rules below). */
 const PLATFORM_LAYERS = [
   ['config', 'logging', 'infrastructure-errors'],
-  ['problems'],
+  ['problems', 'redis'],
   ['metrics', 'internal-auth', 'lifecycle'],
   ['http', 'http-client'],
 ];
@@ -32,8 +38,15 @@ module.exports = {
       name: 'platform-stands-alone',
       comment: 'The service platform builds on no other workspace package; the others build on it.',
       severity: 'error',
-      from: { path: '^packages/platform/' },
+      from: { path: '^packages/platform/', pathNot: '^packages/platform/test/' },
       to: { path: '^(packages|services)/', pathNot: '^packages/platform/' },
+    },
+    {
+      name: 'platform-tests-use-only-the-test-kit',
+      comment: "The platform's tests use the test kit (real Redis, ports) besides the platform itself.",
+      severity: 'error',
+      from: { path: '^packages/platform/test/' },
+      to: { path: '^(packages|services)/', pathNot: '^packages/(platform|testkit)/' },
     },
     {
       name: 'platform-areas-meet-at-their-index',
@@ -54,6 +67,40 @@ module.exports = {
       severity: 'error',
       from: { path: PLATFORM, pathNot: `${PLATFORM}tracing/` },
       to: { path: `${PLATFORM}tracing/` },
+    },
+    {
+      name: 'storage-builds-on-the-platform',
+      comment: 'Storage uses only the platform and the contracts (never messaging: the relay depends on storage).',
+      severity: 'error',
+      from: { path: '^packages/storage/src/' },
+      to: { path: '^packages/', pathNot: [FOUNDATION, '^packages/storage/'] },
+    },
+    {
+      name: 'messaging-builds-on-the-platform-and-storage',
+      severity: 'error',
+      from: { path: '^packages/messaging/src/' },
+      to: { path: '^packages/', pathNot: [FOUNDATION, '^packages/(storage|messaging)/'] },
+    },
+    {
+      name: 'publisher-keys-build-on-the-platform',
+      comment: 'Publisher keys use only the platform (its Redis area included) and the contracts.',
+      severity: 'error',
+      from: { path: '^packages/publisher-keys/src/' },
+      to: { path: '^packages/', pathNot: [FOUNDATION, '^packages/publisher-keys/'] },
+    },
+    {
+      name: 'contracts-stand-alone',
+      comment: 'The contracts are the bottom layer beside the platform: they import no workspace package.',
+      severity: 'error',
+      from: { path: '^packages/contracts/' },
+      to: { path: '^(packages|services)/', pathNot: '^packages/contracts/' },
+    },
+    {
+      name: 'the-client-stands-alone',
+      comment: 'clients/network is published and built outside this repository: it imports no workspace code.',
+      severity: 'error',
+      from: { path: '^clients/' },
+      to: { path: '^(packages|services|tests)/' },
     },
     {
       name: 'no-cross-service-imports',

@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { connectMongo } from '../../packages/mongo/src';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { connectMongo } from '../../packages/storage/src';
+import { createRedis, waitForRedis } from '../../packages/platform/src';
 import { ROOT, type BenchSystem, type ServiceName } from './system';
 
 const SERVICES: ServiceName[] = ['publisher-identity', 'campaign', 'allocation', 'tracking', 'placement', 'notification', 'web'];

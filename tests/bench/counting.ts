@@ -13,8 +13,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { CountJournal, CountKeys, CountRecorder, onceSetEnd, type CountedAllocation } from '../../packages/counting/src';
-import { connectMongo } from '../../packages/mongo/src';
-import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
+import { connectMongo } from '../../packages/storage/src';
+import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
 import { seededRandom } from '../../packages/testkit/src';
 import { percentile } from './load';
 import type { BenchSystem } from './system';

@@ -19,9 +19,8 @@ import { mkdirSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
 import { CountJournal, CountRecorder, type CountedAllocation } from '../../packages/counting/src';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
-import { createLogger } from '../../packages/platform/src';
-import { connectMongo } from '../../packages/mongo/src';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { createLogger, createRedis, waitForRedis } from '../../packages/platform/src';
+import { connectMongo } from '../../packages/storage/src';
 import { seededRandom } from '../../packages/testkit/src';
 
 const MINUTES = Number(process.argv[2] ?? 4);

@@ -23,9 +23,8 @@ import path from 'node:path';
 import type * as Counting from '../../packages/counting/src';
 import type * as CountingTotals from '../../packages/counting/src/totals';
 import type { CountedAllocation } from '../../packages/counting/src';
-import { createLogger } from '../../packages/platform/src';
-import { connectMongo } from '../../packages/mongo/src';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { createLogger, createRedis, waitForRedis } from '../../packages/platform/src';
+import { connectMongo } from '../../packages/storage/src';
 import { seededRandom } from '../../packages/testkit/src';
 
 const DAY_MS = 86_400_000;

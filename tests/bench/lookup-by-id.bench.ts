@@ -12,8 +12,7 @@
  *   MONGO_URL=mongodb://127.0.0.1:27028/ [BENCH_SIZES=10,1000,100000] node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
  */
 import { performance } from 'node:perf_hooks';
-import { connectMongo } from '../../packages/mongo/src';
-import { VersionedStore } from '../../packages/versioned-store/src';
+import { connectMongo, VersionedStore } from '../../packages/storage/src';
 
 interface Record {
   ownerAccountId: string;

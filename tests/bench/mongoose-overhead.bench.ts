@@ -9,7 +9,7 @@
  *   MONGO_URL=mongodb://127.0.0.1:27034/ node --import tsx tests/bench/mongoose-overhead.bench.ts [samples=300]
  */
 import { performance } from 'node:perf_hooks';
-import { connectMongo, Mixed, modelOf, storedSchema } from '../../packages/mongo/src';
+import { connectMongo, Mixed, modelOf, storedSchema } from '../../packages/storage/src';
 
 interface Totals {
   _id: string;

@@ -12,7 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { MongoClient, type Db } from 'mongodb';
 import { searchPatternOf } from '../../packages/platform/src';
-import { VersionedStore, type CurrentPosition } from '../../packages/versioned-store/src';
+import { VersionedStore, type CurrentPosition } from '../../packages/storage/src';
 import { listedCampaign } from './lists';
 import { percentile } from './load';
 

@@ -5,7 +5,7 @@
  */
 import { createEnvelope, type CampaignState } from '@pilot/contracts';
 import { MongoClient } from 'mongodb';
-import { VersionedStore } from '../../packages/versioned-store/src';
+import { VersionedStore } from '../../packages/storage/src';
 
 /** Collections per database of the given names (a database that does not exist counts 0). */
 export async function collectionsPerDatabase(mongoUrl: string, databases: string[]): Promise<Record<string, number>> {

@@ -111,7 +111,7 @@ describe('faults of the infrastructure under the running system', function () {
     }
     // Refused, never hung: a 503 is the service's own answer (the gateway gives 502 for an unreachable
     // upstream and 504 past its upstream timeout), and the Redis client ends a call at once or at its own
-    // one-second deadline (packages/redis/test/redis.int.test.ts). The times are recorded, not judged.
+    // one-second deadline (packages/platform/test/redis/redis.int.test.ts). The times are recorded, not judged.
     observe('Redis cut: ms to 503', outage);
 
     const reopenedAt = Date.now();
@@ -299,7 +299,7 @@ describe('faults of the infrastructure under the running system', function () {
     observe('RabbitMQ: outage (stop_app returned to start_app returned) ms', backAt - stoppedAt);
     // Every answer was a 200 or, around the outage, a clean 503: the service's own refusal, never a hang
     // (the gateway answers 502 for an unreachable upstream and 504 past its upstream timeout; the bus
-    // refuses a publish at once while disconnected, packages/bus/test/bus.int.test.ts). Times are recorded above.
+    // refuses a publish at once while disconnected, packages/messaging/test/bus/bus.int.test.ts). Times are recorded above.
     const refused = traffic.sent.filter((sent) => sent.status !== 200);
     expect(refused.filter((sent) => sent.at >= stoppedAt && sent.at < backAt).length).to.be.greaterThan(0);
     for (const sent of refused) expectCleanProblem(sent, 503, 'ad request while RabbitMQ is stopped');

@@ -7,7 +7,7 @@
  *   process sends that one and the rest, each once.
  * No message is lost and none is sent twice (docs/decisions/0035 names the one window this cannot cover).
  */
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
 import { createLogger } from '@pilot/platform';
 import { reservedPort, scrapeMetrics, startBotApiStandIn, TcpRelay, testInfra, waitFor, type BotApiStandIn } from '@pilot/testkit';

@@ -19,8 +19,8 @@ import { OwnRedis, reservedPort, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, type CountedAllocation } from '../../packages/counting/src';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
-import { connectMongo, type Connection } from '../../packages/mongo/src';
-import { createRedis, waitForRedis, type Redis } from '../../packages/redis/src';
+import { connectMongo, type Connection } from '../../packages/storage/src';
+import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
 import { observe } from './support/traffic';
 
 const CAMPAIGNS = [11, 12, 13];

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { GENERATED_FILE, renderSchemas, renderTypes, SCHEMAS_FILE } from '../../packages/network-client/scripts/generate';
+import { GENERATED_FILE, renderSchemas, renderTypes, SCHEMAS_FILE } from '../../clients/network/scripts/generate';
 import {
   DeliveryOutcomeUnknownError,
   isAd,
@@ -19,7 +19,7 @@ import {
   UnauthorizedError,
   type Ad,
   type RetryEvent,
-} from '../../packages/network-client/src';
+} from '../../clients/network/src';
 import { signedIn, type Browser } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';

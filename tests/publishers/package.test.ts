@@ -21,7 +21,7 @@ import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
 
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '../..');
-const PACKAGE_DIR = path.join(REPO, 'packages/network-client');
+const PACKAGE_DIR = path.join(REPO, 'clients/network');
 
 /** The first ```js block after the README's "## Quickstart" heading. */
 function quickstartOf(readme: string): string {

@@ -6,8 +6,8 @@
  * and Redis: the run's keys and the server's memory (Redis is shared with whatever else runs).
  */
 import { readFileSync } from 'node:fs';
-import type { Redis } from '../../packages/redis/src';
-import { connectMongo, type Connection } from '../../packages/mongo/src';
+import type { Redis } from '../../packages/platform/src';
+import { connectMongo, type Connection } from '../../packages/storage/src';
 import { sampleCpu, type CpuSample } from '../bench/cpu';
 import type { BenchSystem, ServiceName } from '../bench/system';
 

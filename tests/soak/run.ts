@@ -14,7 +14,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRedis, waitForRedis } from '../../packages/redis/src';
+import { createRedis, waitForRedis } from '../../packages/platform/src';
 import { cleanUp } from '../bench/cleanup';
 import { waitForFolding } from '../bench/counting';
 import { infrastructurePids } from '../bench/cpu';

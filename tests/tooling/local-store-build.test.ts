@@ -18,7 +18,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { connectMongo, pingMongo, type Connection } from '@pilot/mongo';
+import { connectMongo, pingMongo, type Connection } from '@pilot/storage';
 import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { BSON, Double, Int32, Long, ObjectId, type Collection, type Document, type Sort } from 'mongodb';

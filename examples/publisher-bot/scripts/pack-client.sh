@@ -3,7 +3,7 @@
 # `npm install`.
 #   PILOT_BASE_URL=https://pilot.example sh scripts/pack-client.sh   downloads it from the network's site
 #   sh scripts/pack-client.sh [folder of the client]                 packs it from the repository
-#                                                                     (default: ../../packages/network-client)
+#                                                                     (default: ../../clients/network)
 # Packing runs the client's `npm run tarball`, which builds a staged copy (the client's dist/ is left alone).
 # Got the tarball some other way? Put it at vendor/pilot-network-client.tgz yourself.
 set -eu
@@ -12,7 +12,7 @@ mkdir -p "$here/vendor"
 if [ -n "${PILOT_BASE_URL:-}" ] && [ $# -eq 0 ]; then
   curl -fsS -o "$here/vendor/pilot-network-client.tgz" "${PILOT_BASE_URL%/}/downloads/network-client.tgz"
 else
-  client=$(cd "${1:-$here/../../packages/network-client}" && pwd)
+  client=$(cd "${1:-$here/../../clients/network}" && pwd)
   packed=$(mktemp -d)
   (cd "$client" && npm run --silent tarball -- "$packed" >/dev/null)
   mv "$packed"/*.tgz "$here/vendor/pilot-network-client.tgz"

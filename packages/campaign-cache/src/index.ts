@@ -6,7 +6,7 @@
  * that campaign (by event or snapshot, kept for every campaign across rebuilds) are ignored, so replays,
  * duplicates from the outbox and events older than the snapshot do no harm, even for paused campaigns.
  */
-import type { Bus } from '@pilot/bus';
+import type { Bus } from '@pilot/messaging';
 import {
   CAMPAIGN_ACTIVATED,
   CAMPAIGN_APPROVED,

@@ -1,4 +1,4 @@
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import {
   CAMPAIGN_ACTIVATED,
   CAMPAIGN_PAUSED,

@@ -19,7 +19,7 @@
  * (breakdown-cache.ts) without reading them again (docs/decisions/0041).
  */
 import { systemClock, type Clock } from '@pilot/platform';
-import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';
 import type { Collection } from 'mongodb';
 import { BreakdownCache, DEFAULT_BREAKDOWN_CACHE_BYTES } from './breakdown-cache';
 import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';

@@ -9,7 +9,7 @@
  * `lastFold`, read and replaced by `_id`), kept HOURLY_RETENTION_DAYS after its day (the retention sweep
  * of decision 0011). A read is one lookup by `_id` per grain and day of the range (at most 8 days).
  */
-import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
+import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import type { Collection } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';

@@ -4,7 +4,7 @@
  * pipeline needs one Redis, or one cluster slot for the deployment prefix (docs/decisions/0013).
  */
 import path from 'node:path';
-import { luaCommands } from '@pilot/redis';
+import { luaCommands } from '@pilot/platform';
 
 /** What each script returns (its header tells its KEYS and ARGV). */
 interface Replies {

@@ -22,7 +22,7 @@
  * of the model (decision 0026: a model costs 0.3 to 0.6 ms more CPU per find or replace, thousands of
  * times per fold).
  */
-import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';
 import type { Collection } from 'mongodb';
 import { guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';

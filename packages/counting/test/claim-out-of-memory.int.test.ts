@@ -1,5 +1,5 @@
 import { OwnRedis, reservedPort } from '@pilot/testkit';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { createRedis, waitForRedis, type Redis } from '@pilot/platform';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, dayOf } from '../src';
 

@@ -1,6 +1,5 @@
-import { createLogger } from '@pilot/platform';
-import { connectMongo, mongoose, type Connection } from '@pilot/mongo';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { createLogger, createRedis, waitForRedis, type Redis } from '@pilot/platform';
+import { connectMongo, mongoose, type Connection } from '@pilot/storage';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, grainDaysOf, UnfoldedCounts, type DayRange, type GrainDays } from '../src';

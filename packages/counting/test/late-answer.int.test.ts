@@ -3,8 +3,7 @@
  * answer"): the caller answers 503, and the request is counted and holds its point of the limit, as Redis
  * ran it; a request that never reached Redis counts nothing.
  */
-import { isInfrastructureError } from '@pilot/platform';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { createRedis, isInfrastructureError, waitForRedis, type Redis } from '@pilot/platform';
 import { TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountKeys, CountRecorder, UnfoldedCounts } from '../src';

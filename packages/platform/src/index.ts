@@ -5,6 +5,7 @@
 export * from './config';
 export * from './logging';
 export * from './infrastructure-errors';
+export * from './redis';
 export * from './problems';
 export * from './metrics';
 export * from './lifecycle';

@@ -5,12 +5,23 @@
  * Nothing here waits for the infrastructure to be up: connections retry in the background, /readyz tells
  * when Redis, RabbitMQ and the campaign snapshot are all in place, and until then requests answer 503.
  */
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import { CountRecorder } from '@pilot/counting';
 import { campaignSnapshotLoader, registerCampaignCacheMetrics, type ActiveCampaignCache } from '@pilot/campaign-cache';
-import { systemClock, type Clock, listen, Resources, createMetricsRegistry, createServiceApp, type Logger } from '@pilot/platform';
-import { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
-import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  listen,
+  pingRedis,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
+import { KeyReader, KeyUseRecorder } from '@pilot/publisher-keys';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { CampaignIndex, type Random } from './domain/selection';

@@ -1,6 +1,6 @@
 import { compile } from '@pilot/contracts';
 import { signedHeaders } from '@pilot/platform';
-import { generateApiKey, hashApiKey } from '@pilot/api-keys';
+import { generateApiKey, hashApiKey } from '@pilot/publisher-keys';
 import { testInfra, waitFor } from '@pilot/testkit';
 import { readToken } from '@pilot/tokens';
 import { expect } from 'chai';

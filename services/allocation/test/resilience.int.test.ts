@@ -1,5 +1,5 @@
 import { ConfigError } from '@pilot/platform';
-import { generateApiKey } from '@pilot/api-keys';
+import { generateApiKey } from '@pilot/publisher-keys';
 import { reservedPort, infraEnv, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import amqplib from 'amqplib';
 import { expect } from 'chai';

@@ -1,11 +1,19 @@
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import type { CachedCampaign } from '@pilot/campaign-cache';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
 import { parseField, UnfoldedCounts } from '@pilot/counting';
-import { signedHeaders, listen, type RunningServer, createServiceApp, createLogger, type Logger } from '@pilot/platform';
-import { generateApiKey, hashApiKey } from '@pilot/api-keys';
-import { KeyReadModel, type PlatformType } from '@pilot/key-read-model';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import {
+  createLogger,
+  createRedis,
+  createServiceApp,
+  listen,
+  signedHeaders,
+  waitForRedis,
+  type Logger,
+  type Redis,
+  type RunningServer,
+} from '@pilot/platform';
+import { generateApiKey, hashApiKey, KeyReadModel, type PlatformType } from '@pilot/publisher-keys';
 import { infraEnv, uniqueName, waitFor, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';

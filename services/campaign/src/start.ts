@@ -5,9 +5,8 @@
  * campaign.activated and campaign.paused through its outbox (domain/campaign.ts TRANSITIONS).
  */
 import { systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
-import { Bus } from '@pilot/bus';
-import { connectMongo, pingMongo } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
+import { Bus, OutboxRelay } from '@pilot/messaging';
+import { connectMongo, pingMongo } from '@pilot/storage';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
 import { mountRoutes } from './http/routes';

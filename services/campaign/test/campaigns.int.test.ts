@@ -1,5 +1,5 @@
 import type { CampaignEvent, KnownEvent } from '@pilot/contracts';
-import type { Bus } from '@pilot/bus';
+import type { Bus } from '@pilot/messaging';
 import { testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';

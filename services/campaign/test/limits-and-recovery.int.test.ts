@@ -1,7 +1,7 @@
 import { ActiveCampaignCache } from '@pilot/campaign-cache';
 import { ConfigError, internalGet } from '@pilot/platform';
 import { createEnvelope, type CampaignState, type KnownEvent } from '@pilot/contracts';
-import { connectMongo } from '@pilot/mongo';
+import { connectMongo } from '@pilot/storage';
 import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';

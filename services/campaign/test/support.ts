@@ -1,4 +1,4 @@
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_APPROVED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { signedHeaders, createLogger } from '@pilot/platform';
 import { infraEnv, signedWhenSent, type TestInfra } from '@pilot/testkit';

@@ -1,5 +1,4 @@
-import { ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, str, url } from '@pilot/platform';
-import { SESSION_CACHE_MAX_MS } from '@pilot/redis';
+import { ConfigError, httpSettings, listenPort, loadConfig as load, makeValidator, num, redisSettings, SESSION_CACHE_MAX_MS, str, url } from '@pilot/platform';
 import ipaddr from 'ipaddr.js';
 import proxyaddr from 'proxy-addr';
 

@@ -3,9 +3,19 @@
  * ended-session markers) -> the session cache -> app (logs, metrics, probes, security headers) -> routes ->
  * listen. stop() stops accepting, lets in-flight requests finish, closes the agents and Redis.
  */
-import { systemClock, type Clock, listen, createServiceApp, type Logger } from '@pilot/platform';
+import {
+  checkEvictionPolicy,
+  createRedis,
+  createServiceApp,
+  EndedSessionMarkers,
+  listen,
+  RedisLimiter,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
-import { checkEvictionPolicy, createRedis, EndedSessionMarkers, RedisLimiter, waitForRedis } from '@pilot/redis';
 import type { Config } from './config';
 import type { Upstream } from './domain/routing';
 import { createForwarder } from './http/proxy';

@@ -3,8 +3,7 @@
  * publisher-identity standing in that counts how often it is asked. The logout through the real
  * publisher-identity and two gateways is in services/publisher-identity/test/through-gateway.int.test.ts.
  */
-import { verifyInternalCall, type Principal } from '@pilot/platform';
-import { createRedis, EndedSessionMarkers, SESSION_CACHE_MAX_MS, waitForRedis, type Redis } from '@pilot/redis';
+import { createRedis, EndedSessionMarkers, SESSION_CACHE_MAX_MS, verifyInternalCall, waitForRedis, type Principal, type Redis } from '@pilot/platform';
 import { ManualClock, TcpRelay, uniqueName, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import type { Request } from 'express';

@@ -1,4 +1,4 @@
-import { createRedis, EvictionPolicyError, waitForRedis } from '@pilot/redis';
+import { createRedis, EvictionPolicyError, waitForRedis } from '@pilot/platform';
 import { OwnRedis, reservedPort } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';

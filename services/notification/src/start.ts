@@ -2,10 +2,22 @@
  * The notification service: config -> MongoDB -> Redis -> bus -> repositories -> the Bot API sender ->
  * routes -> subscriptions -> retention -> listen. stop() undoes it in reverse.
  */
-import { Bus } from '@pilot/bus';
-import { systemClock, type Clock, internalGet, listen, Resources, type Logger, createMetricsRegistry, createServiceApp } from '@pilot/platform';
-import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
-import { createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { Bus } from '@pilot/messaging';
+import {
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  internalGet,
+  listen,
+  pingRedis,
+  RedisLimiter,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
+import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
 import { BotApi } from './bot/bot-api';
 import { NOTIFICATION_QUEUE, subscribe } from './bus/subscriptions';
 import type { Config } from './config';

@@ -2,9 +2,8 @@
  * The claims under which a message is sent, on real FerretDB and Redis with the Bot API stand-in: a
  * replica takes over a message only once its holder's lease ran out, and never sends what was settled.
  */
-import { ServiceUnavailableError, createLogger, createMetricsRegistry } from '@pilot/platform';
-import { connectMongo, type Connection } from '@pilot/mongo';
-import { createRedis, RedisLimiter, waitForRedis, type Redis } from '@pilot/redis';
+import { createLogger, createMetricsRegistry, createRedis, RedisLimiter, ServiceUnavailableError, waitForRedis, type Redis } from '@pilot/platform';
+import { connectMongo, type Connection } from '@pilot/storage';
 import { ManualClock, startBotApiStandIn, testInfra, type BotApiStandIn } from '@pilot/testkit';
 import { expect } from 'chai';
 import { BotApi } from '../src/bot/bot-api';

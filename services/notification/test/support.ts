@@ -1,4 +1,4 @@
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import { createEnvelope, type CampaignEvent, type KnownEvent, type PublisherEvent } from '@pilot/contracts';
 import { signedHeaders, createLogger } from '@pilot/platform';
 import { infraEnv, signedWhenSent, startBotApiStandIn, testInfra, type BotApiStandIn, type TestInfra } from '@pilot/testkit';

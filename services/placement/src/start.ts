@@ -3,13 +3,26 @@
  * -> outbox relay -> listen. stop() undoes it in reverse.
  * It consumes no events; it publishes placement.changed through its outbox (use-cases/placements.ts).
  */
-import { Bus } from '@pilot/bus';
-import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
+import { Bus, OutboxRelay } from '@pilot/messaging';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  listen,
+  pingRedis,
+  RedisLimiter,
+  registerCountingLag,
+  registerOutboxBacklog,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
-import { connectMongo, pingMongo } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
-import { checkEvictionPolicy, createRedis, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { connectMongo, pingMongo } from '@pilot/storage';
 import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';
 import { PlacementRepository } from './data/placement-repository';

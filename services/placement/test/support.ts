@@ -1,4 +1,4 @@
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
 import { signedHeaders, createLogger } from '@pilot/platform';
 import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';

@@ -4,12 +4,27 @@
  * It consumes no events; it publishes publisher.submitted, publisher.approved, publisher.paused,
  * publisher.rejected and publisher.key_rotated through its outbox (use-cases/publishers.ts).
  */
-import { Bus } from '@pilot/bus';
-import { parseIdList, systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
+import { Bus, OutboxRelay } from '@pilot/messaging';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  EndedSessionMarkers,
+  listen,
+  parseIdList,
+  pingRedis,
+  RedisLimiter,
+  registerOutboxBacklog,
+  repeatEvery,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
-import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/mongo';
-import { OutboxRelay } from '@pilot/outbox';
-import { checkEvictionPolicy, createRedis, EndedSessionMarkers, pingRedis, RedisLimiter, waitForRedis } from '@pilot/redis';
+import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/storage';
 import type { Config } from './config';
 import { AccountRepository } from './data/account-repository';
 import { PublisherKeyWriter } from './data/key-read-model';

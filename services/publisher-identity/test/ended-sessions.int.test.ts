@@ -2,7 +2,7 @@
  * A logout tells every gateway replica at once that the session has ended: a Redis marker written before
  * the 204 (decision 0042). Redis reaches the service through a relay the test can cut.
  */
-import { EndedSessionMarkers, SESSION_CACHE_MAX_MS } from '@pilot/redis';
+import { EndedSessionMarkers, SESSION_CACHE_MAX_MS } from '@pilot/platform';
 import { TcpRelay, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';

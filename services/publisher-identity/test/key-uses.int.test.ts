@@ -1,4 +1,4 @@
-import { KeyUseRecorder } from '@pilot/key-read-model';
+import { KeyUseRecorder } from '@pilot/publisher-keys';
 import { expect } from 'chai';
 import { ADMIN, OWNER, startHarness, type Harness } from './support';
 

@@ -1,4 +1,4 @@
-import { isWellFormedApiKey, kindOfApiKey } from '@pilot/api-keys';
+import { isWellFormedApiKey, kindOfApiKey } from '@pilot/publisher-keys';
 import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { ADMIN, OWNER, STRANGER, startHarness, type Harness, type Who } from './support';

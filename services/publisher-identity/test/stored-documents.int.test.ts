@@ -3,7 +3,7 @@
  * models existed: no `__v`, `_id` of the stored type (never an ObjectId), nulls kept; and the indexes are
  * the ones created before. Read back with the raw driver, on a real FerretDB (MONGO_URL).
  */
-import { connectMongo, type Connection } from '@pilot/mongo';
+import { connectMongo, type Connection } from '@pilot/storage';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { AccountRepository } from '../src/data/account-repository';

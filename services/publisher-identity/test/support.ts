@@ -1,8 +1,7 @@
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
-import { signedHeaders, createLogger } from '@pilot/platform';
-import { KeyReadModel } from '@pilot/key-read-model';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { createLogger, createRedis, signedHeaders, waitForRedis, type Redis } from '@pilot/platform';
+import { KeyReadModel } from '@pilot/publisher-keys';
 import { confirmInBot, infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';

@@ -2,14 +2,26 @@
  * Tracking's composition root: config -> MongoDB -> Redis -> bus -> counting and totals, subscriptions
  * (the campaign cache) -> routes -> count folder -> listen. stop() undoes it in reverse.
  */
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import { campaignSnapshotLoader, registerCampaignCacheMetrics } from '@pilot/campaign-cache';
-import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerCountingLag, createServiceApp, type Logger } from '@pilot/platform';
+import {
+  checkEvictionPolicy,
+  createMetricsRegistry,
+  createRedis,
+  createServiceApp,
+  listen,
+  pingRedis,
+  registerCountingLag,
+  Resources,
+  systemClock,
+  waitForRedis,
+  type Clock,
+  type Logger,
+} from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
-import { KeyReader } from '@pilot/key-read-model';
-import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/mongo';
-import { checkEvictionPolicy, createRedis, pingRedis, waitForRedis } from '@pilot/redis';
+import { KeyReader } from '@pilot/publisher-keys';
+import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
 import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';

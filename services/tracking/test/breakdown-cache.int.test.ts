@@ -1,8 +1,7 @@
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore, coveredBy } from '@pilot/counting/totals';
-import { createLogger } from '@pilot/platform';
-import { connectMongo, type Connection } from '@pilot/mongo';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { createLogger, createRedis, waitForRedis, type Redis } from '@pilot/platform';
+import { connectMongo, type Connection } from '@pilot/storage';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { parseBreakdownQuery, planBreakdown } from '../src/domain/breakdown';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { dayOf, grainDaysOf } from '@pilot/counting';
 import { TotalsStore } from '@pilot/counting/totals';
-import { connectMongo } from '@pilot/mongo';
+import { connectMongo } from '@pilot/storage';
 import type { RunningTracking } from '../src/start';
 import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, signedPost, startTracking, TestWorld, type Allocation, type CampaignSnapshot } from './support';
 

@@ -1,7 +1,7 @@
 import { ConfigError } from '@pilot/platform';
 import { CountJournal } from '@pilot/counting';
 import { TotalsStore } from '@pilot/counting/totals';
-import { connectMongo } from '@pilot/mongo';
+import { connectMongo } from '@pilot/storage';
 import { infraEnv, ManualClock, runServiceMain, TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';

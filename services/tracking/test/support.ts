@@ -1,13 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Bus } from '@pilot/bus';
+import { Bus } from '@pilot/messaging';
 import type { CachedCampaign } from '@pilot/campaign-cache';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
 import { CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import { signedHeaders, createLogger } from '@pilot/platform';
-import { generateApiKey, hashApiKey } from '@pilot/api-keys';
-import { KeyReadModel } from '@pilot/key-read-model';
-import { createRedis, waitForRedis, type Redis } from '@pilot/redis';
+import { createLogger, createRedis, signedHeaders, waitForRedis, type Redis } from '@pilot/platform';
+import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/publisher-keys';
 import { infraEnv, signedWhenSent, type ManualClock, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { issueToken, newAllocationId, type AllocationClaims } from '@pilot/tokens';

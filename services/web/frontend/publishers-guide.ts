@@ -10,7 +10,7 @@
 //     (/downloads/snippets/<file>), the TypeScript and Python clients (their downloads). Other repository
 //     paths have no address on the site: they are shown as their text. In-page, site and absolute links are kept.
 //   - A page with three or more sections opens with a table of contents of its sections.
-//   - The build packs the TypeScript client (packages/network-client, scripts/pack.mjs) into the site at
+//   - The build packs the TypeScript client (clients/network, scripts/pack.mjs) into the site at
 //     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}), and
 //     the Python client (clients/python) as a source archive pip installs, /downloads/pilot_network_client.zip,
 //     with /downloads/pilot_network_client.json; the guide's %NETWORK_CLIENT_VERSION%,
@@ -30,7 +30,7 @@ const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
 export const GUIDE_FILE = path.join(DOCS, 'publishers.md');
 export const ERRORS_FILE = path.join(DOCS, 'publishers-errors.md');
 export const CHANGELOG_FILE = path.join(DOCS, 'publishers-changelog.md');
-const CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'packages', 'network-client');
+const CLIENT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'clients', 'network');
 
 /** Where the site serves the client's tarball and what it says of it (API.md). */
 export const CLIENT_TARBALL = 'downloads/network-client.tgz';
@@ -108,7 +108,7 @@ export const SNIPPET_FOLDER = 'downloads/snippets';
 export function siteAddress(href: string): string | null {
   const snippet = /^snippets\/([\w.-]+)$/.exec(href)?.[1];
   if (snippet && fs.existsSync(path.join(SNIPPETS, snippet))) return `/${SNIPPET_FOLDER}/${snippet}`;
-  if (href === '../packages/network-client/README.md') return `/${CLIENT_TARBALL}`;
+  if (href === '../clients/network/README.md') return `/${CLIENT_TARBALL}`;
   if (href === '../clients/python/README.md') return `/${PYTHON_ARCHIVE}`;
   return null;
 }

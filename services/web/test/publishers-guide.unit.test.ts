@@ -63,11 +63,11 @@ describe('the publishers guide as a page of the site (/guide, decision 0029)', (
   });
 
   it('links repository paths to what the site serves of them, and shows the others as their text', () => {
-    expect(markdown).to.contain('](../packages/network-client/README.md)');
-    expect(html).to.contain(`in the repository it is <a href="/${CLIENT_TARBALL}"><code>packages/network-client</code></a>`);
+    expect(markdown).to.contain('](../clients/network/README.md)');
+    expect(html).to.contain(`in the repository it is <a href="/${CLIENT_TARBALL}"><code>clients/network</code></a>`);
     expect(html).to.contain('<a href="/downloads/snippets/serve_ad.py"><code>docs/snippets/serve_ad.py</code></a>');
     expect(html).to.not.match(/href="\.\.?\//);
-    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/), [the bot](../examples/publisher-bot/README.md) and [the README](../packages/network-client/README.md).'))).to.deep.equal([
+    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/), [the bot](../examples/publisher-bot/README.md) and [the README](../clients/network/README.md).'))).to.deep.equal([
       `/${CLIENT_TARBALL}`,
     ]);
     expect(siteAddress('snippets/serve_ad.go')).to.equal('/downloads/snippets/serve_ad.go');

@@ -21,7 +21,7 @@ async function answerOf<T>(response: Response): Promise<Answer<T>> {
 }
 
 /** The Ad object of SPEC.md as the ad endpoint answers it: the client's type, generated from the OpenAPI document. */
-export type { Ad } from '../../../packages/network-client/src/types';
+export type { Ad } from '../../../clients/network/src/types';
 
 /** A browser: keeps its cookies, sends the site's Origin on writes. */
 export class Browser {

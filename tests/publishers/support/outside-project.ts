@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
-export const CLIENT_DIR = join(REPO_ROOT, 'packages/network-client');
+export const CLIENT_DIR = join(REPO_ROOT, 'clients/network');
 const EXAMPLE_DIR = join(REPO_ROOT, 'examples/publisher-bot');
 /** What a checkout may hold that a copy must not take along: installs and builds of an earlier run. */
 const LEFT_BEHIND = new Set(['node_modules', 'dist', 'vendor', 'package-lock.json', 'tsconfig.tsbuildinfo']);

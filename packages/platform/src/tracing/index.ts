@@ -1,7 +1,7 @@
 /**
  * OpenTelemetry for a service process: W3C trace context in and out of HTTP (gateway to services),
- * RabbitMQ (packages/bus carries it in message headers), Redis and MongoDB spans, exported over OTLP/HTTP
- * when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing is started: the API calls elsewhere in the
+ * RabbitMQ (the bus of packages/messaging carries it in message headers), Redis and MongoDB spans,
+ * exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing is started: the API calls elsewhere in the
  * code (bus, logging) are then no-ops and cost a function call.
  *
  * Call it before anything else is loaded (each service's `src/tracing.ts`, imported first by main.ts):

@@ -5,7 +5,7 @@
  *   index. On every (re)connect the cache is rebuilt from the campaign service's snapshot before events are
  *   consumed; stale versions are ignored by the cache.
  */
-import type { Bus } from '@pilot/bus';
+import type { Bus } from '@pilot/messaging';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import type { Logger } from '@pilot/platform';
 import type { CampaignIndex } from '../domain/selection';

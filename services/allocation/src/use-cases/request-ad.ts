@@ -14,7 +14,7 @@
  */
 import { type Clock, ServiceUnavailableError, HttpError, problems } from '@pilot/platform';
 import type { CountRecorder } from '@pilot/counting';
-import type { KeyReader, KeyUseRecorder } from '@pilot/key-read-model';
+import type { KeyReader, KeyUseRecorder } from '@pilot/publisher-keys';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';

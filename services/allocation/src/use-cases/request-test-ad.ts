@@ -12,7 +12,7 @@
  */
 import { type Clock, HttpError, problems } from '@pilot/platform';
 import type { CountRecorder } from '@pilot/counting';
-import type { KeyHolder } from '@pilot/key-read-model';
+import type { KeyHolder } from '@pilot/publisher-keys';
 import { issueToken, newAllocationId } from '@pilot/tokens';
 import { buildAd, clickUrlOf, type Ad } from '../domain/ad';
 import { parseLanguage } from '../domain/language';

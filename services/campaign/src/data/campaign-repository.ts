@@ -2,25 +2,34 @@
  * Everything the campaign service stores, and the only code that touches the driver (docs/storage.md).
  *
  * - `campaigns` (the current campaigns, `_id` the campaign id) and `campaign_history` (one immutable entry
- *   per change, holding the audit facts and the events: the outbox) through @pilot/versioned-store.
+ *   per change, holding the audit facts and the events: the outbox) through @pilot/storage's VersionedStore.
  * - `campaign_ids`: one document per id ever handed out (NextIds), so ids are unique across replicas and
  *   never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
  *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
-import { AccountSlots, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, wholeModelScan, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
-import type { OutboxQueue } from '@pilot/outbox';
 import {
+  AccountSlots,
+  createDeclaredIndexes,
+  modelOf,
+  NextIds,
+  slotClaimSchema,
+  storedSchema,
   VersionedStore,
+  wholeModelScan,
   type ChangeFacts,
+  type Connection,
   type Current,
   type CurrentPosition,
   type HistoryEntry,
   type HistoryPosition,
+  type Model,
+  type OutboxQueue,
+  type SlotClaim,
   type VersionedStoreOptions,
   type Written,
-} from '@pilot/versioned-store';
+} from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';

@@ -5,7 +5,7 @@
  */
 import { type Clock, pageOf, type Page, HttpError, problems, type Logger, positiveIntOf, type Principal } from '@pilot/platform';
 import { auditItemOf, createEnvelope, transitionRefusalMessage, type Campaign, type CampaignEvent, type CampaignState, type CampaignTransitionAnswer, type InternalAuditItem } from '@pilot/contracts';
-import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition, type HistoryPosition } from '@pilot/versioned-store';
+import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition, type HistoryPosition } from '@pilot/storage';
 import type { CampaignListFilter, CampaignRepository, StoredCampaign } from '../data/campaign-repository';
 import {
   applyTransition,

@@ -4,8 +4,7 @@
  * one, holds each account's workspace writes to their limit, and forwards.
  */
 import { workspaceOpenApi } from '@pilot/contracts';
-import { type Principal, HttpError, problems } from '@pilot/platform';
-import type { RedisLimiter } from '@pilot/redis';
+import { HttpError, problems, type Principal, type RedisLimiter } from '@pilot/platform';
 import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routing';

@@ -7,8 +7,7 @@
  * kept: Redis trouble neither signs anyone out nor lets an ended session through. SESSION_CACHE_MS=0 keeps
  * nothing and asks publisher-identity on every call.
  */
-import type { Clock, Principal } from '@pilot/platform';
-import type { EndedSessionMarkers } from '@pilot/redis';
+import type { Clock, EndedSessionMarkers, Principal } from '@pilot/platform';
 import { LRUCache } from 'lru-cache';
 import type { ResolvedSession } from './session';
 

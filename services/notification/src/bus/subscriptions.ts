@@ -5,7 +5,7 @@
  *   Notify: an owner's message for a reviewed, activated or paused record, the administrators' summary
  *   for a record entering the review queue. An event is acknowledged after what was sent is recorded.
  */
-import type { Bus } from '@pilot/bus';
+import type { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
 import type { Notify } from '../use-cases/notify';
 

@@ -2,7 +2,7 @@
  * Accounts whose person blocked the bot (the platform answered 403): `notification_blocks`, one document
  * per account under its id with the time of the 403. Nothing is sent to them until they sign in again.
  */
-import { modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';
 
 interface BlockDocument {
   _id: string;

@@ -8,7 +8,7 @@
  *   and another replica takes the message over only by inserting claim n+1 after the lease ran out.
  * Both are read by `_id` alone; the date fields are indexed for the retention sweep.
  */
-import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
+import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 
 export type DeliveryOutcome = 'sent' | 'blocked' | 'refused';
 

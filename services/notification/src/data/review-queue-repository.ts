@@ -5,7 +5,7 @@
  * - `notification_queue_summaries`: one document per administrator and interval (`<account>:<n>`, n the
  *   number of the interval since the epoch), taken by an exclusive insert: at most one summary each.
  */
-import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
+import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 
 interface QueueRecordDocument {
   _id: string;

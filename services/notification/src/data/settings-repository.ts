@@ -2,7 +2,7 @@
  * People's notification settings: `notification_settings`, one document per account under its id, with the
  * fields it chose (null: never chosen, the default applies). Read and written by `_id` alone.
  */
-import { modelOf, storedSchema, type Connection, type Model } from '@pilot/mongo';
+import { modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';
 import { NOTHING_CHOSEN, type ChosenSettings } from '../domain/settings';
 
 interface SettingsDocument {

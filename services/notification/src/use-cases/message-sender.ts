@@ -13,8 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { type Clock, ServiceUnavailableError, type Logger } from '@pilot/platform';
-import type { RedisLimiter } from '@pilot/redis';
+import { ServiceUnavailableError, type Clock, type Logger, type RedisLimiter } from '@pilot/platform';
 import type { BotApi, SendOutcome } from '../bot/bot-api';
 import type { BlockRepository } from '../data/block-repository';
 import type { DeliveryDocument, DeliveryRepository } from '../data/delivery-repository';

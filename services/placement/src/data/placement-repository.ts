@@ -4,10 +4,18 @@
  * `placement_history` one entry `<slot>:<version>` per PUT, holding the new placement, the audit facts and
  * the placement.changed event in ONE insert, published as it is written or by the outbox relay.
  */
-import type { OutboxQueue } from '@pilot/outbox';
-import { ConcurrentChangeError, VersionedStore, type ChangeFacts, type Current, type HistoryEntry, type HistoryPosition, type VersionedStoreOptions } from '@pilot/versioned-store';
+import {
+  ConcurrentChangeError,
+  VersionedStore,
+  type ChangeFacts,
+  type Connection,
+  type Current,
+  type HistoryEntry,
+  type HistoryPosition,
+  type OutboxQueue,
+  type VersionedStoreOptions,
+} from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Connection } from '@pilot/mongo';
 import type { Collection, Filter } from 'mongodb';
 import type { Placement } from '../domain/placement';
 import type { Slot } from '../domain/slots';

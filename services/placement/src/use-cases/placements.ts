@@ -3,11 +3,10 @@
  * with impression counts, answer the public read, count an impression, read the audit.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, addressLimitKey, problems } from '@pilot/platform';
-import type { RedisLimiter } from '@pilot/redis';
+import { addressLimitKey, problems, type Clock, type RedisLimiter } from '@pilot/platform';
 import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot/contracts';
 import { auditItemOf, type InternalAuditItem } from '@pilot/contracts';
-import type { HistoryPosition } from '@pilot/versioned-store';
+import type { HistoryPosition } from '@pilot/storage';
 import { adminViewOf, isShowable, publicViewOf, sameContent, type AdminPlacementView, type Placement, type PublicPlacement } from '../domain/placement';
 import { SLOTS, type Slot } from '../domain/slots';
 import type { PlacementInput } from '../domain/validation';

@@ -3,8 +3,16 @@
  * are written once, each under its own random `_id`, and never changed.
  */
 import { randomUUID } from 'node:crypto';
-import { createDeclaredIndexes, modelOf, storedSchema, type Connection, type FilterQuery, type Model } from '@pilot/mongo';
-import { entriesAfter, type HistoryPosition } from '@pilot/versioned-store';
+import {
+  createDeclaredIndexes,
+  entriesAfter,
+  modelOf,
+  storedSchema,
+  type Connection,
+  type FilterQuery,
+  type HistoryPosition,
+  type Model,
+} from '@pilot/storage';
 
 export interface AccountAuditEntry {
   _id: string;

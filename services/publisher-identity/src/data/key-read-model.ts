@@ -1,13 +1,13 @@
 /**
  * The Redis key read model that allocation and tracking consult to authenticate publishers
- * (@pilot/key-read-model). This service is its only writer: it writes BEFORE answering an approval, key
+ * (@pilot/publisher-keys). This service is its only writer: it writes BEFORE answering an approval, key
  * generation (live or test), pause or rejection, so revocation has no propagation window, and it rewrites everything
  * from the database at start (Redis may have lost it) and periodically (repair). Every entry carries this
  * database's incarnation, so entries another database left under the same prefix neither block these
  * writes nor survive the sweep (docs/decisions/0012).
  */
-import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/key-read-model';
-import type { Redis } from '@pilot/redis';
+import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/publisher-keys';
+import type { Redis } from '@pilot/platform';
 import type { PublisherState } from '../domain/publisher';
 
 export interface ReadModelRecord extends PublisherState {

@@ -5,7 +5,7 @@
  * issues one session (`session_issues`), a webhook update is processed once (`webhook_updates`). None of them is
  * kept forever: retentionRules() says for how long (domain/retention.ts, docs/decisions/0011).
  */
-import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/mongo';
+import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import { RETENTION } from '../domain/retention';
 import type { LoginRequestRecord } from '../domain/sign-in';
 

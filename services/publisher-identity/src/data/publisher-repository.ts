@@ -8,17 +8,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import { AccountSlots, claimOnce, createDeclaredIndexes, modelOf, NextIds, slotClaimSchema, storedSchema, type Connection, type Model, type SlotClaim } from '@pilot/mongo';
-import type { OutboxQueue } from '@pilot/outbox';
 import {
+  AccountSlots,
+  claimOnce,
+  createDeclaredIndexes,
+  modelOf,
+  NextIds,
+  slotClaimSchema,
+  storedSchema,
   VersionedStore,
   type ChangeFacts,
+  type Connection,
   type Current,
   type CurrentPosition,
   type HistoryEntry,
   type HistoryPosition,
+  type Model,
+  type OutboxQueue,
+  type SlotClaim,
   type VersionedStoreOptions,
-} from '@pilot/versioned-store';
+} from '@pilot/storage';
 import type { Collection, Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 

@@ -5,7 +5,7 @@
  */
 import { auditItemOf, newestFirst, type InternalAuditItem } from '@pilot/contracts';
 import { positiveIntOf, type Principal } from '@pilot/platform';
-import type { HistoryPosition } from '@pilot/versioned-store';
+import type { HistoryPosition } from '@pilot/storage';
 import type { AccountRepository } from '../data/account-repository';
 import type { PublisherRepository } from '../data/publisher-repository';
 

@@ -4,11 +4,10 @@
  * read model is written before the answer, and for revoking changes (pause, reject, rotation) ALSO
  * before the database write, so a failure in between fails closed.
  */
-import { type Clock, type Principal, problems, asInfrastructureFault, type Logger, pageOf, type Page } from '@pilot/platform';
+import { asInfrastructureFault, pageOf, problems, type Clock, type Logger, type Page, type Principal, type RedisLimiter } from '@pilot/platform';
 import { createEnvelope, transitionRefusalMessage, type PublisherEvent, type PublisherState as PublisherEventData } from '@pilot/contracts';
-import { generateApiKey, hashApiKey } from '@pilot/api-keys';
-import type { RedisLimiter } from '@pilot/redis';
-import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition } from '@pilot/versioned-store';
+import { generateApiKey, hashApiKey } from '@pilot/publisher-keys';
+import { ConcurrentChangeError, type ChangeFacts, type CurrentPosition } from '@pilot/storage';
 import {
   ACTION_NAMES,
   TRANSITIONS,

@@ -3,8 +3,7 @@
  * which asks them whether that browser (named with its address and time) is theirs; their Confirm turns
  * the request into a server-side session on the binding browser's next poll, their Cancel ends it.
  */
-import { type Clock, type Logger, addressLimitKey, problems } from '@pilot/platform';
-import { endedMarkerTtlMs, type EndedSessionMarkers, type RedisLimiter } from '@pilot/redis';
+import { addressLimitKey, endedMarkerTtlMs, problems, type Clock, type EndedSessionMarkers, type Logger, type RedisLimiter } from '@pilot/platform';
 import { newBindingValue, newLoginCode, newRequestId, newSessionId, constantTimeEqual, sha256Hex } from '../domain/secrets';
 import {
   LOGIN_REQUEST_TTL_MS,

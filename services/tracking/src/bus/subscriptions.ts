@@ -8,7 +8,7 @@
  * entry is written by publisher-identity before it answers a pause or rejection, so a paused publisher's
  * links stop at once, with no propagation window and no second copy of publisher state to keep.
  */
-import type { Bus } from '@pilot/bus';
+import type { Bus } from '@pilot/messaging';
 import { ActiveCampaignCache, type CachedCampaign } from '@pilot/campaign-cache';
 import type { Logger } from '@pilot/platform';
 

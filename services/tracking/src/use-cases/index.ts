@@ -11,8 +11,7 @@ import { clickCounting, judgeClick, sandboxPageOf } from '../domain/click';
 import { judgeDeliveryToken } from '../domain/delivery';
 import { planStats, sumHours, sumStats, type HourlyStatsAnswer, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import { keptItemOf, orderedItems, pageOf, planBreakdown, type BreakdownItem, type BreakdownQuery } from '../domain/breakdown';
-import type { KeyKind } from '@pilot/api-keys';
-import type { KeyReader } from '@pilot/key-read-model';
+import type { KeyKind, KeyReader } from '@pilot/publisher-keys';
 import type { AllocationClaims, TokenSecrets } from '@pilot/tokens';
 
 export interface TrackingDeps {

@@ -1,2 +1,0 @@
-export * from './relay';
-export * from './pending-entries';

@@ -1,0 +1,2 @@
+export * from './mongo';
+export * from './versioned-store';

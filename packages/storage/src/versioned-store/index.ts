@@ -1,0 +1,2 @@
+export * from './versioned-store';
+export * from './pending-entries';

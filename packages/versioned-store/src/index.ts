@@ -1,1 +1,0 @@
-export * from './versioned-store';
