@@ -1,10 +1,10 @@
 /**
- * Lua scripts kept as .lua files (each with a header telling its KEYS, ARGV and reply), defined on a
- * client as commands: EVALSHA, and ioredis loads a script again when Redis has forgotten it.
+ * Lua scripts kept as .lua files (each with a header telling its KEYS, ARGV and reply, and `-- uses:` lines
+ * naming the shared functions put in its place: lua-source.ts), defined on a client as commands: EVALSHA,
+ * and ioredis loads a script again when Redis has forgotten it.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Redis } from 'ioredis';
+import { readLuaScript } from './lua-source';
 
 export interface LuaScript {
   /** The file's name in the scripts' folder. */
@@ -30,7 +30,7 @@ export function luaCommands<Replies>(dir: string, prefix: string, scripts: { [Na
     name,
     command: `${prefix}${name}`,
     numberOfKeys,
-    lua: readFileSync(path.join(dir, file), 'utf8'),
+    lua: readLuaScript(dir, file),
   }));
   return (redis) => {
     const calls: Record<string, (...keysThenArgs: LuaArg[]) => Promise<unknown>> = {};

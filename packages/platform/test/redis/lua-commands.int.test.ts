@@ -8,6 +8,7 @@ import { createRedis, luaCommands, waitForRedis, type Redis } from '../../src/re
 interface Replies {
   swap: [string | null, string | null];
   count: number;
+  doubled: number;
 }
 
 describe('luaCommands: .lua scripts as typed commands', () => {
@@ -19,6 +20,8 @@ describe('luaCommands: .lua scripts as typed commands', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'lua-commands-'));
     writeFileSync(path.join(dir, 'swap.lua'), "local a = redis.call('GET', KEYS[1])\nredis.call('SET', KEYS[1], ARGV[1])\nreturn {a, ARGV[1]}\n");
     writeFileSync(path.join(dir, 'count.lua'), 'return #KEYS * 100 + #ARGV\n');
+    writeFileSync(path.join(dir, 'double.lua'), '-- A shared function, not a script.\nlocal function double(n)\n  return n * 2\nend\n');
+    writeFileSync(path.join(dir, 'doubled.lua'), '#!lua\n-- uses: double.lua\nreturn double(tonumber(ARGV[1]))\n');
     redis = createRedis(infra.redisUrl, 'lua-commands-test');
     await waitForRedis(redis);
   });
@@ -28,7 +31,12 @@ describe('luaCommands: .lua scripts as typed commands', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const define = () => luaCommands<Replies>(dir, 'luaCommandsTest_', { swap: { file: 'swap.lua', numberOfKeys: 1 }, count: { file: 'count.lua', numberOfKeys: 'first argument' } });
+  const define = () =>
+    luaCommands<Replies>(dir, 'luaCommandsTest_', {
+      swap: { file: 'swap.lua', numberOfKeys: 1 },
+      count: { file: 'count.lua', numberOfKeys: 'first argument' },
+      doubled: { file: 'doubled.lua', numberOfKeys: 0 },
+    });
 
   it('runs each script with its KEYS then ARGV, a fixed number of KEYS or as many as the call says', async () => {
     const commands = define()(redis);
@@ -44,6 +52,10 @@ describe('luaCommands: .lua scripts as typed commands', () => {
     const again = define()(redis);
     expect(await again.count(1, 'k', 'a')).to.equal(101);
     expect(await first.count(1, 'k', 'a')).to.equal(101);
+  });
+
+  it('puts the file a `-- uses:` line names in its place, after the shebang, before the code that calls it', async () => {
+    expect(await define()(redis).doubled(21)).to.equal(42);
   });
 
   it('fails when a script file is missing, before any client uses it', () => {
