@@ -26,7 +26,7 @@ import { createLogger, Redis, waitForRedis } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/storage/src';
 import { seededRandom } from '../../packages/testkit/src';
 import { parseBreakdownQuery, planBreakdown } from '../../services/tracking/src/domain/breakdown';
-import { readBreakdown } from '../../services/tracking/src/use-cases';
+import { readBreakdown } from '../../services/tracking/src/use-cases/read-breakdown';
 import { percentile } from './load';
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@ import { connectMongo, type Connection } from '@pilot/storage';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { parseBreakdownQuery, planBreakdown } from '../src/domain/breakdown';
-import { readBreakdown, type BreakdownAnswer } from '../src/use-cases';
+import { readBreakdown, type BreakdownAnswer } from '../src/use-cases/read-breakdown';
 
 /**
  * The breakdown documents a tracking process keeps decoded (docs/decisions/0041), against the real

@@ -196,3 +196,14 @@ export function sumHours(grains: HourCounts[], range: { from: string; to: string
   });
   return answer;
 }
+
+/** Owners of the plan's subjects: Redis' record, else the one every stored document about them names. */
+export function ownersOf(subjects: string[], counted: Map<string, string>, documents: Array<{ campaignOwnerAccountId?: string; publisherOwnerAccountId?: string }>): Map<string, string> {
+  const owners = new Map(counted);
+  for (const subject of subjects) {
+    const field = subject.startsWith('c:') ? 'campaignOwnerAccountId' : 'publisherOwnerAccountId';
+    const owner = documents.map((document) => document[field]).find(Boolean);
+    if (owner && !owners.has(subject)) owners.set(subject, owner);
+  }
+  return owners;
+}

@@ -13,7 +13,11 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody, parseDeliveryTestAnswer } from '../domain/delivery';
 import { parseBreakdownQuery } from '../domain/breakdown';
 import { parseGranularity, parseStatsQuery } from '../domain/stats';
-import { confirmDelivery, openClickLink, readBreakdown, readHourlyStats, readStats, type TrackingDeps } from '../use-cases';
+import { confirmDelivery } from '../use-cases/confirm-delivery';
+import type { TrackingDeps } from '../use-cases/deps';
+import { openClickLink } from '../use-cases/open-click-link';
+import { readBreakdown } from '../use-cases/read-breakdown';
+import { readHourlyStats, readStats } from '../use-cases/read-stats';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
 import type { TrackingCounters } from './tracking-counters';

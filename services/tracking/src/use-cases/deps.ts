@@ -1,0 +1,23 @@
+/** What tracking's use cases are given by start.ts: the stores, the caches, the secrets and the clock. */
+import type { ActiveCampaignCache } from '@pilot/campaign-cache';
+import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
+import type { BreakdownStore, HourlyStore, TotalsStore } from '@pilot/counting/totals';
+import type { Clock, Logger } from '@pilot/platform';
+import type { KeyReader } from '@pilot/publisher-keys';
+import type { TokenSecrets } from '@pilot/tokens';
+
+export interface TrackingDeps {
+  counts: CountRecorder;
+  totals: TotalsStore;
+  breakdowns: BreakdownStore;
+  hourly: HourlyStore;
+  unfolded: UnfoldedCounts;
+  publishers: KeyReader;
+  campaigns: ActiveCampaignCache;
+  /** TOKEN_SECRET and, during a rotation, TOKEN_SECRET_PREVIOUS. */
+  tokenSecrets: TokenSecrets;
+  /** PUBLIC_BASE_URL: a test ad's click leads to the site's sandbox page under it. */
+  publicBaseUrl: string;
+  clock: Clock;
+  logger: Logger;
+}
