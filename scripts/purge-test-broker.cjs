@@ -7,8 +7,8 @@
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 
-const amqplib = require(require.resolve('amqplib', { paths: [path.join(__dirname, '..', 'packages', 'bus')] }));
-const { Redis } = require(require.resolve('ioredis', { paths: [path.join(__dirname, '..', 'packages', 'redis')] }));
+const amqplib = require(require.resolve('amqplib', { paths: [path.join(__dirname, '..', 'packages', 'messaging')] }));
+const { Redis } = require(require.resolve('ioredis', { paths: [path.join(__dirname, '..', 'packages', 'platform')] }));
 const TEST_PREFIX = /^(?:pilot\.)?t_([a-z0-9]+)_[a-f0-9]{6}/;
 const minAgeMs = Number(process.env.PURGE_MIN_AGE_MINUTES ?? 0) * 60_000;
 

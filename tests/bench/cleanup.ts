@@ -58,7 +58,7 @@ export async function cleanUp(system: BenchSystem): Promise<void> {
   const queues = brokerNames('queues', system.exchange);
   const exchanges = brokerNames('exchanges', system.exchange);
   if (queues.length + exchanges.length === 0) return;
-  const load = createRequire(path.join(ROOT, 'packages', 'bus', 'package.json'));
+  const load = createRequire(path.join(ROOT, 'packages', 'messaging', 'package.json'));
   const amqplib = load('amqplib') as { connect(url: string): Promise<AmqpConnection> };
   const connection = await amqplib.connect(system.amqpUrl);
   const channel = await connection.createChannel();
