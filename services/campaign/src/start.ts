@@ -10,7 +10,8 @@ import { connectMongo, pingMongo } from '@pilot/storage';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
 import { mountRoutes } from './http/routes';
-import { CampaignUseCases } from './use-cases/campaigns';
+import type { CampaignDeps } from './use-cases/deps';
+import { repairSlots } from './use-cases/repair-slots';
 
 export interface StartOptions {
   clock?: Clock;
@@ -42,11 +43,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);
     registerOutboxBacklog(metrics, () => repository.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
-    const campaigns = new CampaignUseCases({ repository, clock, logger });
+    const deps: CampaignDeps = { repository, clock, logger };
 
-    await campaigns.repair();
+    await repairSlots(deps);
     if (config.SLOT_REPAIR_INTERVAL_MS > 0) {
-      const repairs = repeatEvery(config.SLOT_REPAIR_INTERVAL_MS, () => campaigns.repair(), (error) => logger.warn({ err: error.message }, 'campaign repair failed; will retry'));
+      const repairs = repeatEvery(config.SLOT_REPAIR_INTERVAL_MS, () => repairSlots(deps), (error) => logger.warn({ err: error.message }, 'campaign repair failed; will retry'));
       resources.add(repairs, (opened) => opened.stop());
     }
     const { app, finish } = createServiceApp({
@@ -57,7 +58,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       publicBaseUrl: config.PUBLIC_BASE_URL,
       readiness: { mongodb: () => pingMongo(mongo), rabbitmq: () => bus.ping() },
     });
-    mountRoutes(app, campaigns);
+    mountRoutes(app, deps);
     finish();
 
     if (options.relay !== false) relay.start();

@@ -6,7 +6,10 @@ import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilo
 import { expect } from 'chai';
 import { loadConfig } from '../src/config';
 import { CampaignRepository } from '../src/data/campaign-repository';
-import { CampaignUseCases } from '../src/use-cases/campaigns';
+import { createCampaign } from '../src/use-cases/create-campaign';
+import type { CampaignDeps } from '../src/use-cases/deps';
+import { listCampaigns } from '../src/use-cases/list-campaigns';
+import { repairSlots } from '../src/use-cases/repair-slots';
 import { ADMIN, client, CREATIVE, listen, logger, startCampaign, type Who } from './support';
 
 describe('campaign service: limits, replicas, outbox recovery, configuration', () => {
@@ -269,39 +272,39 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
       const repository = new FailingRepository(mongo);
       await repository.ensureIndexes();
       const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
-      const useCases = new CampaignUseCases({ repository, clock, logger });
+      const deps: CampaignDeps = { repository, clock, logger };
       const claims = (accountId: string) => mongo.db!.collection('campaign_slots').countDocuments({ accountId });
-      return { mongo, repository, clock, useCases, claims };
+      return { mongo, repository, clock, deps, claims };
     }
 
     it('gives a slot back when the create fails, and keeps it when the record was written after all', async () => {
-      const { repository, useCases, claims } = await world();
+      const { repository, deps, claims } = await world();
       const owner = { accountId: '6401', admin: false, displayName: 'Owner 6401' };
       repository.failures = ['before', 'before', 'before', 'after'];
       for (let attempt = 0; attempt < 3; attempt += 1) {
         let failed = false;
-        await useCases.createCampaign(owner, CREATIVE).catch(() => (failed = true));
+        await createCampaign(deps, owner, CREATIVE).catch(() => (failed = true));
         expect(failed).to.equal(true);
       }
       expect(await claims('6401'), 'three failed creates hold no slot').to.equal(0);
-      await useCases.createCampaign(owner, CREATIVE).catch(() => undefined);
+      await createCampaign(deps, owner, CREATIVE).catch(() => undefined);
       expect(await claims('6401'), 'the record written before the failure keeps its slot').to.equal(1);
-      expect((await useCases.listCampaigns({ ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
+      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
     });
 
     it('releases on its repair what a process that died between claim and record left, once the claim is old', async () => {
-      const { mongo, useCases, clock, claims } = await world();
+      const { mongo, deps, clock, claims } = await world();
       const owner = { accountId: '6402', admin: false, displayName: 'Owner 6402' };
-      await useCases.createCampaign(owner, CREATIVE);
+      await createCampaign(deps, owner, CREATIVE);
       // A dead process's claims: slots 2 and 3, no record behind them.
       const slots = mongo.db!.collection('campaign_slots');
       for (const slot of [2, 3]) await slots.insertOne({ _id: `6402:${slot}` as never, accountId: '6402', slot, at: clock.now() });
-      expect(await useCases.repair()).to.deep.include({ slots: 0 });
+      expect(await repairSlots(deps)).to.deep.include({ slots: 0 });
       expect(await claims('6402'), 'a young claim may be a create under way').to.equal(3);
       clock.advance(11 * 60 * 1000);
-      expect(await useCases.repair()).to.deep.include({ slots: 2 });
+      expect(await repairSlots(deps)).to.deep.include({ slots: 2 });
       expect(await claims('6402')).to.equal(1);
-      expect((await useCases.listCampaigns({ ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
+      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
     });
   });
 

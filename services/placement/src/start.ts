@@ -1,7 +1,7 @@
 /**
  * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> routes
  * -> outbox relay -> listen. stop() undoes it in reverse.
- * It consumes no events; it publishes placement.changed through its outbox (use-cases/placements.ts).
+ * It consumes no events; it publishes placement.changed through its outbox (use-cases/set-placement.ts).
  */
 import { Bus, OutboxRelay } from '@pilot/messaging';
 import {
@@ -27,7 +27,7 @@ import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';
 import { PlacementRepository } from './data/placement-repository';
 import { mountRoutes } from './http/routes';
-import { PlacementService } from './use-cases/placements';
+import type { PlacementDeps } from './use-cases/deps';
 
 export interface StartOptions {
   /** The only source of time (tests pass a ManualClock). */
@@ -84,7 +84,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       points: config.IMPRESSION_LIMIT_POINTS,
       windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
     });
-    const service = new PlacementService(placements, impressions, clock, limiter);
+    const deps: PlacementDeps = { placements, impressions, clock, impressionLimit: limiter };
     const { app, finish } = createServiceApp({
       service: 'placement',
       registry: metrics,
@@ -97,7 +97,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         redis: () => pingRedis(redis),
       },
     });
-    mountRoutes(app, { service });
+    mountRoutes(app, deps);
     finish();
 
     relay.start();

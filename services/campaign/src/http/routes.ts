@@ -3,7 +3,13 @@ import { AUDIT_POSITION } from '@pilot/contracts';
 import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, principalOf, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, Response } from 'express';
 import { isCampaignStatus } from '../domain/campaign';
-import type { CampaignUseCases, TransitionAnswer } from '../use-cases/campaigns';
+import { createCampaign } from '../use-cases/create-campaign';
+import type { CampaignDeps } from '../use-cases/deps';
+import { getCampaign } from '../use-cases/get-campaign';
+import { listCampaigns } from '../use-cases/list-campaigns';
+import { readActiveSnapshot } from '../use-cases/read-active-snapshot';
+import { readAudit } from '../use-cases/read-audit';
+import { activateCampaign, approveCampaign, pauseCampaign, rejectCampaign, submitCampaign, type TransitionAnswer } from '../use-cases/transition-campaign';
 
 function statusFilter(req: Request) {
   if (req.query.status === undefined || req.query.status === '') return null;
@@ -12,49 +18,49 @@ function statusFilter(req: Request) {
   return status;
 }
 
-export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
+export function mountRoutes(app: Express, deps: CampaignDeps): void {
   const body = jsonBody('64kb');
 
   app.post('/api/workspace/campaigns', body, async (req, res) => {
-    res.status(201).json(await campaigns.createCampaign(requirePrincipal(req), req.body));
+    res.status(201).json(await createCampaign(deps, requirePrincipal(req), req.body));
   });
 
   app.get('/api/workspace/campaigns', async (req, res) => {
     const caller = requirePrincipal(req);
     const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: statusFilter(req), search: searchPatternOf(req.query.q) };
-    res.json(await campaigns.listCampaigns(filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
+    res.json(await listCampaigns(deps, filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
   });
 
   app.get('/api/workspace/campaigns/:id', async (req, res) => {
-    res.json(await campaigns.getCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
+    res.json(await getCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   // A move answers 202 while its event is not yet on the bus (the change is stored, not yet in effect).
   const answerMove = (res: Response, answer: TransitionAnswer) => res.status(answer.propagation === 'pending' ? 202 : 200).json(answer);
 
   app.post('/api/workspace/campaigns/:id/submit', body, async (req, res) => {
-    answerMove(res, await campaigns.submitCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
+    answerMove(res, await submitCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   app.post('/api/workspace/campaigns/:id/approve', body, async (req, res) => {
-    answerMove(res, await campaigns.approveCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
+    answerMove(res, await approveCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   app.post('/api/workspace/campaigns/:id/reject', body, async (req, res) => {
-    answerMove(res, await campaigns.rejectCampaign(requirePrincipal(req), positiveIntOf(req.params.id), req.body));
+    answerMove(res, await rejectCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id), req.body));
   });
 
   app.post('/api/workspace/campaigns/:id/activate', body, async (req, res) => {
-    answerMove(res, await campaigns.activateCampaign(requirePrincipal(req), positiveIntOf(req.params.id)));
+    answerMove(res, await activateCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   app.post('/api/workspace/campaigns/:id/pause', body, async (req, res) => {
-    answerMove(res, await campaigns.pauseCampaign(requirePrincipal(req), positiveIntOf(req.params.id), req.body));
+    answerMove(res, await pauseCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id), req.body));
   });
 
   // Service-to-service: the snapshot the campaign caches of allocation and tracking rebuild from.
   app.get('/internal/campaigns/active', async (_req, res) => {
-    res.json(await campaigns.activeSnapshot());
+    res.json(await readActiveSnapshot(deps));
   });
 
   // Composed by the gateway into GET /api/workspace/audit with the caller's signed identity.
@@ -64,6 +70,6 @@ export function mountRoutes(app: Express, campaigns: CampaignUseCases): void {
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json(await campaigns.audit(principal, queryString(req.query.entity), queryString(req.query.entityId), after, limit));
+    res.json(await readAudit(deps, principal, queryString(req.query.entity), queryString(req.query.entityId), after, limit));
   });
 }

@@ -15,11 +15,13 @@ import { decodeCursor, MAX_PAGE_LIMIT, pageLimitOf, queryString, clientIpOf, req
 import type { Express, Request, RequestHandler } from 'express';
 import { isSlot, type Slot } from '../domain/slots';
 import { validateImpressionInput, validatePlacementInput } from '../domain/validation';
-import type { PlacementService } from '../use-cases/placements';
-
-export interface RouteDependencies {
-  service: PlacementService;
-}
+import { admitImpressionReport } from '../use-cases/admit-impression-report';
+import type { PlacementDeps } from '../use-cases/deps';
+import { listSlots } from '../use-cases/list-slots';
+import { readAudit } from '../use-cases/read-audit';
+import { readPublicPlacement } from '../use-cases/read-public-placement';
+import { recordImpression } from '../use-cases/record-impression';
+import { setPlacement } from '../use-cases/set-placement';
 
 function slotOf(req: Request): Slot {
   const slot = req.params.slot;
@@ -27,10 +29,10 @@ function slotOf(req: Request): Slot {
   return slot;
 }
 
-export function mountRoutes(app: Express, { service }: RouteDependencies): void {
+export function mountRoutes(app: Express, deps: PlacementDeps): void {
   app.get('/api/workspace/placements', async (req, res) => {
     requireAdmin(req);
-    res.json({ items: await service.listSlots() });
+    res.json({ items: await listSlots(deps) });
   });
 
   // Who may write is decided before the body is even parsed.
@@ -44,12 +46,12 @@ export function mountRoutes(app: Express, { service }: RouteDependencies): void 
     const slot = slotOf(req);
     const result = validatePlacementInput(req.body);
     if (!result.ok) throw problems.validation(result.errors satisfies FieldError[]);
-    res.json(await service.setPlacement(slot, result.value, admin));
+    res.json(await setPlacement(deps, slot, result.value, admin));
   });
 
   app.get('/api/site/placements/:slot', async (req, res) => {
     const slot = slotOf(req);
-    const placement = await service.publicPlacement(slot);
+    const placement = await readPublicPlacement(deps, slot);
     res.setHeader('Cache-Control', 'no-store');
     if (!placement) {
       res.status(204).end();
@@ -61,7 +63,7 @@ export function mountRoutes(app: Express, { service }: RouteDependencies): void 
   // The abuse limit comes first, before the body is read or the database is asked.
   const limitImpressions: RequestHandler = async (req, _res, next) => {
     slotOf(req);
-    await service.admitImpressionReport(clientIpOf(req));
+    await admitImpressionReport(deps, clientIpOf(req));
     next();
   };
 
@@ -69,7 +71,7 @@ export function mountRoutes(app: Express, { service }: RouteDependencies): void 
     const slot = slotOf(req);
     const result = validateImpressionInput(req.body);
     if (!result.ok) throw problems.validation(result.errors);
-    const outcome = await service.recordImpression(slot, result.placementId);
+    const outcome = await recordImpression(deps, slot, result.placementId);
     if (outcome === 'not_showable') throw problems.conflict('placement_not_showable', 'This placement is not being shown now; the impression was not counted');
     res.status(204).end();
   });
@@ -81,6 +83,6 @@ export function mountRoutes(app: Express, { service }: RouteDependencies): void 
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json({ items: await service.audit(caller, entity || undefined, entityId || undefined, after, limit) });
+    res.json({ items: await readAudit(deps, caller, entity || undefined, entityId || undefined, after, limit) });
   });
 }

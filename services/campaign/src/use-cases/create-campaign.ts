@@ -1,0 +1,58 @@
+import { problems, type Principal } from '@pilot/platform';
+import { MAX_CAMPAIGNS_PER_ACCOUNT, newDraft } from '../domain/campaign';
+import { validateCreative, type FieldProblem } from '../domain/validation';
+import type { CampaignDeps } from './deps';
+import { viewOf, type CampaignView } from './stored-campaign';
+
+/**
+ * Creates a draft of the caller's: the creative validated (and `replaces` one of its campaigns), a slot
+ * claimed within the account's limit, an id, then the record with its `created` audit entry (no event).
+ */
+export async function createCampaign(deps: CampaignDeps, caller: Principal, body: unknown): Promise<CampaignView> {
+  const validated = validateCreative(body);
+  const errors: FieldProblem[] = validated.ok ? [] : [...validated.errors];
+  const replaces = validated.ok ? validated.value.replaces : null;
+  if (replaces !== null) {
+    const replaced = await deps.repository.load(replaces);
+    if (!replaced || replaced.ownerAccountId !== caller.accountId) {
+      errors.push({ field: 'replaces', code: 'unknown_campaign', message: 'replaces must be the id of one of your campaigns' });
+    }
+  }
+  if (!validated.ok || errors.length > 0) throw problems.validation(errors);
+
+  const at = deps.clock.now();
+  const slot = await deps.repository.claimSlot(caller.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at);
+  if (slot === null) {
+    throw problems.conflict('campaign_limit', `An account may hold at most ${MAX_CAMPAIGNS_PER_ACCOUNT} campaign records`);
+  }
+  let campaignId: number | null = null;
+  try {
+    campaignId = await deps.repository.nextId(caller.accountId, at);
+    const record = newDraft(campaignId, caller.accountId, validated.value);
+    const stored = await deps.repository.create(record, {
+      at,
+      actorAccountId: caller.accountId,
+      action: 'created',
+      from: null,
+      to: 'draft',
+      reason: null,
+    });
+    return viewOf(stored);
+  } catch (error) {
+    await releaseUnusedSlot(deps, caller.accountId, slot, campaignId, error);
+    throw error;
+  }
+}
+
+/**
+ * A create that failed gives its slot back unless its record was written after all (the failure came
+ * after the history insert). When even that cannot be told, the scheduled repair releases it later.
+ */
+async function releaseUnusedSlot(deps: CampaignDeps, accountId: string, slot: number, campaignId: number | null, cause: unknown): Promise<void> {
+  try {
+    if (campaignId !== null && (await deps.repository.load(campaignId))) return;
+    await deps.repository.releaseSlot(accountId, slot);
+  } catch (error) {
+    deps.logger.warn({ err: (error as Error).message, cause: (cause as Error).message, accountId, slot }, 'campaign slot not released; the repair will');
+  }
+}

@@ -1,0 +1,20 @@
+/** The campaign a caller names, when it may see it; 404 `campaign_not_found` otherwise (a campaign it cannot see included). */
+import { problems, type Principal } from '@pilot/platform';
+import type { StoredCampaign } from '../data/campaign-repository';
+import { canSee } from '../domain/campaign';
+import type { CampaignDeps } from './deps';
+
+/** The campaign rolled forward from its history. */
+export async function visibleCampaign(deps: Pick<CampaignDeps, 'repository'>, caller: Principal, campaignId: number | null): Promise<StoredCampaign> {
+  return visibleOf(caller, campaignId === null ? null : await deps.repository.load(campaignId));
+}
+
+/** visibleCampaign() off the projection alone: a lookup in one shard, without the history's (see transition-campaign.ts). */
+export async function visibleProjection(deps: Pick<CampaignDeps, 'repository'>, caller: Principal, campaignId: number | null): Promise<StoredCampaign> {
+  return visibleOf(caller, campaignId === null ? null : await deps.repository.loadProjection(campaignId));
+}
+
+function visibleOf(caller: Principal, campaign: StoredCampaign | null): StoredCampaign {
+  if (!campaign || !canSee(campaign, caller)) throw problems.notFound('campaign_not_found', 'No such campaign');
+  return campaign;
+}

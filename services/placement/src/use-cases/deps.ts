@@ -1,0 +1,21 @@
+/**
+ * What the placement service's use cases are given by start.ts: the slots' store, the impression counts,
+ * the clock and the impression reports' limiter. They see no HTTP.
+ */
+import type { Clock, RedisLimiter } from '@pilot/platform';
+import type { ImpressionRepository } from '../data/impression-repository';
+import type { PlacementRepository } from '../data/placement-repository';
+
+export interface PlacementDeps {
+  placements: PlacementRepository;
+  impressions: ImpressionRepository;
+  clock: Clock;
+  /** Impression reports per client address (IMPRESSION_LIMIT_*), shared by every replica. */
+  impressionLimit: RedisLimiter;
+}
+
+/** Who calls: the signed account and whether it is an administrator. */
+export interface Caller {
+  accountId: string;
+  admin: boolean;
+}
