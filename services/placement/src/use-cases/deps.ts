@@ -13,9 +13,3 @@ export interface PlacementDeps {
   /** Impression reports per client address (IMPRESSION_LIMIT_*), shared by every replica. */
   impressionLimit: RedisLimiter;
 }
-
-/** Who calls: the signed account and whether it is an administrator. */
-export interface Caller {
-  accountId: string;
-  admin: boolean;
-}

@@ -3,8 +3,9 @@ import { createEnvelope, PLACEMENT_CHANGED, type PlacementChanged } from '@pilot
 import { adminViewOf, sameContent, type Placement } from '../domain/placement';
 import type { Slot } from '../domain/slots';
 import type { PlacementInput } from '../domain/validation';
-import type { Caller, PlacementDeps } from './deps';
+import type { PlacementDeps } from './deps';
 import { itemOf, type SlotItem } from './slot-item';
+import type { Principal } from '@pilot/platform';
 
 /** The audit action of every PUT: the slot got a new current placement. */
 const SET_ACTION = 'set';
@@ -13,11 +14,11 @@ const SET_ACTION = 'set';
  * A PUT of exactly what the slot already holds changes nothing: the same placement, its impressions kept,
  * no audit entry, no event. Anything else is a new placement whose count starts at 0.
  */
-export async function setPlacement(deps: Pick<PlacementDeps, 'placements' | 'impressions' | 'clock'>, slot: Slot, input: PlacementInput, actor: Caller): Promise<SlotItem> {
+export async function setPlacement(deps: Pick<PlacementDeps, 'placements' | 'impressions' | 'clock'>, slot: Slot, input: PlacementInput, caller: Principal): Promise<SlotItem> {
   const current = (await deps.placements.currentOf(slot))?.placement ?? null;
   if (current && sameContent(current, input)) return itemOf(deps, slot, current);
   const now = deps.clock.now();
-  const placement: Placement = { placementId: randomUUID(), slot, ...input, createdAt: now, createdBy: actor.accountId };
+  const placement: Placement = { placementId: randomUUID(), slot, ...input, createdAt: now, createdBy: caller.accountId };
   const eventsFor = (version: number): PlacementChanged[] => [
     createEnvelope(
       PLACEMENT_CHANGED,
@@ -33,6 +34,6 @@ export async function setPlacement(deps: Pick<PlacementDeps, 'placements' | 'imp
       now,
     ),
   ];
-  await deps.placements.replace(slot, placement, { at: now, actorAccountId: actor.accountId, action: SET_ACTION }, eventsFor);
+  await deps.placements.replace(slot, placement, { at: now, actorAccountId: caller.accountId, action: SET_ACTION }, eventsFor);
   return { slot, placement: adminViewOf(placement), impressions: 0 };
 }
