@@ -78,7 +78,7 @@ const allMounted = [
   ...mountedRoutes((app) => mountCampaign(app, inert)),
   ...mountedRoutes((app) => mountPlacement(app, inert)),
   ...mountedRoutes((app) => mountNotification(app, inert)),
-  ...mountedRoutes((app) => mountAuthRoutes(app, { signIn: inert, webhookSecret: 'x', sessionCookie: 'pilot_session', sessionTtlSeconds: 60, secureCookies: false })),
+  ...mountedRoutes((app) => mountAuthRoutes(app, inert, { webhookSecret: 'x', sessionCookie: 'pilot_session', sessionTtlSeconds: 60, secureCookies: false })),
   ...mountedRoutes((app) => mountPublisherRoutes(app, inert)),
   ...mountedRoutes((app) => mountGateway(app, { upstreams: inert, forward: inert, secret: 'x', siteOrigin: 'http://127.0.0.1', sessionCookie: 'pilot_session', sessions: inert, maxBodyBytes: 1024, workspaceWriteLimit: inert })),
 ];

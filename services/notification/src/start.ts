@@ -27,9 +27,8 @@ import { ReviewQueueRepository } from './data/review-queue-repository';
 import { SettingsRepository } from './data/settings-repository';
 import { mountRoutes } from './http/routes';
 import { notificationCounters, registerNotificationBacklog } from './notification-metrics';
-import { MessageSender } from './use-cases/message-sender';
-import { Notify } from './use-cases/notify';
-import { NotificationSettingsService } from './use-cases/settings';
+import type { NotificationDeps } from './use-cases/deps';
+import { sendingProcess, stopSending } from './use-cases/sending-process';
 
 export interface StartOptions {
   clock?: Clock;
@@ -63,13 +62,15 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const queue = new ReviewQueueRepository(mongo);
     await deliveries.ensureIndexes();
     await queue.ensureIndexes();
-    const settings = new NotificationSettingsService(new SettingsRepository(mongo), config.ADMIN_ACCOUNT_IDS, clock);
 
     if (config.TELEGRAM_BOT_TOKEN === '') logger.warn('TELEGRAM_BOT_TOKEN is not set: no notification is sent');
     const bot = config.TELEGRAM_BOT_TOKEN === '' ? null : new BotApi({ baseUrl: config.TELEGRAM_API_BASE_URL, token: config.TELEGRAM_BOT_TOKEN, timeoutMs: config.BOT_API_TIMEOUT_MS });
-    const sender = new MessageSender({
+    const sending = sendingProcess();
+    const deps: NotificationDeps = {
       deliveries,
       blocks: new BlockRepository(mongo),
+      settings: new SettingsRepository(mongo),
+      queue,
       bot,
       limiter: new RedisLimiter(redis, {
         keyPrefix: `${config.REDIS_KEY_PREFIX}notification:sends`,
@@ -81,25 +82,19 @@ export async function start(config: Config, logger: Logger, options: StartOption
         const { lastSignInAt } = await internalGet<{ lastSignInAt: string | null }>(config.INTERNAL_SECRET, config.IDENTITY_URL, `/internal/accounts/${accountId}/sign-in`);
         return lastSignInAt ? new Date(lastSignInAt) : null;
       },
-      clock,
-      logger,
       counters: notificationCounters(metrics),
       leaseMs: config.NOTIFICATION_LEASE_MS,
       ...(options.retryPausesMs ? { retryPausesMs: options.retryPausesMs } : {}),
-    });
-    // Before the bus closes: sends waiting on the platform end, their events stay unacknowledged.
-    resources.add(sender, (opened) => opened.stop());
-    const notify = new Notify({
-      sender,
-      settings,
-      queue,
+      sending,
       adminAccountIds: config.ADMIN_ACCOUNT_IDS,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       summaryIntervalMs: config.QUEUE_SUMMARY_INTERVAL_MS,
       maxAgeMs: config.NOTIFICATION_MAX_AGE_MS,
       clock,
       logger,
-    });
+    };
+    // Before the bus closes: sends waiting on the platform end, their events stay unacknowledged.
+    resources.add(sending, (opened) => stopSending(opened));
 
     const { app, finish } = createServiceApp({
       service: 'notification',
@@ -113,10 +108,10 @@ export async function start(config: Config, logger: Logger, options: StartOption
         redis: () => pingRedis(redis),
       },
     });
-    mountRoutes(app, { settings });
+    mountRoutes(app, deps);
     finish();
 
-    await subscribe({ bus, notify, prefetch: config.NOTIFICATION_PREFETCH });
+    await subscribe({ bus, deps, prefetch: config.NOTIFICATION_PREFETCH });
     registerNotificationBacklog(metrics, () => bus.durableQueueDepth(NOTIFICATION_QUEUE));
 
     const sweeper = resources.add(

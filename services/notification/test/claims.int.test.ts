@@ -10,7 +10,8 @@ import { BotApi } from '../src/bot/bot-api';
 import { BlockRepository } from '../src/data/block-repository';
 import { DeliveryRepository } from '../src/data/delivery-repository';
 import { notificationCounters } from '../src/notification-metrics';
-import { MessageSender, type Message } from '../src/use-cases/message-sender';
+import { sendMessage, type Message, type SendDeps } from '../src/use-cases/send-message';
+import { sendingProcess } from '../src/use-cases/sending-process';
 import { BOT_TOKEN } from './support';
 
 describe('notification send claims', function () {
@@ -39,8 +40,8 @@ describe('notification send claims', function () {
     await mongo?.close();
   });
 
-  function senderNamed(holder: string): MessageSender {
-    return new MessageSender({
+  function senderNamed(holder: string): SendDeps {
+    return {
       deliveries,
       blocks: new BlockRepository(mongo),
       bot: new BotApi({ baseUrl: bot.baseUrl, token: BOT_TOKEN, timeoutMs: 1000 }),
@@ -50,8 +51,8 @@ describe('notification send claims', function () {
       logger: createLogger({ service: 'claims-test', level: 'silent' }),
       counters: notificationCounters(createMetricsRegistry('notification')),
       leaseMs: LEASE_MS,
-      holder,
-    });
+      sending: sendingProcess(holder),
+    };
   }
 
   function message(): Message {
@@ -66,19 +67,19 @@ describe('notification send claims', function () {
     expect(await deliveries.claim(sent.deliveryId, 1, 'a-replica-that-died', now, new Date(now.getTime() + LEASE_MS))).to.equal(true);
     const sender = senderNamed('replica-b');
     let refusal: unknown;
-    await sender.send(sent).catch((error: unknown) => (refusal = error));
+    await sendMessage(sender, sent).catch((error: unknown) => (refusal = error));
     expect(refusal).to.be.instanceOf(ServiceUnavailableError);
     expect(bot.messages(sent.accountId)).to.deep.equal([]);
 
     clock.advance(LEASE_MS + 1);
-    await sender.send(sent);
+    await sendMessage(sender, sent);
     expect(bot.messages(sent.accountId).map((taken) => taken.text)).to.deep.equal([sent.text]);
     expect((await deliveries.claimOf(sent.deliveryId, 2))?.holder).to.equal('replica-b');
     expect((await deliveries.settled(sent.deliveryId))?.outcome).to.equal('sent');
 
     // Settled: neither that replica nor another sends it again.
-    await sender.send(sent);
-    await senderNamed('replica-c').send(sent);
+    await sendMessage(sender, sent);
+    await sendMessage(senderNamed('replica-c'), sent);
     expect(bot.messages(sent.accountId)).to.have.length(1);
   });
 
@@ -88,7 +89,7 @@ describe('notification send claims', function () {
     await deliveries.claim(sent.deliveryId, 1, 'replica-b', now, new Date(now.getTime() + LEASE_MS));
     await deliveries.claim(sent.deliveryId, 2, 'replica-that-took-over-and-died', now, new Date(now.getTime() + LEASE_MS));
     clock.advance(LEASE_MS + 1);
-    await senderNamed('replica-b').send(sent);
+    await sendMessage(senderNamed('replica-b'), sent);
     expect(bot.messages(sent.accountId)).to.have.length(1);
     expect((await deliveries.claimOf(sent.deliveryId, 3))?.holder).to.equal('replica-b');
   });

@@ -2,7 +2,7 @@
  * publisher-identity: config -> MongoDB -> Redis -> bus -> repositories -> key read model rebuilt from
  * the database -> routes -> outbox relay -> listen. stop() undoes it in reverse.
  * It consumes no events; it publishes publisher.submitted, publisher.approved, publisher.paused,
- * publisher.rejected and publisher.key_rotated through its outbox (use-cases/publishers.ts).
+ * publisher.rejected and publisher.key_rotated through its outbox (use-cases/transition-publisher.ts, use-cases/rotate-key.ts).
  */
 import { Bus, OutboxRelay } from '@pilot/messaging';
 import {
@@ -33,9 +33,8 @@ import { PublisherRepository } from './data/publisher-repository';
 import { SessionRepository } from './data/session-repository';
 import { mountAuthRoutes } from './http/auth-routes';
 import { mountPublisherRoutes } from './http/publisher-routes';
-import { Audit } from './use-cases/audit';
-import { Publishers } from './use-cases/publishers';
-import { SignIn } from './use-cases/sign-in';
+import type { IdentityDeps } from './use-cases/deps';
+import { rebuildReadModel } from './use-cases/rebuild-read-model';
 
 export interface StartOptions {
   /** The only source of time (tests pass a ManualClock). */
@@ -82,36 +81,33 @@ export async function start(config: Config, logger: Logger, options: StartOption
     registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
-    const publishers = new Publishers(
-      publisherRecords,
+    const deps: IdentityDeps = {
+      publishers: publisherRecords,
       readModel,
-      clock,
-      logger,
-      config.PUBLIC_BASE_URL,
-      new RedisLimiter(redis, {
+      logins,
+      sessions,
+      accounts,
+      apiBaseUrl: config.PUBLIC_BASE_URL,
+      keyGenerationLimit: new RedisLimiter(redis, {
         keyPrefix: `${config.REDIS_KEY_PREFIX}identity:key-generation`,
         points: config.KEY_ROTATION_LIMIT_POINTS,
         windowSeconds: config.KEY_ROTATION_LIMIT_WINDOW_SECONDS,
       }),
-    );
-    const signIn = new SignIn(
-      logins,
-      sessions,
-      accounts,
-      clock,
-      { botUsername: config.TELEGRAM_BOT_USERNAME, adminAccountIds: parseIdList(config.ADMIN_ACCOUNT_IDS), sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000 },
-      logger,
-      new RedisLimiter(redis, {
+      loginLimit: new RedisLimiter(redis, {
         keyPrefix: `${config.REDIS_KEY_PREFIX}identity:login`,
         points: config.LOGIN_LIMIT_POINTS,
         windowSeconds: config.LOGIN_LIMIT_WINDOW_SECONDS,
       }),
-      new EndedSessionMarkers(redis, config.REDIS_KEY_PREFIX),
-    );
-    const audit = new Audit(publisherRecords, accounts);
+      endedSessions: new EndedSessionMarkers(redis, config.REDIS_KEY_PREFIX),
+      botUsername: config.TELEGRAM_BOT_USERNAME,
+      adminAccountIds: parseIdList(config.ADMIN_ACCOUNT_IDS),
+      sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
+      clock,
+      logger,
+    };
 
     // Redis may have lost the read model, or hold another database's: it is rebuilt before serving.
-    const rebuilt = await publishers.rebuildReadModel();
+    const rebuilt = await rebuildReadModel(deps);
     logger.info({ publishers: rebuilt }, 'key read model rebuilt');
     const { app, finish } = createServiceApp({
       service: 'publisher-identity',
@@ -125,19 +121,18 @@ export async function start(config: Config, logger: Logger, options: StartOption
         redis: () => pingRedis(redis),
       },
     });
-    mountAuthRoutes(app, {
-      signIn,
+    mountAuthRoutes(app, deps, {
       webhookSecret: config.TELEGRAM_WEBHOOK_SECRET,
       sessionCookie: sessionCookieName(config.SESSION_COOKIE, config.PUBLIC_BASE_URL),
       sessionTtlSeconds: config.SESSION_TTL_HOURS * 3600,
       secureCookies: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
     });
-    mountPublisherRoutes(app, { publishers, audit });
+    mountPublisherRoutes(app, deps);
     finish();
 
     relay.start();
     if (config.READ_MODEL_REPAIR_INTERVAL_MS > 0) {
-      const repairs = repeatEvery(config.READ_MODEL_REPAIR_INTERVAL_MS, () => publishers.rebuildReadModel(), (error) =>
+      const repairs = repeatEvery(config.READ_MODEL_REPAIR_INTERVAL_MS, () => rebuildReadModel(deps), (error) =>
         logger.warn({ err: error.message }, 'key read model repair failed; will retry'),
       );
       resources.add(repairs, (opened) => opened.stop());
@@ -158,7 +153,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       url: server.url,
       port: server.port,
       relay,
-      rebuildReadModel: () => publishers.rebuildReadModel(),
+      rebuildReadModel: () => rebuildReadModel(deps),
       sweepRetention: async () => ({
         ...(await retention.sweep()),
         [publisherRecords.outboxLeases().collectionName]: await relay.sweepLeases(),

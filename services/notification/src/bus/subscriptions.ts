@@ -2,12 +2,13 @@
  * Every bus subscription of the notification service, in one place (every service that consumes events has this file and this
  * `subscribe`, called by start.ts once the bus is open, before the routes are mounted):
  * - campaign.* and publisher.* (but key rotations) -> the durable quorum queue `notification`, through
- *   Notify: an owner's message for a reviewed, activated or paused record, the administrators' summary
+ *   notifyChange: an owner's message for a reviewed, activated or paused record, the administrators' summary
  *   for a record entering the review queue. An event is acknowledged after what was sent is recorded.
  */
 import type { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Notify } from '../use-cases/notify';
+import type { NotificationDeps } from '../use-cases/deps';
+import { notifyChange } from '../use-cases/notify-change';
 
 const NOTIFIED_EVENTS = [
   'campaign.submitted',
@@ -24,11 +25,11 @@ const NOTIFIED_EVENTS = [
 /** The durable queue's name (without the bus prefix). */
 export const NOTIFICATION_QUEUE = 'notification';
 
-export async function subscribe(deps: { bus: Bus; notify: Notify; prefetch: number }): Promise<void> {
-  await deps.bus.subscribeDurable({
+export async function subscribe({ bus, deps, prefetch }: { bus: Bus; deps: NotificationDeps; prefetch: number }): Promise<void> {
+  await bus.subscribeDurable({
     name: NOTIFICATION_QUEUE,
     eventTypes: NOTIFIED_EVENTS,
-    handler: (event) => deps.notify.handle(event),
-    prefetch: deps.prefetch,
+    handler: (event) => notifyChange(deps, event),
+    prefetch,
   });
 }

@@ -7,20 +7,18 @@
 import { NotificationSettingsBody, validatorOf } from '@pilot/contracts';
 import { requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, RequestHandler } from 'express';
-import type { NotificationSettingsService } from '../use-cases/settings';
-
-export interface RouteDependencies {
-  settings: NotificationSettingsService;
-}
+import { chooseSettings } from '../use-cases/choose-settings';
+import type { NotificationDeps } from '../use-cases/deps';
+import { readSettings } from '../use-cases/read-settings';
 
 const PATH = '/api/workspace/notifications';
 const checkSettings = validatorOf(NotificationSettingsBody);
 
-export function mountRoutes(app: Express, { settings }: RouteDependencies): void {
+export function mountRoutes(app: Express, deps: Pick<NotificationDeps, 'settings' | 'adminAccountIds' | 'clock'>): void {
   app.get(PATH, async (req, res) => {
     const caller = requirePrincipal(req);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await settings.inForce(caller.accountId));
+    res.json(await readSettings(deps, caller.accountId));
   });
 
   // Who is calling is known before the body is read.
@@ -34,6 +32,6 @@ export function mountRoutes(app: Express, { settings }: RouteDependencies): void
     const checked = checkSettings(req.body ?? {});
     if (!checked.ok) throw problems.validation(checked.errors);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await settings.choose(caller.accountId, checked.value));
+    res.json(await chooseSettings(deps, caller.accountId, checked.value));
   });
 }

@@ -1,5 +1,5 @@
 /**
- * API.md "Workspace sign-in", thin: parse, call SignIn, map the result. Also the gateway's
+ * API.md "Workspace sign-in", thin: parse, call the sign-in use cases, map the result. Also the gateway's
  * GET /internal/sessions/resolve (`{accountId, displayName, admin, expiresAt}`), and
  * GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null for an account never seen) for the
  * notification service.
@@ -21,11 +21,16 @@ import { clientIpOf, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { BINDING_PATTERN, REQUEST_ID_PATTERN, SESSION_ID_PATTERN, constantTimeEqual } from '../domain/secrets';
 import { LOGIN_REQUEST_TTL_MS } from '../domain/sign-in';
-import type { SignIn } from '../use-cases/sign-in';
+import { createLogin } from '../use-cases/create-login';
+import type { IdentityDeps } from '../use-cases/deps';
+import { handleBotUpdate } from '../use-cases/handle-bot-update';
+import { logOut } from '../use-cases/log-out';
+import { pollLogin } from '../use-cases/poll-login';
+import { readLastSignIn } from '../use-cases/read-last-sign-in';
+import { resolveSession } from '../use-cases/resolve-session';
 import { clearCookie, readCookie, setCookie } from './cookies';
 
 export interface AuthRouteOptions {
-  signIn: SignIn;
   webhookSecret: string;
   sessionCookie: string;
   sessionTtlSeconds: number;
@@ -39,8 +44,8 @@ const BINDING_PATH = '/api/auth/login';
 export const SESSION_HEADER = 'x-pilot-session';
 const WEBHOOK_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
-export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
-  const { signIn, sessionCookie, secureCookies } = options;
+export function mountAuthRoutes(app: Express, deps: IdentityDeps, options: AuthRouteOptions): void {
+  const { sessionCookie, secureCookies } = options;
   const noStore: RequestHandler = (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
@@ -48,7 +53,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   const sessionOf = (req: Request) => readCookie(req, sessionCookie, SESSION_ID_PATTERN);
 
   app.post('/api/auth/login', noStore, async (req, res) => {
-    const login = await signIn.createLogin(clientIpOf(req), req.headers['user-agent']);
+    const login = await createLogin(deps, clientIpOf(req), req.headers['user-agent']);
     setCookie(res, BINDING_COOKIE, login.binding, { path: BINDING_PATH, maxAgeSeconds: BINDING_COOKIE_MAX_AGE_SECONDS, secure: secureCookies });
     res.status(201).json({ requestId: login.requestId, code: login.code, botUrl: login.botUrl, expiresAt: login.expiresAt });
   });
@@ -76,7 +81,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   };
 
   app.post('/api/auth/telegram-webhook', webhookSecret, tolerantBody, async (req, res) => {
-    const reply = await signIn.handleUpdate(req.body);
+    const reply = await handleBotUpdate(deps, req.body);
     if (!reply) {
       res.status(200).end();
       return;
@@ -88,7 +93,7 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
     const requestId = String(req.params.requestId);
     const notFound = problems.notFound('login_request_not_found', 'No such sign-in request in this browser');
     if (!REQUEST_ID_PATTERN.test(requestId)) throw notFound;
-    const result = await signIn.poll(requestId, readCookie(req, BINDING_COOKIE, BINDING_PATTERN));
+    const result = await pollLogin(deps, requestId, readCookie(req, BINDING_COOKIE, BINDING_PATTERN));
     if (!result.found) throw notFound;
     if (!result.session) {
       res.json({ status: result.status });
@@ -101,14 +106,14 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
 
   app.get('/api/auth/session', noStore, async (req, res) => {
     const sessionId = sessionOf(req);
-    const session = sessionId ? await signIn.resolve(sessionId) : null;
+    const session = sessionId ? await resolveSession(deps, sessionId) : null;
     if (!session) throw problems.unauthorized('not_signed_in', 'Not signed in');
     res.json(session.account);
   });
 
   app.post('/api/auth/logout', noStore, async (req, res) => {
     const sessionId = sessionOf(req);
-    if (sessionId) await signIn.logout(sessionId);
+    if (sessionId) await logOut(deps, sessionId);
     clearCookie(res, sessionCookie, { path: '/', secure: secureCookies });
     res.status(204).end();
   });
@@ -116,14 +121,14 @@ export function mountAuthRoutes(app: Express, options: AuthRouteOptions): void {
   app.get('/internal/accounts/:accountId/sign-in', noStore, async (req, res) => {
     const accountId = String(req.params.accountId);
     if (!/^[0-9]{1,20}$/.test(accountId)) throw problems.notFound('account_not_found', 'No such account');
-    const lastSignInAt = await signIn.lastSignInAt(accountId);
+    const lastSignInAt = await readLastSignIn(deps, accountId);
     res.json({ lastSignInAt: lastSignInAt ? lastSignInAt.toISOString() : null });
   });
 
   app.get('/internal/sessions/resolve', noStore, async (req, res) => {
     const given = req.headers[SESSION_HEADER];
     const sessionId = typeof given === 'string' && SESSION_ID_PATTERN.test(given) ? given : null;
-    const session = sessionId ? await signIn.resolve(sessionId) : null;
+    const session = sessionId ? await resolveSession(deps, sessionId) : null;
     if (!session) throw problems.unauthorized('session_invalid', 'No live session with this id');
     res.json({ ...session.account, expiresAt: session.expiresAt.toISOString() });
   });

@@ -17,13 +17,15 @@ import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, 
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
 import { isPublisherStatus, validateNewPublisher, validateReason } from '../domain/publisher';
-import type { Audit } from '../use-cases/audit';
-import type { Publishers } from '../use-cases/publishers';
-
-export interface PublisherRouteOptions {
-  publishers: Publishers;
-  audit: Audit;
-}
+import { createTestKey } from '../use-cases/create-test-key';
+import type { IdentityDeps } from '../use-cases/deps';
+import { listPublishers } from '../use-cases/list-publishers';
+import { readAudit } from '../use-cases/read-audit';
+import { readPublisher } from '../use-cases/read-publisher';
+import { registerPublisher } from '../use-cases/register-publisher';
+import { revokeTestKey } from '../use-cases/revoke-test-key';
+import { rotateKey } from '../use-cases/rotate-key';
+import { approvePublisher, pausePublisher, rejectPublisher, submitPublisher } from '../use-cases/transition-publisher';
 
 function idOf(req: Request): number {
   const id = positiveIntOf(req.params.id);
@@ -31,7 +33,7 @@ function idOf(req: Request): number {
   return id;
 }
 
-export function mountPublisherRoutes(app: Express, { publishers, audit }: PublisherRouteOptions): void {
+export function mountPublisherRoutes(app: Express, deps: IdentityDeps): void {
   const BASE = '/api/workspace/publishers';
   const signedIn: RequestHandler = (req, _res, next) => {
     requirePrincipal(req);
@@ -46,7 +48,7 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const caller = requirePrincipal(req);
     const result = validateNewPublisher(req.body);
     if (!result.ok) throw problems.validation(result.errors);
-    res.status(201).json(await publishers.register(caller, result.value));
+    res.status(201).json(await registerPublisher(deps, caller, result.value));
   });
 
   app.get(BASE, async (req, res) => {
@@ -56,20 +58,20 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
       throw problems.badRequest('invalid_status', 'status must be one of draft, submitted, approved, paused, rejected');
     }
     const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: isPublisherStatus(status) ? status : null, search: searchPatternOf(req.query.q) };
-    res.json(await publishers.list(filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
+    res.json(await listPublishers(deps, filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
   });
 
   app.get(`${BASE}/:id`, async (req, res) => {
     const caller = requirePrincipal(req);
-    res.json(await publishers.get(caller, idOf(req)));
+    res.json(await readPublisher(deps, caller, idOf(req)));
   });
 
   app.post(`${BASE}/:id/submit`, signedIn, async (req, res) => {
-    res.json(await publishers.submitPublisher(requirePrincipal(req), idOf(req)));
+    res.json(await submitPublisher(deps, requirePrincipal(req), idOf(req)));
   });
 
   app.post(`${BASE}/:id/approve`, adminOnly, async (req, res) => {
-    res.json(await publishers.approvePublisher(requirePrincipal(req), idOf(req)));
+    res.json(await approvePublisher(deps, requirePrincipal(req), idOf(req)));
   });
 
   // API.md: an optional {reason}, recorded in the audit entry of the pause.
@@ -78,7 +80,7 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const id = idOf(req);
     const reason = validateOptionalReason(req.body);
     if (!reason.ok) throw problems.validation(reason.errors);
-    res.json(await publishers.pausePublisher(caller, id, reason.value));
+    res.json(await pausePublisher(deps, caller, id, reason.value));
   });
 
   app.post(`${BASE}/:id/reject`, adminOnly, jsonBody('4kb'), async (req, res) => {
@@ -86,12 +88,12 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const id = idOf(req);
     const reason = validateReason(req.body);
     if (!reason.ok) throw problems.validation(reason.errors);
-    res.json(await publishers.rejectPublisher(caller, id, reason.value));
+    res.json(await rejectPublisher(deps, caller, id, reason.value));
   });
 
   app.post(`${BASE}/:id/keys`, signedIn, async (req, res) => {
     const caller = requirePrincipal(req);
-    const created = await publishers.rotateKey(caller, idOf(req));
+    const created = await rotateKey(deps, caller, idOf(req));
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(created);
   });
@@ -99,14 +101,14 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
   // The sandbox (decision 0021): one test key per platform, for its owner, whatever the platform's status.
   app.post(`${BASE}/:id/test-key`, signedIn, async (req, res) => {
     const caller = requirePrincipal(req);
-    const created = await publishers.createTestKey(caller, idOf(req));
+    const created = await createTestKey(deps, caller, idOf(req));
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(created);
   });
 
   app.delete(`${BASE}/:id/test-key`, signedIn, async (req, res) => {
     const caller = requirePrincipal(req);
-    await publishers.revokeTestKey(caller, idOf(req));
+    await revokeTestKey(deps, caller, idOf(req));
     res.status(204).end();
   });
 
@@ -117,6 +119,6 @@ export function mountPublisherRoutes(app: Express, { publishers, audit }: Publis
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json({ items: await audit.list(caller, entity || undefined, entityId || undefined, after, limit) });
+    res.json({ items: await readAudit(deps, caller, entity || undefined, entityId || undefined, after, limit) });
   });
 }

@@ -1,0 +1,200 @@
+/**
+ * Sends one message at most once as the person sees it (docs/decisions/0035):
+ * 1. a message already settled under its delivery id is not sent again (a redelivered event);
+ * 2. the sender takes a claim on the message (an exclusive insert) and renews its lease before each
+ *    attempt; a claim held by another live replica makes the event wait (it is retried in place);
+ * 3. the outcome is recorded (an exclusive insert) before the event is acknowledged.
+ * The one window left is between the platform taking a message and the outcome being recorded: a process
+ * killed there leaves a claim whose lease runs out, and the message is sent again by whoever takes it over.
+ *
+ * The platform is respected: at most BOT_SEND_LIMIT_PER_SECOND messages per second over every replica
+ * (a Redis window), a 429 waits its `retry_after`, a 403 stops messages to that account until the person
+ * signs in again, and a send without an answer (timeout, 5xx) is tried again with a growing pause.
+ */
+import { ServiceUnavailableError } from '@pilot/platform';
+import type { BotApi, SendOutcome } from '../bot/bot-api';
+import type { DeliveryDocument } from '../data/delivery-repository';
+import type { NotificationDeps } from './deps';
+
+export interface Message {
+  /** `<event id>:<account>`, or `<event id>:queue:<account>` for a summary. */
+  deliveryId: string;
+  eventId: string;
+  accountId: string;
+  kind: DeliveryDocument['kind'];
+  text: string;
+}
+
+export type SendDeps = Pick<
+  NotificationDeps,
+  'deliveries' | 'blocks' | 'bot' | 'limiter' | 'lastSignInAt' | 'counters' | 'leaseMs' | 'retryPausesMs' | 'sending' | 'clock' | 'logger'
+>;
+
+const RETRY_PAUSES_MS = [1000, 2000, 5000, 10_000, 30_000];
+/** Claims looked at before giving up on taking a message over (each one a replica that died holding it). */
+const MAX_CLAIMS = 50;
+
+/** Sends the message as above; nothing without a bot. A second delivery of it in this process waits for the first. */
+export async function sendMessage(deps: SendDeps, message: Message): Promise<void> {
+  if (!deps.bot) return;
+  const { inFlight } = deps.sending;
+  for (;;) {
+    const running = inFlight.get(message.deliveryId);
+    if (!running) break;
+    await running.catch(() => undefined);
+  }
+  const sending = sendOnce(deps, message, deps.bot);
+  inFlight.set(message.deliveryId, sending);
+  try {
+    await sending;
+  } finally {
+    inFlight.delete(message.deliveryId);
+  }
+}
+
+async function sendOnce(deps: SendDeps, message: Message, bot: BotApi): Promise<void> {
+  const { deliveries } = deps;
+  if (await deliveries.settled(message.deliveryId)) return;
+  if (await stillBlocked(deps, message.accountId)) {
+    await settle(deps, message, 0, 'blocked', null, 'the person blocked the bot and has not signed in since');
+    return;
+  }
+  const claim = await claimMessage(deps, message.deliveryId);
+  for (let attempt = 0; ; attempt += 1) {
+    throwIfStopping(deps);
+    await waitForSendSlot(deps);
+    await deliveries.renew(message.deliveryId, claim, new Date(nowMs(deps) + deps.leaseMs));
+    // A replica that took the message over while this one was stalled sends it instead.
+    if (await deliveries.claimOf(message.deliveryId, claim + 1)) throw new ServiceUnavailableError('send claim', `${message.deliveryId} was taken over`);
+    const outcome = await bot.sendMessage(message.accountId, message.text, deps.sending.stopping.signal);
+    if (await settled(deps, message, claim, outcome)) return;
+    const waitMs = outcome.kind === 'retry_after' ? outcome.seconds * 1000 : pauseAfter(deps, attempt);
+    deps.counters.count('retried', message.kind, outcome.kind === 'retry_after' ? '429' : 'unavailable');
+    deps.logger.warn({ deliveryId: message.deliveryId, outcome: describe(outcome), waitMs }, 'message not sent yet; trying again');
+    // The lease covers the wait, so no replica takes the message over meanwhile.
+    await deliveries.renew(message.deliveryId, claim, new Date(nowMs(deps) + waitMs + deps.leaseMs));
+    await pause(deps, waitMs);
+  }
+}
+
+/** Records a final outcome; false when the outcome asks for another attempt. */
+async function settled(deps: SendDeps, message: Message, claim: number, outcome: SendOutcome): Promise<boolean> {
+  const { counters, logger } = deps;
+  switch (outcome.kind) {
+    case 'sent':
+      await settle(deps, message, claim, 'sent', outcome.messageId, null);
+      counters.count('sent', message.kind);
+      return true;
+    case 'blocked':
+      await deps.blocks.block(message.accountId, deps.clock.now());
+      await settle(deps, message, claim, 'blocked', null, outcome.description);
+      counters.count('blocked', message.kind, '403');
+      logger.info({ accountId: message.accountId }, 'the person blocked the bot: no messages until they sign in again');
+      return true;
+    case 'refused':
+      await settle(deps, message, claim, 'refused', null, `${outcome.status} ${outcome.description}`);
+      counters.count('failed', message.kind, String(outcome.status));
+      logger.error({ deliveryId: message.deliveryId, status: outcome.status, description: outcome.description }, 'the platform refused a message');
+      return true;
+    default:
+      return false;
+  }
+}
+
+async function settle(deps: SendDeps, message: Message, claim: number, outcome: DeliveryDocument['outcome'], messageId: number | null, detail: string | null): Promise<void> {
+  await deps.deliveries.settle({
+    _id: message.deliveryId,
+    eventId: message.eventId,
+    accountId: message.accountId,
+    kind: message.kind,
+    outcome,
+    messageId,
+    detail,
+    claim,
+    at: deps.clock.now(),
+  });
+}
+
+/**
+ * A block lasts until the person signs in again: signing in is talking to the bot, which a blocked bot
+ * never hears. Asked of publisher-identity only for an account marked blocked.
+ */
+async function stillBlocked(deps: SendDeps, accountId: string): Promise<boolean> {
+  const blockedAt = await deps.blocks.blockedAt(accountId);
+  if (!blockedAt) return false;
+  const signedIn = await deps.lastSignInAt(accountId);
+  if (signedIn && signedIn.getTime() > blockedAt.getTime()) {
+    await deps.blocks.unblock(accountId);
+    return false;
+  }
+  return true;
+}
+
+/** The number of the claim this process holds on the message, taking over one whose lease ran out. */
+async function claimMessage(deps: SendDeps, deliveryId: string): Promise<number> {
+  const { deliveries } = deps;
+  const { holder } = deps.sending;
+  for (let claim = 1; claim <= MAX_CLAIMS; claim += 1) {
+    const now = nowMs(deps);
+    if (await deliveries.claim(deliveryId, claim, holder, new Date(now), new Date(now + deps.leaseMs))) return claim;
+    const held = await deliveries.claimOf(deliveryId, claim);
+    if (!held) continue;
+    // Its own claim, unless another replica took the message over since (then look at that claim).
+    if (held.holder === holder) {
+      if (!(await deliveries.claimOf(deliveryId, claim + 1))) return claim;
+      continue;
+    }
+    if (held.leaseUntil.getTime() > now) {
+      // Infrastructure-like: the bus retries in place until the holder settles it or its lease runs out.
+      throw new ServiceUnavailableError('send claim', `${deliveryId} is being sent by another replica`);
+    }
+  }
+  throw new Error(`${deliveryId}: ${MAX_CLAIMS} claims taken over; giving up`);
+}
+
+async function waitForSendSlot(deps: SendDeps): Promise<void> {
+  for (;;) {
+    const decision = await deps.limiter.consume('bot-api');
+    if (decision.allowed) return;
+    await pause(deps, Math.max(decision.msBeforeReset, 10));
+    throwIfStopping(deps);
+  }
+}
+
+function pauseAfter(deps: SendDeps, attempt: number): number {
+  const pauses = deps.retryPausesMs ?? RETRY_PAUSES_MS;
+  return pauses[Math.min(attempt, pauses.length - 1)] ?? 1000;
+}
+
+function pause(deps: SendDeps, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (deps.sending.stopping.signal.aborted) return resolve();
+    const signal = deps.sending.stopping.signal;
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+function throwIfStopping(deps: SendDeps): void {
+  if (deps.sending.stopping.signal.aborted) throw new ServiceUnavailableError('notification', 'stopping');
+}
+
+function nowMs(deps: SendDeps): number {
+  return deps.clock.now().getTime();
+}
+
+function describe(outcome: SendOutcome): string {
+  switch (outcome.kind) {
+    case 'retry_after':
+      return `429 retry_after ${outcome.seconds}`;
+    case 'unavailable':
+      return outcome.description;
+    default:
+      return outcome.kind;
+  }
+}
