@@ -1,6 +1,7 @@
 /**
  * The claims under which a message is sent, on real FerretDB and Redis with the Bot API stand-in: a
- * replica takes over a message only once its holder's lease ran out, and never sends what was settled.
+ * replica takes over a message only once its holder's lease ran out, and never sends what was settled; a
+ * record that could not be written is written again rather than the message sent again.
  */
 import { createLogger, createMetricsRegistry, createRedis, RedisLimiter, ServiceUnavailableError, waitForRedis, type Redis } from '@pilot/platform';
 import { connectMongo, type Connection } from '@pilot/storage';
@@ -92,5 +93,23 @@ describe('notification send claims', function () {
     await sendMessage(senderNamed('replica-b'), sent);
     expect(bot.messages(sent.accountId)).to.have.length(1);
     expect((await deliveries.claimOf(sent.deliveryId, 3))?.holder).to.equal('replica-b');
+  });
+
+  it('writes the record of a sent message again when the write fails, and never sends the message twice', async () => {
+    const sent = message();
+    let failures = 2;
+    // The store refuses the record twice, as a database does that is briefly unreachable.
+    const flaky = Object.create(deliveries) as DeliveryRepository;
+    flaky.settle = async (document) => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new ServiceUnavailableError('mongodb', 'the record could not be written');
+      }
+      return deliveries.settle(document);
+    };
+    await sendMessage({ ...senderNamed('replica-d'), deliveries: flaky, retryPausesMs: [10] }, sent);
+    expect(failures, 'both failures met').to.equal(0);
+    expect(bot.messages(sent.accountId).map((taken) => taken.text)).to.deep.equal([sent.text]);
+    expect((await deliveries.settled(sent.deliveryId))?.outcome).to.equal('sent');
   });
 });

@@ -11,7 +11,7 @@
  * (a Redis window), a 429 waits its `retry_after`, a 403 stops messages to that account until the person
  * signs in again, and a send without an answer (timeout, 5xx) is tried again with a growing pause.
  */
-import { ServiceUnavailableError } from '@pilot/platform';
+import { isInfrastructureError, ServiceUnavailableError } from '@pilot/platform';
 import type { BotApi, SendOutcome } from '../bot/bot-api';
 import type { DeliveryDocument } from '../data/delivery-repository';
 import type { NotificationDeps } from './deps';
@@ -101,8 +101,12 @@ async function settled(deps: SendDeps, message: Message, claim: number, outcome:
   }
 }
 
+/**
+ * Records a final outcome. The platform has answered, so a failed write is tried again in place, with the
+ * same claim, until it succeeds or the process stops: retrying the whole send would send the message again.
+ */
 async function settle(deps: SendDeps, message: Message, claim: number, outcome: DeliveryDocument['outcome'], messageId: number | null, detail: string | null): Promise<void> {
-  await deps.deliveries.settle({
+  const document: DeliveryDocument = {
     _id: message.deliveryId,
     eventId: message.eventId,
     accountId: message.accountId,
@@ -112,7 +116,18 @@ async function settle(deps: SendDeps, message: Message, claim: number, outcome: 
     detail,
     claim,
     at: deps.clock.now(),
-  });
+  };
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await deps.deliveries.settle(document);
+      return;
+    } catch (error) {
+      if (!isInfrastructureError(error) || deps.sending.stopping.signal.aborted) throw error;
+      const waitMs = pauseAfter(deps, attempt);
+      deps.logger.warn({ deliveryId: message.deliveryId, outcome, err: (error as Error).message, waitMs }, 'message sent, its record not written yet; writing it again');
+      await pause(deps, waitMs);
+    }
+  }
 }
 
 /**
