@@ -9,7 +9,9 @@
  * entries in the history (what a refused transition and a platform change use). Decisions 0032 and 0033.
  * (Totals lookups are measured by scripts/bench.sh after a million counted facts.)
  *
- *   MONGO_URL=mongodb://127.0.0.1:27028/ [BENCH_SIZES=10,1000,100000] node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
+ *   MONGO_URL=mongodb://127.0.0.1:27028/ [BENCH_SIZES=10,1000,100000] [BENCH_LIST_INDEXES=1] node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
+ *
+ * BENCH_LIST_INDEXES=1 also declares the four list indexes, which every write maintains.
  */
 import { performance } from 'node:perf_hooks';
 import { connectMongo, VersionedStore } from '../../packages/storage/src';
@@ -105,6 +107,7 @@ async function main(): Promise<void> {
       await seed(store, size);
       process.stderr.write(`seeded ${size} records in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       await store.ensureIndexes(); // a later start, on the data it finds
+      if (process.env.BENCH_LIST_INDEXES === '1') await store.createListIndexes(); // as the campaign and platform stores declare them
       const idOf = (i: number) => 1 + ((i * 7919) % size);
       const read = await timed(samples, (i) => store.loadProjection(idOf(i)));
       console.log(`${String(size).padStart(7)} records: read p50 ${read.p50.toFixed(2)} ms p95 ${read.p95.toFixed(2)} ms`);

@@ -182,6 +182,36 @@ describe('the local store built by the install step', function () {
     expect(await counters.findOne({ _id: 'c4' }), 'not written: after it').to.deep.equal({ _id: 'c4', value: 5 });
   });
 
+  it('keeps its statements prepared across changes of the schema: the same commands stay right after indexes and collections come and go', async () => {
+    const db = connection!.db!;
+    const name = 'kept_statements';
+    const expectRoundTrip = async (round: number): Promise<void> => {
+      const records = db.collection<{ _id: number; n: number; tag?: string }>(name);
+      for (let id = 1; id <= 5; id++) await records.insertOne({ _id: id, n: round * 10 + id });
+      await records.replaceOne({ _id: 3 }, { n: -round, tag: `r${round}` });
+      await records.updateOne({ _id: 4 }, { $set: { tag: 'set' } });
+      await records.deleteOne({ _id: 5 });
+      expect(await records.find({}).sort({ _id: 1 }).toArray(), `round ${round}`).to.deep.equal([
+        { _id: 1, n: round * 10 + 1 },
+        { _id: 2, n: round * 10 + 2 },
+        { _id: 3, n: -round, tag: `r${round}` },
+        { _id: 4, n: round * 10 + 4, tag: 'set' },
+      ]);
+      expect(await records.findOne({ _id: 2 })).to.deep.equal({ _id: 2, n: round * 10 + 2 });
+    };
+    await expectRoundTrip(1);
+    await db.collection(name).createIndex({ tag: 1, _id: 1 });
+    await db.collection(name).deleteMany({});
+    await expectRoundTrip(2);
+    expect(await db.collection(name).countDocuments({ tag: 'set' }), 'the new index is maintained by the same writes').to.equal(1);
+    await db.collection(name).dropIndex('tag_1__id_1');
+    await db.collection(name).drop();
+    await expectRoundTrip(3);
+    await db.collection(name).drop();
+    await db.collection(name).insertOne({ _id: 9, n: 9 });
+    expect(await db.collection(name).find({}).toArray(), 'a collection dropped and made again under its name').to.deep.equal([{ _id: 9, n: 9 }]);
+  });
+
   const pick = seeded(11);
   const pickText = seeded(29);
   let indexed: Collection<Mixed>;
