@@ -208,8 +208,9 @@ describe('the local store built by the install step', function () {
     await db.collection(name).drop();
     await expectRoundTrip(3);
     await db.collection(name).drop();
-    await db.collection(name).insertOne({ _id: 9, n: 9 });
-    expect(await db.collection(name).find({}).toArray(), 'a collection dropped and made again under its name').to.deep.equal([{ _id: 9, n: 9 }]);
+    const remade = db.collection<{ _id: number; n: number }>(name);
+    await remade.insertOne({ _id: 9, n: 9 });
+    expect(await remade.find({}).toArray(), 'a collection dropped and made again under its name').to.deep.equal([{ _id: 9, n: 9 }]);
   });
 
   const pick = seeded(11);
