@@ -26,7 +26,7 @@ import { DeliveryRepository } from './data/delivery-repository';
 import { ReviewQueueRepository } from './data/review-queue-repository';
 import { SettingsRepository } from './data/settings-repository';
 import { mountRoutes } from './http/routes';
-import { notificationCounters, registerNotificationBacklog } from './notification-metrics';
+import { notificationCounters, registerNotificationBacklog } from './http/notification-metrics';
 import type { NotificationDeps } from './use-cases/deps';
 import { sendingProcess, stopSending } from './use-cases/sending-process';
 

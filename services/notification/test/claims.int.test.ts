@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { BotApi } from '../src/bot/bot-api';
 import { BlockRepository } from '../src/data/block-repository';
 import { DeliveryRepository } from '../src/data/delivery-repository';
-import { notificationCounters } from '../src/notification-metrics';
+import { notificationCounters } from '../src/http/notification-metrics';
 import { sendMessage, type Message, type SendDeps } from '../src/use-cases/send-message';
 import { sendingProcess } from '../src/use-cases/sending-process';
 import { BOT_TOKEN } from './support';

@@ -5,7 +5,7 @@ import type { BlockRepository } from '../data/block-repository';
 import type { DeliveryRepository } from '../data/delivery-repository';
 import type { ReviewQueueRepository } from '../data/review-queue-repository';
 import type { SettingsRepository } from '../data/settings-repository';
-import type { NotificationCounters } from '../notification-metrics';
+import type { NotificationCounters } from '../http/notification-metrics';
 import type { SendingProcess } from './sending-process';
 
 export interface NotificationDeps {
