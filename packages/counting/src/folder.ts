@@ -113,15 +113,21 @@ export class CountFolder {
       if (!(await stillHeld())) throw new FoldingInterruptedError();
       const folds = await journal.readGrains(seqs, grains);
       const owners = await journal.owners(subjectsOfGrains(grains));
-      await totals.applyFolds(folds, owners, { stillHeld, state, through });
-      if (breakdowns || hourly) await totals.coverBatch(state, through, monthsOf(folds));
-      await breakdowns?.applyFolds(folds, owners, stillHeld);
-      await hourly?.applyFolds(folds, stillHeld);
+      await totals.coverBatch(state, through, monthsOf(folds));
+      // Each document takes only the folds above its own lastFold, so the three stores are written side by
+      // side; the pass ends only once every write has ended, so no write of it lands after the next pass.
+      await allEnded([totals.applyFolds(folds, owners, { stillHeld, state, through }), breakdowns?.applyFolds(folds, owners, stillHeld), hourly?.applyFolds(folds, stillHeld)]);
     }
     await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());
     return { held: true, claimed, applied: seqs.length, swept };
   }
+}
+
+/** Waits for every one of the writes, then fails with the first failure if any failed. */
+async function allEnded(writes: Array<Promise<void> | undefined>): Promise<void> {
+  const failed = (await Promise.allSettled(writes)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The months (YYYY-MM) the folds counted in: every field starts with its day. */
