@@ -31,7 +31,7 @@ ensure_packages() {
 }
 
 # The local store: FerretDB built one way only, from its Go module at the pinned version with its version
-# file written and the patches in scripts/ferretdb/ applied (decision 0032). The binary's name carries the
+# file written and the patches in scripts/ferretdb/ applied (docs/storage.md). The binary's name carries the
 # patches' digest, so a changed patch builds anew. A binary is used only once it prints its version; one that
 # does not (half-built, broken, an earlier build's) is removed and built again, never kept.
 ferretdb_binary_path() {

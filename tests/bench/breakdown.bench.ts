@@ -6,7 +6,7 @@
  * the totals and the breakdowns. Then the breakdown use case of the tracking service (the MongoDB and Redis
  * reads and the sums, ordering and paging; not the HTTP hop) is timed, sequential calls, for an advertiser,
  * a publisher owner and an administrator, all time and the last 30 days, and how many documents each call
- * reads is printed: at rest, by a store that keeps no decoded documents (as before decision 0041) and by one
+ * reads is printed: at rest, by a store that keeps no decoded documents and by one
  * that keeps them (another replica than the folder's). Then, for the administrator, with a fold pass of new
  * facts before every round of calls (as a live system folds every second or so): the first call after the
  * pass by that replica and by the folder's own process, and the pass's time. The heap the kept documents

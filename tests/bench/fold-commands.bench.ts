@@ -1,6 +1,6 @@
 /**
  * Benchmark (prints figures, asserts nothing): what the local store's grouped update and `_id $in` read
- * (decision 0032, patches 0004 and 0005) save the count folder. The folder replaces up to 200 totals documents (one per grain and month)
+ * (patches 0004 and 0005 in scripts/ferretdb/) save the count folder. The folder replaces up to 200 totals documents (one per grain and month)
  * in one bulk write. Side by side in one run, on the same documents: that bulk write as the folder sends it
  * (every statement names one document by `_id`: FerretDB writes them in one SQLite transaction), the same
  * bulk write with `upsert` on every statement (the documents exist, so the work is the same, but FerretDB

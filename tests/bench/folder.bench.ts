@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const totals = new TotalsStore(mongo, 30_000);
   // An earlier version has no indexes to create.
   if (typeof totals.ensureIndexes === 'function') await totals.ensureIndexes();
-  // As tracking folds (decision 0037); an earlier version has neither.
+  // As tracking folds, into the breakdowns and the hourly figures; an earlier version has neither.
   const breakdowns = BreakdownStore ? new BreakdownStore(mongo, 30_000) : undefined;
   const hourly = HourlyStore ? new HourlyStore(mongo, 30_000) : undefined;
   await breakdowns?.ensureIndexes();

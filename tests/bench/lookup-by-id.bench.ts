@@ -5,8 +5,8 @@
  * spread over the whole id range, side by side in one run: a read by id as the workspace's GET does it (the
  * projection alone), a change as a campaign transition does it (that read, then change: entry and projection
  * until the answer; then, after it, the lookup of the next version and the finish, timed as well, which is
- * what a change cost before decision 0038 answered before them) and a load with its lookups of newer
- * entries in the history (what a refused transition and a platform change use). Decisions 0032 and 0033.
+ * what a change costs when it answers only after them) and a load with its lookups of newer
+ * entries in the history (what a refused transition and a platform change use).
  * (Totals lookups are measured by scripts/bench.sh after a million counted facts.)
  *
  *   MONGO_URL=mongodb://127.0.0.1:27028/ [BENCH_SIZES=10,1000,100000] [BENCH_LIST_INDEXES=1] node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]

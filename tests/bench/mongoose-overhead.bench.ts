@@ -1,6 +1,6 @@
 /**
  * Benchmark (prints figures, asserts nothing): what a mongoose model costs over the raw driver for the
- * operations of the hot paths (decision 0026): a lookup by string `_id` (totals reads, projection loads),
+ * operations of the hot paths: a lookup by string `_id` (totals reads, projection loads),
  * a replace by `_id` (the counting fold, projection writes) and an insert (history entries, markers).
  * Both sides work on the same kind of document in collections of the same size on the same connection,
  * in alternation, so drift of the machine hits both alike. Prints the latency (p50, p95) and the CPU time

@@ -114,7 +114,7 @@ function adPhase(system: BenchSystem, name: string, keys: PublisherKey[], delive
     onResponse(status, body, key) {
       if (deliveries === null || status !== 200 || key === undefined) return;
       const ad = JSON.parse(body) as { delivery_token: string; click_url: string };
-      // Tokens are opaque (decision 0016): the ad is confirmed with the key that asked for it.
+      // Tokens are opaque: the ad is confirmed with the key that asked for it.
       deliveries.push({ key, token: ad.delivery_token, clickPath: new URL(ad.click_url).pathname });
     },
   };
@@ -727,7 +727,7 @@ async function main(): Promise<void> {
       counting = { seeded: { ...seeded, byCampaignOwner: Object.fromEntries(seeded.byCampaignOwner) }, seedCpu, folding, seededData, left, timings, idleTimings };
     }
 
-    // Storage (decision 0033): collections in every service's database, writes per campaign transition.
+    // Storage: collections in every service's database, writes per campaign transition.
     const databases = SERVICE_NAMES.map((service) => system.dbOf(service));
     const collections = await collectionsPerDatabase(system.mongoUrl, databases);
     const allCollections = Object.values(collections).reduce((sum, count) => sum + count, 0);

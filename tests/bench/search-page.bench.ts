@@ -1,6 +1,6 @@
 /**
  * Benchmark (prints figures, asserts nothing): an administrator's campaign search on the local store, the
- * cost that FerretDB patch 0007 (decision 0032: the regex tested in SQLite) is for. 10,000 campaign-like
+ * cost that FerretDB patch 0007 (the regex tested in SQLite) is for. 10,000 campaign-like
  * records stored as the campaign service stores them (`VersionedStore`, its four list indexes), one in seven
  * named "Spring Sale"; then `currentPage` as `CampaignRepository.listPage` calls it for `q=spring sale`
  * without an owner or a status: the first page of 51 and a deep page (after the 1,200th match). Several

@@ -1,6 +1,6 @@
 /**
- * Benchmark (prints figures, asserts nothing): what the gateway's session cache (SESSION_CACHE_MS,
- * decision 0042) saves a workspace call. Two gateways in front of the same publisher-identity (real
+ * Benchmark (prints figures, asserts nothing): what the gateway's session cache (SESSION_CACHE_MS)
+ * saves a workspace call. Two gateways in front of the same publisher-identity (real
  * FerretDB, Redis, RabbitMQ), one with SESSION_CACHE_MS=0 (publisher-identity asked on every call) and one
  * with the default (60 s: one EXISTS in Redis instead), take sequential GETs with one signed-in session,
  * interleaved call by call so both see the same machine:

@@ -1,5 +1,5 @@
 /**
- * Storage figures of the benchmark (decision 0033): collections in every service's database, and the writes
+ * Storage figures of the benchmark: collections in every service's database, and the writes
  * one campaign transition makes, counted by command monitoring on the store the campaign service uses (its
  * VersionedStore with a publisher, as `services/campaign/src/start.ts` builds it).
  */

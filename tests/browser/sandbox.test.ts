@@ -1,5 +1,5 @@
 /**
- * The sandbox and the platform page in a real browser against the whole running system (decision 0021):
+ * The sandbox and the platform page in a real browser against the whole running system:
  * the owner of a platform not yet approved makes a test key on the platform's page (shown once, next to
  * the base URL and the guide link), its server gets the test ad, whose button leads to the site's sandbox
  * page; the fill figures show the platform's 204s; the test key is revoked; a rejection shows its reason.

@@ -1,5 +1,5 @@
 /**
- * The sandbox (docs/decisions/0021) and the fill figures end to end through the gateway, on real Redis,
+ * The sandbox and the fill figures end to end through the gateway, on real Redis,
  * RabbitMQ and FerretDB: a platform's owner makes a test key before any approval, gets the fixed test
  * creative, confirms and clicks it without moving any total, forces 204/429/503, meets the 60-a-minute
  * limit on the window all test keys of one account share, and revokes it; a live key's 204s show as the publisher's unfilled

@@ -1,5 +1,5 @@
 /**
- * The count folder killed in the middle of a fold (docs/decisions/0013). The system runs in this process
+ * The count folder killed in the middle of a fold. The system runs in this process
  * behind a real gateway, except tracking: one child process at a time (the only replica, folding every
  * 200 ms), so it can be killed for real. Under continuous traffic (ads from 6 publishers over 4
  * campaigns, their confirmations and clicks, about 40 grains per 5-second interval), the test watches the

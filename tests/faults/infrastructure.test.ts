@@ -219,7 +219,7 @@ describe('faults of the infrastructure under the running system', function () {
         503,
         'a workspace write while FerretDB is down',
       );
-      // Checking a body needs no database: the gateway keeps the session (decision 0042), the service refuses it.
+      // Checking a body needs no database: the gateway keeps the session, the service refuses it.
       expectCleanProblem(await timed(() => advertiser.post('/api/workspace/campaigns', { name: 'x' })), 422, 'an invalid workspace write while FerretDB is down');
       // The network API needs no database: confirmations and clicks are counted in Redis and folded later.
       const confirmed = await server.confirm(ads[2]?.delivery_token ?? '');

@@ -5,7 +5,7 @@
  *   stopped): what was handled but not acknowledged comes back and is not sent again;
  * - its process killed with SIGKILL mid-batch, while the platform holds a send it has not taken: a new
  *   process sends that one and the rest, each once.
- * No message is lost and none is sent twice (docs/decisions/0035 names the one window this cannot cover).
+ * No message is lost and none is sent twice (docs/reliability.md names the one window this cannot cover).
  */
 import { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
@@ -100,7 +100,7 @@ describe('notification service faults', function () {
       await waitFor(() => bot.heldCount() >= 1, { timeoutMs: 10_000, message: 'a send held by the platform' });
       const takenBeforeKill = bot.messages().length;
       // The kill comes once every message the platform took is recorded as sent: a message taken and not yet
-      // recorded is the one window docs/decisions/0035 leaves (sent again after a kill), not this test's case.
+      // recorded is the one window the platform gives no idempotency for (sent again after a kill), not this test's case.
       await waitFor(async () => (await scrapeMetrics(child.url)).value('pilot_notifications_total', { outcome: 'sent' }) === takenBeforeKill, {
         timeoutMs: 10_000,
         message: 'every message taken before the kill recorded as sent',

@@ -1,6 +1,6 @@
 /**
  * The decoded breakdown documents of viewers' scopes a reader has used, kept in the process within a byte
- * bound (least recently used out first), by `_id` (docs/decisions/0041). A document of the whole network
+ * bound (least recently used out first), by `_id` (docs/counting.md). A document of the whole network
  * holds an item per campaign and the local store takes most of a second to decode one; a past month's
  * documents almost never change, and the current month's are taken forward by what Redis still holds.
  *

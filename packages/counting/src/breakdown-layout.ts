@@ -1,5 +1,5 @@
 /**
- * The breakdowns of the totals (API.md `stats/breakdown`, docs/decisions/0037): per campaign or per
+ * The breakdowns of the totals (API.md `stats/breakdown`, docs/counting.md): per campaign or per
  * platform, within a *scope*. Pure: names and arithmetic only.
  *
  * A scope is a grain (layout.ts) that does not fix the breakdown's dimension: `all`, `co:<a>`, `po:<a>`,

@@ -1,5 +1,5 @@
 /**
- * A viewer's scope-month's *fold marks* (docs/decisions/0041): the `lastFold` of its month document and of
+ * A viewer's scope-month's *fold marks*: the `lastFold` of its month document and of
  * each through-day document, in one small document the folder writes after them in the same pass, before
  * it marks the batch's folds applied. So a reader learns whether what it keeps of a large document is
  * still what MongoDB holds without reading the document: a fold above a mark is not applied yet, so Redis

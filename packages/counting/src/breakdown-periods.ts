@@ -7,8 +7,7 @@
  * viewer's range reads at most three documents a month, whatever its days and items: a month it covers
  * whole is its month document; a month it cuts is the totals through its last day in the month minus
  * those through the day before its first. A filter's scope (one campaign's platforms, one platform's
- * campaigns) keeps its per-day items in its month document, which answers any range of the month alone
- * (decision 0037).
+ * campaigns) keeps its per-day items in its month document, which answers any range of the month alone.
  */
 import { isViewerScope, parseBreakdownField, type BreakdownDimension } from './breakdown-layout';
 import type { DayRange } from './months';

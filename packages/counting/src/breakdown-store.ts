@@ -1,5 +1,5 @@
 /**
- * The breakdowns in MongoDB (docs/decisions/0037), beside the totals, in the owning service's database:
+ * The breakdowns in MongoDB (docs/counting.md), beside the totals, in the owning service's database:
  *
  *   breakdowns  {_id: '<dimension>|<scope>|<YYYY-MM or YYYY-MM-DD>', dimension, scope, month, day, lastDay?,
  *               lastFold, items: {<item id>: {adRequests?, confirmedDeliveries?, clickedLinks?,
@@ -16,7 +16,7 @@
  * the through-day documents contiguous up to the month document's `lastDay`. Reads and writes go by `_id`
  * (replace or insert, never `$inc`), as for the totals. After a viewer's scope-month's documents it writes
  * their fold marks (breakdown-marks.ts), which let a reader use the documents it keeps decoded
- * (breakdown-cache.ts) without reading them again (docs/decisions/0041).
+ * (breakdown-cache.ts) without reading them again.
  */
 import { systemClock, type Clock } from '@pilot/platform';
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';

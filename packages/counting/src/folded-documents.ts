@@ -2,7 +2,7 @@
  * How the counting stores reach their documents. The folder reads and writes a group of them: the stored ones in one find by `_id $in`, the
  * changed ones in one bulk write of replacements by `_id`. Three commands a group instead of one per
  * document; on the local store both are answered from the `_id` index and the bulk write is one
- * transaction (decision 0032).
+ * transaction (docs/storage.md).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/platform';
 import type { AnyBulkWriteOperation, Collection, Filter, WithoutId } from 'mongodb';

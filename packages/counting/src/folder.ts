@@ -1,5 +1,5 @@
 /**
- * Moves counts from Redis into the MongoDB totals (docs/decisions/0013, 0033), for the service that owns them.
+ * Moves counts from Redis into the MongoDB totals (docs/counting.md), for the service that owns them.
  * Every tick, the replica holding the folder lease sweeps what is no longer needed (folds applied more
  * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
  * least `graceMs` ago as a numbered fold (above the highest fold MongoDB may hold), and applies the pending

@@ -1,5 +1,5 @@
 /**
- * Hourly figures (API.md `stats` with `granularity=hour`, docs/decisions/0037). Pure: names and arithmetic.
+ * Hourly figures (API.md `stats` with `granularity=hour`, docs/counting.md). Pure: names and arithmetic.
  *
  * A fact is counted, beside its day field `<YYYY-MM-DD>|<kind>`, in an hour field `<YYYY-MM-DD>T<HH>|<kind>`
  * of the same grains' hashes (the UTC hour of the allocation, or of an unfilled request). The folder moves

@@ -1,5 +1,5 @@
 /**
- * The hourly figures in MongoDB (docs/decisions/0037), beside the totals:
+ * The hourly figures in MongoDB (docs/counting.md), beside the totals:
  *
  *   totals_hourly  {_id: '<grain>|<YYYY-MM-DD>', grain, day, startsAt: <the day's 00:00 UTC>, lastFold,
  *                  hours: {<HH>: {adRequests?, confirmedDeliveries?, clickedLinks?, unfilledAdRequests?}}}
@@ -7,7 +7,7 @@
  *
  * One document per grain and UTC day, written by the folder as the totals are (once per document by
  * `lastFold`, read and replaced by `_id`), kept HOURLY_RETENTION_DAYS after its day (the retention sweep
- * of decision 0011). A read is one lookup by `_id` per grain and day of the range (at most 8 days).
+ * of @pilot/storage). A read is one lookup by `_id` per grain and day of the range (at most 8 days).
  */
 import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import type { Collection } from 'mongodb';

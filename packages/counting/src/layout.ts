@@ -1,5 +1,5 @@
 /**
- * What the counting pipeline counts and where (docs/decisions/0013). Pure: names and arithmetic only.
+ * What the counting pipeline counts and where (docs/counting.md). Pure: names and arithmetic only.
  *
  * A counted fact (an ad request answered 200, a first confirmation, a first counted click, a filtered
  * visit) is attributed to the UTC day of its allocation and added to every *grain* that a stats filter
@@ -161,7 +161,7 @@ export class CountKeys {
     return `${this.prefix}ratelimit:ad:${publisherId}`;
   }
   /**
-   * The one ad request window of every sandbox test key of an account (decision 0021): test keys are free
+   * The one ad request window of every sandbox test key of an account: test keys are free
    * to make, so a window per platform would multiply an account's sandbox traffic by its platforms.
    */
   testAdRequestLimit(ownerAccountId: string): string {

@@ -1,7 +1,7 @@
 /**
  * The pipeline's Lua scripts (src/lua, one atomic step in Redis each) as typed commands. The scripts build
  * the names of per-grain hashes from prefixes passed in ARGV (the grains are not known in advance), so the
- * pipeline needs one Redis, or one cluster slot for the deployment prefix (docs/decisions/0013).
+ * pipeline needs one Redis, or one cluster slot for the deployment prefix.
  */
 import path from 'node:path';
 import { luaCommands } from '@pilot/platform';

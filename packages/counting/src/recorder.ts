@@ -129,7 +129,7 @@ export class CountRecorder {
   }
 
   /**
-   * A confirmation or click of a test allocation (sandbox, decision 0021): true the first time, never
+   * A confirmation or click of a test allocation (the sandbox): true the first time, never
    * counted in any total. The set lives as long as a counted-once set of the same hour would.
    */
   firstTestFact(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocatedAt: Date, now: Date): Promise<boolean> {

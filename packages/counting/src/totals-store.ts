@@ -1,5 +1,5 @@
 /**
- * The totals in MongoDB (docs/decisions/0013, 0033), in the owning service's database: one document per grain
+ * The totals in MongoDB (docs/counting.md), in the owning service's database: one document per grain
  * (see layout.ts) and UTC month, holding the month's counts per day, so a totals read is one lookup by
  * `_id` per grain and month asked for, whatever the traffic so far.
  *
@@ -19,7 +19,7 @@
  * `$inc` or a conditional update being atomic, which FerretDB's are not.
  *
  * The schemas declare the documents and their indexes; the fold and the reads use the driver's collection
- * of the model (decision 0026: a model costs 0.3 to 0.6 ms more CPU per find or replace, thousands of
+ * of the model (a model costs 0.3 to 0.6 ms more CPU per find or replace, thousands of
  * times per fold).
  */
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';

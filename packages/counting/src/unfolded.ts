@@ -2,7 +2,7 @@
  * The readers' side: what the counting pipeline holds in Redis that MongoDB may not hold yet. A totals
  * read takes MongoDB's documents first, then this; a fold's counts are added to a grain only if that
  * grain's document had not applied the fold yet (its `lastFold` is lower), so a fold applied between the
- * two reads is counted once, and one applied before them is not counted again (docs/decisions/0013).
+ * two reads is counted once, and one applied before them is not counted again.
  */
 import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
 /**
- * What an ad request whose count Redis answers after the deadline leaves behind (decision 0013, "A late
- * answer"): the caller answers 503, and the request is counted and holds its point of the limit, as Redis
+ * What an ad request whose count Redis answers after the deadline leaves behind (docs/counting.md, a late
+ * answer): the caller answers 503, and the request is counted and holds its point of the limit, as Redis
  * ran it; a request that never reached Redis counts nothing.
  */
 import { createRedis, isInfrastructureError, waitForRedis, type Redis } from '@pilot/platform';

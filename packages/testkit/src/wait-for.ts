@@ -1,4 +1,4 @@
-/** Waiting on a condition with a deadline: how every test waits for something to happen (decision 0024). */
+/** Waiting on a condition with a deadline: how every test waits for something to happen. */
 export interface WaitOptions {
   timeoutMs?: number;
   intervalMs?: number;

@@ -13,7 +13,7 @@ export interface AllocationClaims {
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
 /**
- * The campaign id of the sandbox's fixed test creative (decision 0021): the largest id a token can carry,
+ * The campaign id of the sandbox's fixed test creative: the largest id a token can carry,
  * never handed to a real campaign (ids count up from 1). An allocation of it was answered to a test key:
  * its confirmation and click answer as live ones but are never counted.
  */

@@ -1,15 +1,15 @@
 /**
  * The token format: the claims encrypted with AES-256-GCM, so a token reveals nothing (no account,
- * campaign or publisher id) and any change to it is refused (decision 0016); the id of the key that sealed
+ * campaign or publisher id) and any change to it is refused; the id of the key that sealed
  * it travels with it, so a reader holding the current and the previous TOKEN_SECRET opens it with the
- * right one, and rotating the secret voids no live link (decision 0034).
+ * right one, and rotating the secret voids no live link (docs/operations.md).
  *
  *   token = base64url( version(1)=3 keyId(3) nonce(12) ciphertext(46) tag(16) )   = 78 bytes, 104 characters
  *   key = HKDF-SHA256(TOKEN_SECRET, salt, info), 32 bytes; keyId = the first 3 bytes of SHA-256 of the key
  *   (says nothing of it); nonce random per token;
  *   additional data = purpose || version || keyId, so a delivery token never opens as a click token.
- * 78 bytes are exactly 104 base64url characters with no unused bits: one token has one spelling. No earlier
- * format is read: the service has never been deployed (decision 0033).
+ * 78 bytes are exactly 104 base64url characters with no unused bits: one token has one spelling. Only this
+ * format is read: a token of another version or length opens as nothing.
  */
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { AllocationClaims, TokenPurpose } from './claims';

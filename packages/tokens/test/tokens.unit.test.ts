@@ -119,7 +119,7 @@ describe('tokens', () => {
     expect(issueToken(SECRET, 'click', original)).not.to.equal(issueToken(SECRET, 'click', original));
   });
 
-  describe('a rotation of TOKEN_SECRET (decision 0034)', () => {
+  describe('a rotation of TOKEN_SECRET', () => {
     const OLD = 'old-token-secret-0123456789abcdef-old';
     const NEW = 'new-token-secret-0123456789abcdef-new';
 

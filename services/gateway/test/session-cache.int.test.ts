@@ -1,5 +1,5 @@
 /**
- * The sessions the gateway keeps (SESSION_CACHE_MS, decision 0042), against real Redis and a
+ * The sessions the gateway keeps (SESSION_CACHE_MS), against real Redis and a
  * publisher-identity standing in that counts how often it is asked. The logout through the real
  * publisher-identity and two gateways is in services/publisher-identity/test/through-gateway.int.test.ts.
  */

@@ -61,7 +61,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     // Changes answered before their finish end before the bus and the database close.
     resources.add(placements, (opened) => opened.settled());
     await placements.ensureIndexes();
-    // Impressions are counted in this service's own Redis namespace (docs/decisions/0013).
+    // Impressions are counted in this service's own Redis namespace.
     const countPrefix = `${config.REDIS_KEY_PREFIX}placement:`;
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await totals.ensureIndexes();

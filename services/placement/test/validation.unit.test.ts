@@ -85,7 +85,7 @@ describe('placement input validation', () => {
 
   it('refuses empty, blank and non-string texts', () => {
     expect(codesOf({ ...valid, title: '' })).to.deep.equal(['title:too_short']);
-    // Only spaces: `blank`, as for campaigns (decision 0023).
+    // Only spaces: `blank`, as for campaigns.
     expect(codesOf({ ...valid, buttonText: '   ' })).to.deep.equal(['buttonText:blank']);
     expect(codesOf({ ...valid, title: 5 })).to.deep.equal(['title:invalid_type']);
   });
@@ -99,7 +99,7 @@ describe('placement input validation', () => {
     expect(codesOf({ ...valid, destinationUrl: 'javascript:alert(1)' })).to.deep.equal(['destinationUrl:https_required']);
     expect(codesOf({ ...valid, destinationUrl: 'https://user:pw@example.com' })).to.deep.equal(['destinationUrl:credentials_not_allowed']);
     expect(codesOf({ ...valid, imageUrl: 'https://user@example.com/a.png' })).to.deep.equal(['imageUrl:credentials_not_allowed']);
-    // Not https:// at all: `https_required`, as for campaigns (decision 0023).
+    // Not https:// at all: `https_required`, as for campaigns.
     expect(codesOf({ ...valid, imageUrl: '/a.png' })).to.deep.equal(['imageUrl:https_required']);
     expect(codesOf({ ...valid, imageUrl: 'ftp://example.com/a.png' })).to.deep.equal(['imageUrl:https_required']);
     expect(codesOf({ ...valid, destinationUrl: `https://example.com/${'a'.repeat(2048)}` })).to.deep.equal(['destinationUrl:too_long']);

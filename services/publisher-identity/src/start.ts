@@ -137,7 +137,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       );
       resources.add(repairs, (opened) => opened.stop());
     }
-    // Per-event documents go once their window has passed (decision 0011); the relay sweeps its own leases.
+    // Per-event documents go once their window has passed; the relay sweeps its own leases.
     const retention = new RetentionSweeper({
       rules: [...logins.retentionRules(), ...sessions.retentionRules()],
       clock,

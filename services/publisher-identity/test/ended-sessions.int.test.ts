@@ -1,6 +1,6 @@
 /**
  * A logout tells every gateway replica at once that the session has ended: a Redis marker written before
- * the 204 (decision 0042). Redis reaches the service through a relay the test can cut.
+ * the 204. Redis reaches the service through a relay the test can cut.
  */
 import { EndedSessionMarkers, SESSION_CACHE_MAX_MS } from '@pilot/platform';
 import { TcpRelay, waitFor } from '@pilot/testkit';

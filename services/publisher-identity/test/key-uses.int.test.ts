@@ -2,7 +2,7 @@ import { KeyUseRecorder } from '@pilot/publisher-keys';
 import { expect } from 'chai';
 import { ADMIN, OWNER, startHarness, type Harness } from './support';
 
-describe('publisher-identity: a platform\'s keys last used, as allocation notes them (decision 0027)', () => {
+describe('publisher-identity: a platform\'s keys last used, as allocation notes them', () => {
   let h: Harness;
   before(async () => {
     h = await startHarness();

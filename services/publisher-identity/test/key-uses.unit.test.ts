@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { withKeyUses, type PublisherView } from '../src/domain/publisher';
 
-describe('a platform\'s keys last used (decision 0027)', () => {
+describe('a platform\'s keys last used', () => {
   const view: PublisherView = {
     id: 7,
     type: 'bot',

@@ -319,7 +319,7 @@ describe('publisher-identity: publisher platforms', () => {
     expect(await h.keys.findKeyOwner(pausedKey)).to.equal(null);
     expect(await h.keys.publisherStatus(paused)).to.equal('paused');
   });
-  describe('test keys (sandbox, decision 0021)', () => {
+  describe('test keys (sandbox)', () => {
     const testKeyPath = (id: number) => `/api/workspace/publishers/${id}/test-key`;
     async function newTestKey(id: number, who: Who = OWNER): Promise<string> {
       const response = await h.call('post', testKeyPath(id), who).expect(201);

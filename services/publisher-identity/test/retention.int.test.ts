@@ -1,5 +1,5 @@
 /**
- * Retention of publisher-identity's per-event documents (docs/decisions/0011), on real FerretDB with the
+ * Retention of publisher-identity's per-event documents, on real FerretDB with the
  * service's ManualClock: what is inside its window survives a sweep, what is past it is gone, and sign-in
  * behaves as before the sweep.
  */

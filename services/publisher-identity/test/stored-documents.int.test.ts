@@ -1,7 +1,7 @@
 /**
- * The documents publisher-identity's models write (decision 0026) hold exactly the fields written before
- * models existed: no `__v`, `_id` of the stored type (never an ObjectId), nulls kept; and the indexes are
- * the ones created before. Read back with the raw driver, on a real FerretDB (MONGO_URL).
+ * The documents publisher-identity's models write hold exactly the fields their repositories give them:
+ * no `__v`, `_id` of the stored type (never an ObjectId), nulls kept; and the indexes are exactly the
+ * ones listed here. Read back with the raw driver, on a real FerretDB (MONGO_URL).
  */
 import { connectMongo, type Connection } from '@pilot/storage';
 import { testInfra } from '@pilot/testkit';

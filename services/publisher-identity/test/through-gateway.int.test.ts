@@ -1,7 +1,7 @@
 /**
  * The whole sign-in and a workspace call through the real gateway (its entry point run as a child process
  * with tsx: services never import each other's code), which resolves the session cookie with this service
- * and keeps it (SESSION_CACHE_MS, decision 0042); two gateways on one Redis show a logout reaching both.
+ * and keeps it (SESSION_CACHE_MS); two gateways on one Redis show a logout reaching both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

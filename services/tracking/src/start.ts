@@ -27,7 +27,7 @@ import type { Config } from './config';
 import { mountRoutes } from './http/routes';
 import { trackingCounters } from './http/tracking-counters';
 
-/** How often the hourly figures past their retention are deleted (decision 0011's sweep). */
+/** How often the hourly figures past their retention are deleted (the retention sweep). */
 const RETENTION_SWEEP_MS = 3600 * 1000;
 /** A folder command (a batch's grains, a chunk of counts) may take this long before the pass fails and starts again. */
 const FOLDER_REDIS_TIMEOUT_MS = 10_000;

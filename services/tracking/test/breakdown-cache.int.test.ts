@@ -8,7 +8,7 @@ import { parseBreakdownQuery, planBreakdown } from '../src/domain/breakdown';
 import { readBreakdown, type BreakdownAnswer } from '../src/use-cases/read-breakdown';
 
 /**
- * The breakdown documents a tracking process keeps decoded (docs/decisions/0041), against the real
+ * The breakdown documents a tracking process keeps decoded, against the real
  * FerretDB and Redis: every answer is compared with the same read by a store that keeps nothing.
  */
 describe('tracking: breakdown documents kept decoded', () => {

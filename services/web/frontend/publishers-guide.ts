@@ -1,8 +1,7 @@
 // The publishers guide (docs/publishers.md) as pages of the site: /guide, its error codes (/guide/errors,
 // docs/publishers-errors.md: every problem's `type` points there) and its changelog (/guide/changelog,
 // docs/publishers-changelog.md). The build renders the markdown to HTML with marked, so the pages and the
-// documents are one text, and the app imports the result as the module `virtual:publishers-guide`
-// (decision 0029).
+// documents are one text, and the app imports the result as the module `virtual:publishers-guide`.
 //   - Headings get GitHub's ids, so the guide's own `#sandbox-test-keys` links work on the page.
 //   - Raw HTML in the markdown is dropped (the snippet markers are HTML comments): the page shows only
 //     what markdown itself produces, and the gateway's page policy (no inline script or style) holds.

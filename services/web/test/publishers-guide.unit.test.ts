@@ -20,7 +20,7 @@ import { isKnownPage } from '../src/http/site-routes';
 const hrefs = (html: string): string[] => [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((match) => match[1] ?? '');
 const ids = (html: string): Set<string> => new Set([...html.matchAll(/ id="([^"]*)"/g)].map((match) => match[1] ?? ''));
 
-describe('the publishers guide as a page of the site (/guide, decision 0029)', () => {
+describe('the publishers guide as a page of the site (/guide)', () => {
   const markdown = fs.readFileSync(GUIDE_FILE, 'utf8');
   const html = renderGuide(markdown);
 

@@ -43,7 +43,7 @@ export const Publisher = Type.Object(
     pauseReason: Nullable(Type.String(), 'the reason given with the pause that left it paused, else null'),
     apiBaseUrl: Type.String({ description: "PUBLIC_BASE_URL without a trailing slash: where the platform's server sends its network calls" }),
     keyLastUsedAt: Type.Optional(
-      Nullable(Timestamp, 'when the current live key was last used for an ad request, to the minute (decision 0027); null when not since it was made, absent when unknown (lists, or Redis not answering)'),
+      Nullable(Timestamp, 'when the current live key was last used for an ad request, to the minute; null when not since it was made, absent when unknown (lists, or Redis not answering)'),
     ),
     testKeyLastUsedAt: Type.Optional(Nullable(Timestamp, 'the same for the test key')),
     createdAt: Timestamp,

@@ -1,5 +1,5 @@
 /**
- * Where events that no queue receives wait (decision 0017). The bus publishes with `mandatory`, so the
+ * Where events that no queue receives wait. The bus publishes with `mandatory`, so the
  * broker returns an event bound to no queue instead of confirming and dropping it; the bus then puts it in
  * `<exchange>.unrouted`, and a durable subscription that starts later takes the parked events back to the
  * exchange, so a consumer whose queue did not exist yet (a first rollout has no start order) still gets

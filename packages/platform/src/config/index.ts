@@ -108,7 +108,7 @@ export const busSettings = {
   BUS_PUBLISH_TIMEOUT_MS: numValidator({ default: 800, desc: 'how long to wait for a broker confirm' }),
 };
 
-/** The outbox relay of services that publish events from their own writes (decisions 0002 and 0005). */
+/** The outbox relay of services that publish events from their own writes. */
 export const outboxSettings = {
   OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 10_000, desc: 'how often the outbox relay looks for changes their writers left unfinished (a failed pass is retried after 1 s regardless)' }),
   OUTBOX_LEASE_MS: numValidator({
@@ -121,7 +121,7 @@ export const outboxSettings = {
   }),
 };
 
-/** The counting pipeline (docs/decisions/0013): every service that counts. */
+/** The counting pipeline (docs/counting.md): every service that counts. */
 export const countSettings = {
   COUNT_INTERVAL_MS: numValidator({ default: 60_000, desc: 'counts gather this long in Redis before they can be folded into MongoDB (longer: fewer updates)' }),
 };

@@ -2,7 +2,7 @@
  * The publisher API key format: recognisable by secret scanners (`pilot_pk_` prefix), checksummed so a
  * mistyped key is refused before any lookup. Only the SHA-256 of a key is ever stored.
  *
- * Test keys (the sandbox, docs/decisions/0021) have the same body behind `pilot_pk_test_`: a person and a
+ * Test keys (the sandbox, docs/publishers.md) have the same body behind `pilot_pk_test_`: a person and a
  * scanner tell them apart at a glance, and the two patterns never match the same string (a live key's
  * body has no `_`).
  */

@@ -42,7 +42,7 @@ export class KeyReader {
    * another scheme such as Basic, or the scheme alone: missing_key), a
    * malformed, unknown or revoked key (invalid_key), the current live key of a platform that is not
    * approved (publisher_not_approved). A current test key is accepted whatever the platform's status
-   * (the sandbox, decision 0021): the holder's `keyKind` tells the caller to answer it as a test.
+   * (the sandbox): the holder's `keyKind` tells the caller to answer it as a test.
    */
   async authenticate(authorization: string | undefined): Promise<{ ok: true; holder: KeyHolder } | { ok: false; refusal: KeyRefusal }> {
     if (!carriesBearerCredentials(authorization)) return { ok: false, refusal: REFUSALS.missing };

@@ -1,5 +1,5 @@
 /**
- * When a platform's key (live or test) was last used for an ad request (decision 0027), kept
+ * When a platform's key (live or test) was last used for an ad request, kept
  * cheaply: one Redis string per key kind, `<prefix>key-use:<publisherId>:<kind>` = epoch milliseconds,
  * written at most once a minute per key and process (an in-memory note of the last write), never a
  * database write and never awaited by the ad request. Precision is therefore "within a minute".

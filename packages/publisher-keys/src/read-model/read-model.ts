@@ -5,11 +5,11 @@
  *
  *   <prefix>publisher:<id>    hash {status, ownerAccountId, type, keyHash, testKeyHash, version, incarnation}
  *                             the authority: a live key works only while it is this entry's keyHash, a
- *                             test key (sandbox, decision 0021) only while it is its testKeyHash
+ *                             test key (sandbox) only while it is its testKeyHash
  *   <prefix>key:<sha256>      hash {publisherId}: an index from a key's hash to its publisher (either kind)
  *
  * `version` is the record's version in publisher-identity's database and `incarnation` names that
- * database (docs/decisions/0012): versions are comparable only within one incarnation, so entries left in
+ * database: versions are comparable only within one incarnation, so entries left in
  * Redis by another database (a fresh local run, a restored backup) never block the writes of this one, and
  * the sweep removes them.
  *

@@ -99,7 +99,7 @@ describe('publisher-keys: KeyReadModel (real Redis)', () => {
     expect(await other.findKeyOwner(key)).to.equal(null);
   });
 
-  describe('test keys (sandbox, decision 0021)', () => {
+  describe('test keys (sandbox)', () => {
     const withTestKey = (entry: Omit<PublisherEntry, 'keyHash'>, keyHash: string | null, testKeyHash: string | null, revoked: string[] = []) =>
       model.writePublisher({ ...entry, keyHash, testKeyHash }, revoked);
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { KEY_USE_RESOLUTION_MS, KeyReadModel, KeyUseRecorder, readKeyUses } from '../../src';
 
-describe('publisher-keys: when a key was last used (real Redis, decision 0027)', () => {
+describe('publisher-keys: when a key was last used (real Redis)', () => {
   const infra = testInfra();
   const redis = new Redis(infra.redisUrl, { lazyConnect: true });
   const settle = () => redis.ping(); // the recorder does not wait for its write; a later command on the same connection does

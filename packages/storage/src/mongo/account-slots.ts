@@ -1,7 +1,7 @@
 /**
  * A cap on the records one account may hold, exact across replicas on both stores: each record takes a
  * slot 1..max of its account, claimed by inserting `<account>:<slot>`; the unique `_id` refuses a second
- * claim of the same slot (docs/decisions/0002). Records are never deleted, so a claim is given back only
+ * claim of the same slot. Records are never deleted, so a claim is given back only
  * when its record was never written: at once by a create that failed, or later (releaseLeaked) for a
  * process that died between the claim and the record.
  */

@@ -4,7 +4,7 @@ import { isDuplicateKeyError } from './errors';
 /**
  * FerretDB (our local and test database) has no atomic read-modify-write: concurrent conditional updates
  * can all "win" and concurrent $inc loses increments. An insert against a unique key IS atomic on every
- * backend, so it is the one primitive we build exclusivity on (docs/decisions/0002).
+ * backend, so it is the one primitive we build exclusivity on (docs/storage.md).
  *
  * Inserts `document` with `_id: id` through `model`; true when this call created it, false when it already existed.
  */

@@ -1,5 +1,5 @@
 /**
- * The mongoose model layer every service builds its collections on (docs/decisions/0026): one `Schema` per
+ * The mongoose model layer every service builds its collections on: one `Schema` per
  * collection, typed by the document as stored, with its indexes declared on the schema and created by the
  * owning repository's `ensureIndexes` at start (never behind its back: autoIndex and autoCreate are off).
  *

@@ -1,5 +1,5 @@
 /**
- * Retention for collections that grow by one document per event (docs/decisions/0011). FerretDB, the
+ * Retention for collections that grow by one document per event (docs/storage.md). FerretDB, the
  * local and test store, has no TTL indexes, so a periodic sweep does the deleting on every backend: per
  * rule, ONE deleteMany of the documents whose date field is older than `now - keepMs`, on an indexed field.
  *

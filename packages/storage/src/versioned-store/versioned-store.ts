@@ -1,5 +1,5 @@
 /**
- * Records whose every change is an immutable, numbered history entry (docs/decisions/0002, 0033).
+ * Records whose every change is an immutable, numbered history entry (docs/storage.md).
  *
  * Two collections per kind of record: the history (`campaign_history`) and the current state
  * (`campaigns`). A change from version v inserts history entry `<id>:<v+1>` carrying the new state, the
@@ -20,8 +20,8 @@
  * published; the lookup and the finish run after the answer (`settled()` waits for them), since whoever
  * reads the state to change it uses `load()`, which reads the newer entries itself.
  *
- * Every lookup here is by `_id`; MongoDB and the local store (built with its `_id` patch, decision 0032)
- * answer it from the index. The raw driver is used, not mongoose models (decision 0026): every transition
+ * Every lookup here is by `_id`; MongoDB and the local store (built with its `_id` patch)
+ * answer it from the index. The raw driver is used, not mongoose models: every transition
  * goes through these writes and lookups, and a model measured 0.3 to 0.6 ms more CPU on each.
  */
 import type { KnownEvent } from '@pilot/contracts';

@@ -1,5 +1,5 @@
 /**
- * The sandbox (docs/decisions/0021): what a test key's ad request is answered. Pure.
+ * The sandbox (docs/publishers.md): what a test key's ad request is answered. Pure.
  *
  * - The fixed test creative: marked as a test in its own words, `sponsored: true`, the campaign id no real
  *   campaign has (TEST_CAMPAIGN_ID), and tokens that tracking recognises as a test allocation, so its

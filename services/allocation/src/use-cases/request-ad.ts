@@ -8,7 +8,7 @@
  *      atomic Redis step (429 over the limit; 204 when nothing qualifies; 200 counted exactly once).
  *      A request within the limit for which nothing qualifies is counted too, as unfilled (the 204s of
  *      the fill rate), in the same step.
- * A current test key goes to requestTestAd (the sandbox, decision 0021) right after step 1; a live key's
+ * A current test key goes to requestTestAd (the sandbox) right after step 1; a live key's
  * request never reads the test header.
  * No call to another service, no broker publish and no database write. Redis faults are 503, never 500.
  */
@@ -25,7 +25,7 @@ import { requestTestAd, type TestAdAnswer } from './request-test-ad';
 
 export interface AdRequestDependencies {
   publishers: KeyReader;
-  /** Notes when each key was last used (decision 0027): throttled, never awaited, never failing the request. */
+  /** Notes when each key was last used: throttled, never awaited, never failing the request. */
   keyUses?: KeyUseRecorder;
   counts: CountRecorder;
   index: CampaignIndex;

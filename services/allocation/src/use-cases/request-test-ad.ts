@@ -1,5 +1,5 @@
 /**
- * requestTestAd: an ad request made with a platform's test key (the sandbox, docs/decisions/0021), whatever
+ * requestTestAd: an ad request made with a platform's test key (the sandbox, docs/publishers.md), whatever
  * the platform's status. In order:
  *   1. the limit window all test keys of the owner's account share, 60 a minute as for a live key,
  *      counting nothing (429 over it);

@@ -6,7 +6,7 @@
  * - `campaign_ids`: one document per id ever handed out (NextIds), so ids are unique across replicas and
  *   never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
- *   create a record (docs/decisions/0002). Records are never deleted; a claim is released only when its
+ *   create a record. Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
  */
 import {

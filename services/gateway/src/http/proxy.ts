@@ -1,9 +1,9 @@
 /**
  * Forwarding to upstreams with http-proxy-middleware over keep-alive agents. The gateway signs each
- * forwarded call (decision 0001), body included: a body is streamed on chunked, its SHA-256 and a
+ * forwarded call, body included: a body is streamed on chunked, its SHA-256 and a
  * signature of it sent as trailers after it (http-kit body-signature). Any internal x-pilot-* header
  * (http-kit INTERNAL_HEADERS) the client sent is dropped, so nothing reaches a service that the gateway did
- * not vouch for; a client's own headers pass (X-Pilot-Test-Answer of the sandbox, decision 0021). Upstream refused/reset: 502; slower than the timeout: 504.
+ * not vouch for; a client's own headers pass (X-Pilot-Test-Answer of the sandbox). Upstream refused/reset: 502; slower than the timeout: 504.
  * A GET/HEAD refused by a replica is retried once on another replica (nothing reached the first one).
  * A body that declares no length (chunked) is counted as it streams: past `maxBodyBytes` the forward is cut
  * and the answer is 413, as for a declared length over it (checked before forwarding, routes.ts).

@@ -1,5 +1,5 @@
 /**
- * Resolved workspace sessions kept in the process for up to SESSION_CACHE_MS (decision 0042), so that a
+ * Resolved workspace sessions kept in the process for up to SESSION_CACHE_MS, so that a
  * workspace call does not wait for publisher-identity every time. A kept session is used only before its
  * own expiresAt, and only once Redis has said it carries no ended-session marker: publisher-identity writes
  * one before it answers a logout, so the logout takes effect at once on every replica. When Redis does not

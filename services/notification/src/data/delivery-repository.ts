@@ -1,5 +1,5 @@
 /**
- * What was sent to whom, under each event's id (docs/decisions/0035):
+ * What was sent to whom, under each event's id (docs/storage.md):
  * - `notification_deliveries`: one document per message settled, under `<event id>:<account>` (or
  *   `<event id>:queue:<account>` for a summary), written once by an exclusive insert and never changed:
  *   sent (with the platform's message id), blocked, refused. A redelivered event finds it and sends nothing.

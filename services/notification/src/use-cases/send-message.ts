@@ -1,5 +1,5 @@
 /**
- * Sends one message at most once as the person sees it (docs/decisions/0035):
+ * Sends one message at most once as the person sees it:
  * 1. a message already settled under its delivery id is not sent again (a redelivered event);
  * 2. the sender takes a claim on the message (an exclusive insert) and renews its lease before each
  *    attempt; a claim held by another live replica makes the event wait (it is retried in place);

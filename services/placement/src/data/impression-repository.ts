@@ -1,7 +1,7 @@
 /**
  * Website placement impressions, kept apart from the network's delivery totals: counted in Redis and
  * folded into this service's own `totals` collection by the counting pipeline of @pilot/counting
- * (docs/decisions/0013), under this service's own Redis namespace, so a count read is one lookup by key
+ * (docs/counting.md), under this service's own Redis namespace, so a count read is one lookup by key
  * per month counted, however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
  */
 import { dayOf, grainDaysOf, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';

@@ -1,5 +1,5 @@
 /**
- * Slots and their placements, as a VersionedStore keyed by slot (docs/decisions/0002, docs/storage.md):
+ * Slots and their placements, as a VersionedStore keyed by slot (docs/storage.md):
  * `slots` holds each slot's current placement (`_id` the slot, what public reads load) and
  * `placement_history` one entry `<slot>:<version>` per PUT, holding the new placement, the audit facts and
  * the placement.changed event in ONE insert, published as it is written or by the outbox relay.

@@ -4,7 +4,7 @@
  * generation (live or test), pause or rejection, so revocation has no propagation window, and it rewrites everything
  * from the database at start (Redis may have lost it) and periodically (repair). Every entry carries this
  * database's incarnation, so entries another database left under the same prefix neither block these
- * writes nor survive the sweep (docs/decisions/0012).
+ * writes nor survive the sweep.
  */
 import { KeyReadModel, readKeyUses, type KeyUses } from '@pilot/publisher-keys';
 import type { Redis } from '@pilot/platform';
@@ -26,7 +26,7 @@ export class PublisherKeyWriter {
     this.model = new KeyReadModel(redis, prefix);
   }
 
-  /** When the platform's live and test keys were last used for an ad request, as allocation noted it (decision 0027). */
+  /** When the platform's live and test keys were last used for an ad request, as allocation noted it. */
   lastUses(publisherId: number): Promise<KeyUses> {
     return readKeyUses(this.redis, this.prefix, publisherId);
   }

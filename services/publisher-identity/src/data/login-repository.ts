@@ -1,9 +1,9 @@
 /**
  * Login requests and the one-time facts of sign-in. Every "exactly once" here is an insert against a
- * unique `_id` (docs/decisions/0002): a code is used once, by the first account that sends it to the bot
+ * unique `_id`: a code is used once, by the first account that sends it to the bot
  * (`login_code_uses`), a request is answered once, confirmed or cancelled (`login_answers`), a request
  * issues one session (`session_issues`), a webhook update is processed once (`webhook_updates`). None of them is
- * kept forever: retentionRules() says for how long (domain/retention.ts, docs/decisions/0011).
+ * kept forever: retentionRules() says for how long (domain/retention.ts).
  */
 import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import { RETENTION } from '../domain/retention';

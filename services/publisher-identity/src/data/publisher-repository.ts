@@ -1,5 +1,5 @@
 /**
- * Publisher platforms as a VersionedStore (docs/decisions/0002, docs/storage.md): `publishers` (the current
+ * Publisher platforms as a VersionedStore (docs/storage.md): `publishers` (the current
  * platforms, `_id` the platform id) and `publisher_history` (each change's entry `<id>:<version>` holding the
  * new state, the audit facts and the publisher.* events in ONE insert, published as it is written or by the
  * outbox relay). New ids come from `publisher_ids` (NextIds), unique across replicas. `publisher_slots` holds

@@ -1,6 +1,6 @@
 /**
  * Workspace sessions, stored under the SHA-256 of the session id (the cookie value never reaches the
- * database). An expired or ended session is deleted by the retention sweep a margin later (decision 0011).
+ * database). An expired or ended session is deleted by the retention sweep a margin later.
  */
 import { createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import { RETENTION } from '../domain/retention';

@@ -35,7 +35,7 @@ export interface PublisherState {
   rejectionReason: string | null;
   /** The reason given with the pause that left it paused (absent in records stored before it was kept). */
   pauseReason?: string | null;
-  /** SHA-256 (hex) of the sandbox test key (decision 0021); absent in records written before it: none. */
+  /** SHA-256 (hex) of the sandbox test key; absent or null: none. */
   testKeyHash?: string | null;
   testKeyCreatedAt?: Date | null;
 }

@@ -1,5 +1,5 @@
 /**
- * How long publisher-identity keeps its per-event documents (docs/decisions/0011). None of them is the
+ * How long publisher-identity keeps its per-event documents (docs/operations.md). None of them is the
  * audit record (that is `publisher_history` and `account_history`, kept forever); each is kept for as long
  * as the rule it enforces needs it, plus a margin.
  */

@@ -98,7 +98,7 @@ export function mountPublisherRoutes(app: Express, deps: IdentityDeps): void {
     res.status(201).json(created);
   });
 
-  // The sandbox (decision 0021): one test key per platform, for its owner, whatever the platform's status.
+  // The sandbox: one test key per platform, for its owner, whatever the platform's status.
   app.post(`${BASE}/:id/test-key`, signedIn, async (req, res) => {
     const caller = requirePrincipal(req);
     const created = await createTestKey(deps, caller, idOf(req));

@@ -5,7 +5,7 @@ import type { IdentityDeps } from './deps';
 import { admitKeyGeneration, answerOnlyWorkingKey, changeTestKey, stateOf, visiblePublisher, withoutTestKey } from './publisher-changes';
 
 /**
- * The owner of a platform, whatever its status, gets a new sandbox test key (decision 0021); the previous
+ * The owner of a platform, whatever its status, gets a new sandbox test key; the previous
  * test key stops working before this returns, the live key is untouched. No event: nothing outside
  * this service reacts to a test key, and the key read model carries it to the readers.
  */

@@ -18,7 +18,7 @@ export interface IdentityDeps {
   keyGenerationLimit: RedisLimiter;
   /** Sign-in attempts per client address (LOGIN_LIMIT_*), shared by every replica. */
   loginLimit: RedisLimiter;
-  /** Where a logout tells every gateway replica the session has ended (decision 0042). */
+  /** Where a logout tells every gateway replica the session has ended. */
   endedSessions: EndedSessionMarkers;
   /** TELEGRAM_BOT_USERNAME: the bot a sign-in code is sent to. */
   botUsername: string;

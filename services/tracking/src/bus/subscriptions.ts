@@ -3,7 +3,7 @@
  * called by start.ts once the bus is open, before the routes are mounted):
  * - campaign.* -> the replica's own broadcast queue, through ActiveCampaignCache (click destinations and
  *   whether a campaign is still active).
- * Ad requests reach the totals through the counting pipeline in Redis (docs/decisions/0013), not the bus.
+ * Ad requests reach the totals through the counting pipeline in Redis, not the bus.
  * Publisher activity is read from the key read model in Redis rather than from publisher.* events: that
  * entry is written by publisher-identity before it answers a pause or rejection, so a paused publisher's
  * links stop at once, with no propagation window and no second copy of publisher state to keep.

@@ -77,7 +77,7 @@ export function judgeClick({ claims, now, activeDestination, publisherActive }: 
   return { ok: true, destination: activeDestination };
 }
 
-/** The site's page that explains the sandbox: where a test ad's click link leads (decision 0021). */
+/** The site's page that explains the sandbox: where a test ad's click link leads. */
 export const SANDBOX_PAGE_PATH = '/sandbox';
 
 export function sandboxPageOf(publicBaseUrl: string): string {

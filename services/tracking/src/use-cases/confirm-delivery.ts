@@ -8,7 +8,7 @@ export type ConfirmResult = { ok: true; firstConfirmation: boolean; test: boolea
 
 /**
  * Confirms the delivery of the allocation a (well-formed) delivery token names, once. The key's kind
- * must match the allocation's (decision 0021): a test key confirms only test allocations, which answer as
+ * must match the allocation's: a test key confirms only test allocations, which answer as
  * live ones but are never counted, and a live key only live ones; anything else is token_not_found.
  */
 export async function confirmDelivery(deps: TrackingDeps, publisherId: number, keyKind: KeyKind, token: string): Promise<ConfirmResult> {

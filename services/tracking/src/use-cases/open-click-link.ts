@@ -37,7 +37,7 @@ export async function openClickLink(deps: TrackingDeps, token: string, method: s
 }
 
 /**
- * A test ad's click link (decision 0021): valid for the hour, whatever the platform's status, leading to
+ * A test ad's click link: valid for the hour, whatever the platform's status, leading to
  * the site's sandbox page; never counted, never consulting the campaign cache or the key read model.
  */
 function openTestClickLink(deps: TrackingDeps, claims: AllocationClaims): ClickResult {

@@ -4,7 +4,7 @@ import type { TrackingDeps } from './deps';
 
 /**
  * The totals over the records the filter and the account may see: MongoDB's documents first (one per
- * grain and month of the range), then what Redis holds that they do not (docs/decisions/0013). A handful
+ * grain and month of the range), then what Redis holds that they do not. A handful
  * of lookups by key, whatever the traffic.
  */
 export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded' | 'clock'>, filter: StatsFilter): Promise<StatsAnswer> {

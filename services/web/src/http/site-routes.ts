@@ -7,8 +7,8 @@ const PAGES: readonly RegExp[] = [
   /^\/$/,
   /^\/tr$/,
   /^\/signin$/,
-  /^\/sandbox$/, // the sandbox's page, where a test ad's click leads (decision 0021)
-  /^\/guide$/, // the publishers guide, docs/publishers.md rendered by the build (decision 0029)
+  /^\/sandbox$/, // the sandbox's page, where a test ad's click leads
+  /^\/guide$/, // the publishers guide, docs/publishers.md rendered by the build
   /^\/guide\/errors$/, // every problem code, where each problem's type points (docs/publishers-errors.md)
   /^\/guide\/changelog$/, // the changelog and the compatibility policy (docs/publishers-changelog.md)
   /^\/workspace$/,

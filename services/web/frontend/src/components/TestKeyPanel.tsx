@@ -1,5 +1,5 @@
 /**
- * The platform's sandbox test key (docs/decisions/0021), next to the live key: its owner makes one
+ * The platform's sandbox test key, next to the live key: its owner makes one
  * whatever the platform's status, sees it once (only in this component's memory), and can revoke it.
  * Making a new one replaces the previous test key; neither touches the live key.
  */

@@ -1,6 +1,6 @@
 /**
- * The page a test ad's button leads to (the click link of a sandbox allocation redirects here, see
- * docs/decisions/0021), and the short guide the key panel links to: what the sandbox is and how a
+ * The page a test ad's button leads to (the click link of a sandbox allocation redirects here), and
+ * the short guide the key panel links to: what the sandbox is and how a
  * publisher's server uses it.
  */
 import { Link } from 'react-router-dom';
