@@ -28,7 +28,7 @@ export interface CampaignRecord extends CreativeInput {
   ownerAccountId: string;
   status: CampaignStatus;
   rejectionReason: string | null;
-  /** The reason given with the pause that left it paused (absent in records stored before it was kept). */
+  /** The reason given with the pause that left it paused (absent or null: none). */
   pauseReason?: string | null;
 }
 

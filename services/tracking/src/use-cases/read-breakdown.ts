@@ -11,8 +11,8 @@ export interface BreakdownAnswer {
 
 /**
  * The totals per campaign or platform over the records the filter and the account may see: the
- * breakdown documents of the scopes `stats` would read (at most three per scope and month; those the
- * process keeps decoded), then what Redis holds that they do not, as for `stats`.
+ * breakdown documents of the scopes `stats` would read (at most three per scope and month, taken from the
+ * process's decoded copies where they are still current), then what Redis holds that they do not, as for `stats`.
  */
 export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'breakdowns' | 'unfolded' | 'clock'>, query: BreakdownQuery, visibleTo: string | undefined): Promise<BreakdownAnswer> {
   const filter: StatsFilter = { ...query.filter, visibleTo };
