@@ -105,14 +105,18 @@ export class CountFolder {
     if (seqs.length === 0 || !(await stillHeld())) return { held: true, claimed, applied: 0, swept };
     const through = Math.max(...seqs);
     // The grains of the batch, a chunk at a time: what the pass holds stays the same whatever the backlog.
-    let cursor = (await journal.gatherGrains(seqs, GATHERED_GRAINS_MS)) > 0 ? '0' : null;
-    while (cursor !== null) {
-      const [next, grains]: [string, string[]] = await journal.scanGrains(cursor, GRAINS_PER_CHUNK, GATHERED_GRAINS_MS);
-      cursor = next === '0' ? null : next;
-      if (grains.length === 0) continue;
+    // The next chunk is read from Redis while the current one is written (two chunks held at most).
+    const readChunk = async (from: string): Promise<Chunk> => {
+      const [next, grains]: [string, string[]] = await journal.scanGrains(from, GRAINS_PER_CHUNK, GATHERED_GRAINS_MS);
+      if (grains.length === 0) return { next, folds: [], owners: new Map() };
+      return { next, folds: await journal.readGrains(seqs, grains), owners: await journal.owners(subjectsOfGrains(grains)) };
+    };
+    let reading = (await journal.gatherGrains(seqs, GATHERED_GRAINS_MS)) > 0 ? ahead(readChunk('0')) : null;
+    while (reading !== null) {
+      const { next, folds, owners } = await reading;
+      reading = next === '0' ? null : ahead(readChunk(next));
+      if (folds.length === 0) continue;
       if (!(await stillHeld())) throw new FoldingInterruptedError();
-      const folds = await journal.readGrains(seqs, grains);
-      const owners = await journal.owners(subjectsOfGrains(grains));
       await totals.coverBatch(state, through, monthsOf(folds));
       // Each document takes only the folds above its own lastFold, so the three stores are written side by
       // side; the pass ends only once every write has ended, so no write of it lands after the next pass.
@@ -122,6 +126,19 @@ export class CountFolder {
     for (const seq of seqs) await journal.markApplied(seq, clock.now());
     return { held: true, claimed, applied: seqs.length, swept };
   }
+}
+
+interface Chunk {
+  /** The scan's cursor after this chunk ('0': the last one). */
+  next: string;
+  folds: Fold[];
+  owners: Map<string, string>;
+}
+
+/** A read started ahead of its use: a failure is kept for the `await` that takes it, never unhandled meanwhile. */
+function ahead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
 }
 
 /** Waits for every one of the writes, then fails with the first failure if any failed. */
