@@ -13,7 +13,7 @@ import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, typ
 import type { Collection } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
-import { guardedRead, readByIds, replaceAll } from './folded-documents';
+import { eachGroupSettled, guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { FoldingInterruptedError } from './totals-store';
 
@@ -32,6 +32,7 @@ const dayHoursSchema = storedSchema<DayHours>({ _id: String, grain: String, day:
 
 const DAY_MS = 86_400_000;
 const DOCUMENTS_PER_GROUP = 200;
+const GROUPS_AT_ONCE = 2;
 
 export function hourlyIdOf(grain: string, day: string): string {
   return `${grain}|${day}`;
@@ -114,12 +115,18 @@ export class HourlyStore {
     return stored;
   }
 
-  /** Adds the hour fields of a batch of folds to their documents, once each (by `lastFold`). */
+  /**
+   * Adds the hour fields of a batch of folds to their documents, once each (by `lastFold`). A month's
+   * backlog holds a document per grain and day (31 for each grain of a chunk): its groups are written two
+   * at a time, so the store encodes one while it writes the other.
+   */
   async applyFolds(folds: Fold[], stillHeld?: () => Promise<boolean>): Promise<void> {
     const entries = [...dayPartsOf(folds)];
-    for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) {
-      if (start > 0 && stillHeld && !(await stillHeld())) throw new FoldingInterruptedError();
-      const group = entries.slice(start, start + DOCUMENTS_PER_GROUP);
+    const groups: Array<typeof entries> = [];
+    for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) groups.push(entries.slice(start, start + DOCUMENTS_PER_GROUP));
+    let taken = 0;
+    await eachGroupSettled(groups, GROUPS_AT_ONCE, async (group) => {
+      if (taken++ > 0 && stillHeld && !(await stillHeld())) throw new FoldingInterruptedError();
       const stored = await readByIds(this.documents, group.map(([_id]) => _id));
       const next = group.map(([_id, parts]) => withHourParts(_id, parts, stored.get(_id) ?? null)).filter((document): document is DayHours => document !== null);
       await replaceAll(
@@ -128,7 +135,6 @@ export class HourlyStore {
       );
       const inserted = next.filter((document) => !stored.has(document._id));
       if (inserted.length > 0) await this.documents.insertMany(inserted, { ordered: true });
-    }
+    });
   }
-
 }
