@@ -64,4 +64,3 @@ export async function eachGroupSettled<T>(groups: T[], limit: number, work: (gro
   await Promise.all(Array.from({ length: Math.min(limit, groups.length) }, worker));
   if (failure) throw failure.error;
 }
-

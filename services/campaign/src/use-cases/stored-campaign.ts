@@ -7,26 +7,17 @@ import type { CampaignRecord } from '../domain/campaign';
 export type CampaignView = Campaign;
 
 export function viewOf(campaign: StoredCampaign): CampaignView {
+  const { campaignId, pauseReason, ...fields } = recordOf(campaign);
   return {
-    id: campaign.campaignId,
-    name: campaign.name,
-    format: campaign.format,
-    title: campaign.title,
-    text: campaign.text,
-    destinationUrl: campaign.destinationUrl,
-    buttonText: campaign.buttonText,
-    imageUrl: campaign.imageUrl,
-    language: campaign.language,
-    status: campaign.status,
-    replaces: campaign.replaces,
-    rejectionReason: campaign.rejectionReason,
-    pauseReason: campaign.status === 'paused' ? (campaign.pauseReason ?? null) : null,
-    ownerAccountId: campaign.ownerAccountId,
+    id: campaignId,
+    ...fields,
+    pauseReason: fields.status === 'paused' ? (pauseReason ?? null) : null,
     createdAt: new Date(campaign.createdAt).toISOString(),
     updatedAt: new Date(campaign.updatedAt).toISOString(),
   };
 }
 
+/** The fields of the record, copied one by one: what the rules and the answers read, nothing else the document holds. */
 export function recordOf(campaign: StoredCampaign): CampaignRecord {
   return {
     campaignId: campaign.campaignId,
