@@ -41,26 +41,3 @@ export async function guardedRead<T>(what: string, timeoutMs: number, work: () =
     throw new ServiceUnavailableError('mongodb', `${what} failed: ${(error as Error).message}`);
   }
 }
-
-/**
- * Runs `work` on every group, `limit` at a time, and returns only once every group taken has ended: after a
- * failure no further group is taken, the ones running finish, and the first failure is thrown. A folder's
- * pass therefore never leaves a write behind it that could land after the next pass's.
- */
-export async function eachGroupSettled<T>(groups: T[], limit: number, work: (group: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async (): Promise<void> => {
-    while (failure === undefined && next < groups.length) {
-      const group = groups[next]!;
-      next += 1;
-      try {
-        await work(group);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, groups.length) }, worker));
-  if (failure) throw failure.error;
-}

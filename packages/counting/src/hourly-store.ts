@@ -9,11 +9,11 @@
  * `lastFold`, read and replaced by `_id`), kept HOURLY_RETENTION_DAYS after its day (the retention sweep
  * of @pilot/storage). A read is one lookup by `_id` per grain and day of the range (at most 8 days).
  */
-import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
+import { createDeclaredIndexes, eachLimited, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import type { Collection } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
-import { eachGroupSettled, guardedRead, readByIds, replaceAll } from './folded-documents';
+import { guardedRead, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { FoldingInterruptedError } from './totals-store';
 
@@ -125,7 +125,7 @@ export class HourlyStore {
     const groups: Array<typeof entries> = [];
     for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) groups.push(entries.slice(start, start + DOCUMENTS_PER_GROUP));
     let taken = 0;
-    await eachGroupSettled(groups, GROUPS_AT_ONCE, async (group) => {
+    await eachLimited(groups, GROUPS_AT_ONCE, async (group) => {
       if (taken++ > 0 && stillHeld && !(await stillHeld())) throw new FoldingInterruptedError();
       const stored = await readByIds(this.documents, group.map(([_id]) => _id));
       const next = group.map(([_id, parts]) => withHourParts(_id, parts, stored.get(_id) ?? null)).filter((document): document is DayHours => document !== null);
