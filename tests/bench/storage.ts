@@ -57,6 +57,7 @@ export async function writesPerCampaignTransition(mongoUrl: string, dbName: stri
       const event = createEnvelope(type, '1', record.version + 1, next);
       record = await store.change(record, next, { at: new Date(), actorAccountId: '1', action: status, from: record.status, to: status }, [event]);
     }
+    await store.settled(); // the finishes after the answers count too
     return writes / moves.length;
   } finally {
     await db.dropDatabase().catch(() => undefined);

@@ -37,6 +37,11 @@ export async function markFinished(entries: Collection<OutboxEntry>, entryId: st
   await entries.updateOne({ _id: entryId }, { $unset: { pendingSince: '' } });
 }
 
+/** Marks the entries finished (one update of them all by `_id`). */
+export async function markAllFinished(entries: Collection<OutboxEntry>, entryIds: readonly string[]): Promise<void> {
+  await entries.updateMany({ _id: { $in: [...entryIds] } }, { $unset: { pendingSince: '' } });
+}
+
 /** How many entries are unfinished (the backlog gauge). */
 export function countPending(entries: Collection<OutboxEntry>): Promise<number> {
   return entries.countDocuments({ pendingSince: { $exists: true } });

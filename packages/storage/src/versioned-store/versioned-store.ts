@@ -15,10 +15,11 @@
  * writer looks up the next version's entry by `_id` and rolls forward when there is one: crossing writers end
  * with the newest state. A change is finished (its `pendingSince` removed) only after its projection write,
  * that lookup and its publish all succeeded; whatever interrupts them leaves the entry pending for the outbox
- * relay, which rolls the projection forward (`load`) and publishes. So a change costs three writes: the
- * entry, the projection, the finish. The writer answers once the projection is written and the events are
- * published; the lookup and the finish run after the answer (`settled()` waits for them), since whoever
- * reads the state to change it uses `load()`, which reads the newer entries itself.
+ * relay, which rolls the projection forward (`load`) and publishes. So a change costs at most three writes:
+ * the entry, the projection, the finish. The writer answers once the projection is written and the events
+ * are published; the lookups and the finishes run after the answer, in batches of the changes answered
+ * within FINISH_DELAY_MS (finish-batches.ts: one lookup and one update a batch; `settled()` waits for
+ * them), since whoever reads the state to change it uses `load()`, which reads the newer entries itself.
  *
  * Every lookup here is by `_id`; MongoDB and the local store (built with its `_id` patch)
  * answer it from the index. The raw driver is used, not mongoose models: every transition
@@ -27,7 +28,8 @@
 import type { KnownEvent } from '@pilot/contracts';
 import { sameInstantAfter } from '@pilot/contracts';
 import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '../mongo';
-import { markFinished, PENDING_INDEX, type OutboxEntry, type OutboxQueue } from './pending-entries';
+import { FinishBatches } from './finish-batches';
+import { markAllFinished, PENDING_INDEX, type OutboxEntry, type OutboxQueue } from './pending-entries';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification } from 'mongodb';
 import { positiveIntOf } from '@pilot/platform';
 
@@ -87,6 +89,12 @@ export type HistoryPosition = readonly [at: Date, key: string];
 
 /** The order of the lists: newest first, ties by id. */
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+/**
+ * How long the finishes of answered changes wait to be done together: short beside the relay's grace
+ * (OUTBOX_PENDING_GRACE_MS, seconds), long enough to gather the changes of a busy writer.
+ */
+const FINISH_DELAY_MS = 100;
+
 /** The order of the audit: newest first, ties by entry id. */
 const AUDIT_ORDER = { at: -1, _id: -1 } as const;
 
@@ -106,6 +114,8 @@ export interface VersionedStoreOptions {
    * projection write. Without it (or when it fails) the events wait for the outbox relay.
    */
   publish?: (events: KnownEvent[]) => Promise<void>;
+  /** How long the finishes of answered changes wait to be done together (FINISH_DELAY_MS). */
+  finishDelayMs?: number;
 }
 
 export class VersionedStore<S extends { ownerAccountId: string }> {
@@ -115,8 +125,8 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   readonly current: Collection<Current<S>>;
   private readonly entries: Collection<OutboxEntry>;
   private readonly queue: OutboxQueue;
-  /** The finishes running after their changes' answers. */
-  private readonly finishing = new Set<Promise<void>>();
+  /** The finishes waiting after their changes' answers. */
+  private readonly finishes: FinishBatches<Written<S>>;
 
   constructor(
     db: Db,
@@ -128,6 +138,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     this.history = db.collection<HistoryEntry<S>>(historyCollection);
     this.current = db.collection<Current<S>>(currentCollection);
     this.entries = db.collection<OutboxEntry>(historyCollection);
+    this.finishes = new FinishBatches((batch) => this.finishAll(batch), options.finishDelayMs ?? FINISH_DELAY_MS);
     this.queue = { entries: this.entries, finish: async (entry) => void (await this.load(entityIdOf(entry._id))) };
   }
 
@@ -260,32 +271,43 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return projected;
   }
 
-  /** Waits for the finishes of the changes answered so far (for tests, and a process that stops). */
-  async settled(): Promise<void> {
-    while (this.finishing.size > 0) await Promise.all([...this.finishing]);
+  /** Finishes the changes answered so far, without waiting for their batch's delay (for tests, and a process that stops). */
+  settled(): Promise<void> {
+    return this.finishes.settled();
   }
 
   private async write(id: RecordId, version: number, state: S, facts: ChangeFacts, events: KnownEvent[], createdAt: Date): Promise<Written<S>> {
     await this.insertEntry(id, version, state, facts, events);
     const changed = { ...state, _id: id, version, createdAt, updatedAt: facts.at } as Current<S>;
     const [, published] = await Promise.all([this.replaceProjection(changed), this.publish(events)]);
-    const finish = this.finish(changed, published).finally(() => this.finishing.delete(finish));
-    this.finishing.add(finish);
+    this.finishes.add({ changed, published });
     return { changed, published };
   }
 
   /**
-   * After the answer: rolls forward if a newer version was written meanwhile, then removes `pendingSince`
-   * when the events are on the bus. Whatever fails here leaves the entry to the relay, which finishes it
-   * again (its events once more, which consumers drop).
+   * After the answers: rolls forward the records a newer version was written for meanwhile (one lookup of
+   * the next versions' entries), then removes `pendingSince` from the changes whose events are on the bus
+   * (one update). Whatever fails here leaves its entries to the relay, which finishes them again (their
+   * events once more, which consumers drop).
    */
-  private async finish(changed: Current<S>, published: boolean): Promise<void> {
+  private async finishAll(batch: Written<S>[]): Promise<void> {
+    let overtaken: HistoryEntry<S>[];
     try {
-      await this.rollForwardIfOvertaken(changed);
-      if (published) await markFinished(this.entries, VersionedStore.entryId(changed._id, changed.version));
+      const nextIds = batch.map(({ changed }) => VersionedStore.entryId(changed._id, changed.version + 1));
+      overtaken = (await this.history.find({ _id: { $in: nextIds } } as Filter<HistoryEntry<S>>, { projection: { _id: 1 } }).toArray()) as HistoryEntry<S>[];
     } catch {
-      // left pending: the relay finishes it after OUTBOX_PENDING_GRACE_MS
+      return; // left pending: the relay finishes them after OUTBOX_PENDING_GRACE_MS
     }
+    const notRolledForward = new Set<RecordId>();
+    for (const id of new Set(overtaken.map((entry) => entityIdOf(entry._id)))) {
+      await this.load(id).catch(() => notRolledForward.add(id));
+    }
+    const finished = batch.filter(({ changed, published }) => published && !notRolledForward.has(changed._id));
+    if (finished.length === 0) return;
+    await markAllFinished(
+      this.entries,
+      finished.map(({ changed }) => VersionedStore.entryId(changed._id, changed.version)),
+    ).catch(() => undefined);
   }
 
   private async publish(events: KnownEvent[]): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { MongoClient, type Collection, type Db } from 'mongodb';
+import { MongoClient, type Collection, type Db, type FindCursor } from 'mongodb';
 import { ConcurrentChangeError, VersionedStore, type Current, type HistoryEntry } from '../../src';
 import { campaign, campaignEvent, entryOf, facts, isPending, projectionOf, type Campaign } from './support';
 
@@ -85,12 +85,34 @@ describe('VersionedStore (real FerretDB)', () => {
     }
   });
 
+  it('finishes the changes answered within a moment together: one lookup and one update for all of them', async () => {
+    const commands: string[] = [];
+    const watched = await MongoClient.connect(infra.mongoUrl, { retryWrites: false, monitorCommands: true });
+    try {
+      watched.on('commandStarted', (started) => {
+        if (['insert', 'update', 'find'].includes(started.commandName)) commands.push(started.commandName);
+      });
+      // A long delay: the batch waits for settled(), however slow the machine.
+      const store = storeOf('batched', { publish: async () => undefined, finishDelayMs: 60_000 }, watched.db(dbName));
+      const states = [campaign(nextId++), campaign(nextId++), campaign(nextId++), campaign(nextId++)];
+      await Promise.all(states.map((state) => store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [campaignEvent(state, 1)])));
+      for (const state of states) expect(await isPending(storeOf('batched'), `${state.campaignId}:1`), 'answered, not yet finished').to.equal(true);
+      await store.settled();
+      expect(commands.filter((name) => name === 'insert'), 'one entry a change').to.have.length(4);
+      expect(commands.slice(-2), 'the batch: one lookup, one update').to.deep.equal(['find', 'update']);
+      expect(commands.filter((name) => name === 'update'), 'a projection a change, and the finish of all four').to.have.length(5);
+      for (const state of states) expect(await isPending(store, `${state.campaignId}:1`)).to.equal(false);
+    } finally {
+      await watched.close();
+    }
+  });
+
   it('answers a change once its projection is written and its events published, and finishes it after the answer', async () => {
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     const published: KnownEvent[] = [];
-    // The lookup of the next version's entry (the first step of the finish) waits at the gate.
-    const store = storeOf('answer_first', { publish: async (events) => void published.push(...events) }, gated(db, 'findOne', gate));
+    // The lookup of the next versions' entries (the first step of the finish) waits at the gate.
+    const store = storeOf('answer_first', { publish: async (events) => void published.push(...events) }, gated(db, 'find', gate));
     const state = campaign(nextId++);
     const changed = await store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [campaignEvent(state, 1)]);
     expect(changed.version).to.equal(1);
@@ -350,7 +372,7 @@ describe('VersionedStore pages (real FerretDB)', () => {
 });
 
 /** `db` whose collections wait for `gate` before every call of `method` (a projection write or a lookup slowed down). */
-function gated(db: Db, method: 'replaceOne' | 'findOne', gate: Promise<void>): Db {
+function gated(db: Db, method: 'replaceOne' | 'find', gate: Promise<void>): Db {
   return new Proxy(db, {
     get(target, property, receiver) {
       if (property !== 'collection') return Reflect.get(target, property, receiver) as unknown;
@@ -360,6 +382,18 @@ function gated(db: Db, method: 'replaceOne' | 'findOne', gate: Promise<void>): D
           get(inner: Collection, key, innerReceiver) {
             const value = Reflect.get(inner, key, innerReceiver) as unknown;
             if (key !== method || typeof value !== 'function') return typeof value === 'function' ? value.bind(inner) : value;
+            if (method === 'find') {
+              // A cursor is returned at once; its read waits at the gate.
+              return (...args: unknown[]) => {
+                const cursor = (value as (...methodArgs: unknown[]) => FindCursor).apply(inner, args);
+                const read = cursor.toArray.bind(cursor);
+                cursor.toArray = async () => {
+                  await gate;
+                  return read();
+                };
+                return cursor;
+              };
+            }
             return async (...args: unknown[]) => {
               await gate;
               return (value as (...methodArgs: unknown[]) => unknown).apply(inner, args);
