@@ -7,8 +7,7 @@
  * answers with them, and @pilot/network-client validates the Ad with them (its copy is generated from
  * this document).
  */
-import { Ad, DeliveryConfirmation, DeliveryConfirmed, Problem } from '@pilot/contracts';
-import { languagePattern, MAX_TAG_LENGTH } from '../domain/language';
+import { Ad, DeliveryConfirmation, DeliveryConfirmed, languagePattern, MAX_LANGUAGE_TAG_LENGTH, Problem } from '@pilot/contracts';
 import { AD_REQUESTS_PER_WINDOW, WINDOW_SECONDS } from '../domain/rate-limit';
 import { NO_FILL_REASONS } from '../domain/selection';
 import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-problems';
@@ -184,7 +183,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
               schema: {
                 type: 'string',
                 minLength: 2,
-                maxLength: MAX_TAG_LENGTH,
+                maxLength: MAX_LANGUAGE_TAG_LENGTH,
                 pattern: languagePattern(),
                 default: 'en',
                 examples: ['en', 'pt-BR'],
