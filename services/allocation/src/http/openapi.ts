@@ -7,9 +7,17 @@
  * answers with them, and @pilot/network-client validates the Ad with them (its copy is generated from
  * this document).
  */
-import { Ad, DeliveryConfirmation, DeliveryConfirmed, languagePattern, MAX_LANGUAGE_TAG_LENGTH, Problem } from '@pilot/contracts';
-import { AD_REQUESTS_PER_WINDOW, WINDOW_SECONDS } from '../domain/rate-limit';
-import { NO_FILL_REASONS } from '../domain/selection';
+import {
+  Ad,
+  AD_REQUEST_WINDOW_SECONDS,
+  AD_REQUESTS_PER_WINDOW,
+  DeliveryConfirmation,
+  DeliveryConfirmed,
+  languagePattern,
+  MAX_LANGUAGE_TAG_LENGTH,
+  NO_FILL_REASONS,
+  Problem,
+} from '@pilot/contracts';
 import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-problems';
 
 export const API_VERSION = '0.1.0';
@@ -158,7 +166,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           description:
             'Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals ' +
             'the requested one or is all, and that are not owned by the publisher\'s own account. ' +
-            `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${WINDOW_SECONDS}-second fixed window, shared by all replicas. ` +
+            `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${AD_REQUEST_WINDOW_SECONDS}-second fixed window, shared by all replicas. ` +
             'With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, ' +
             'sponsored: true, a click link to the site\'s /sandbox page; its delivery and click answer as live ones but are never counted), ' +
             'whatever the platform\'s status, with X-Pilot-Test: true, on one limit window shared by the test keys of the owner\'s account.',
@@ -343,8 +351,8 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
         'RateLimit-Reset': { required: true, description: 'seconds until the current window ends', schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Policy': {
           required: true,
-          description: `the quota policy: ${AD_REQUESTS_PER_WINDOW} requests per ${WINDOW_SECONDS}-second fixed window, per publisher`,
-          schema: { type: 'string', const: `${AD_REQUESTS_PER_WINDOW};w=${WINDOW_SECONDS}` },
+          description: `the quota policy: ${AD_REQUESTS_PER_WINDOW} requests per ${AD_REQUEST_WINDOW_SECONDS}-second fixed window, per publisher`,
+          schema: { type: 'string', const: `${AD_REQUESTS_PER_WINDOW};w=${AD_REQUEST_WINDOW_SECONDS}` },
         },
         'WWW-Authenticate': {
           required: true,
