@@ -5,13 +5,13 @@
  * route module is mounted on a bare express app (with inert dependencies; no handler runs) and its
  * router stack read back.
  */
-import { compile, workspaceOpenApi } from '@pilot/contracts';
+import { compile, networkOpenApi, workspaceOpenApi } from '@pilot/contracts';
+import { problemTypeOf } from '@pilot/platform';
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import { METHODS } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mountRoutes as mountAllocation } from '../../services/allocation/src/http/routes';
-import { networkOpenApi } from '../../services/allocation/src/http/openapi';
 import { mountRoutes as mountCampaign } from '../../services/campaign/src/http/routes';
 import { mountRoutes as mountGateway } from '../../services/gateway/src/http/routes';
 import { mountRoutes as mountNotification } from '../../services/notification/src/http/routes';
@@ -67,7 +67,7 @@ function documentedRoutes(document: Record<string, unknown>): { routes: string[]
   return { routes, heads };
 }
 
-const network = JSON.parse(JSON.stringify(networkOpenApi('https://pilot.example'))) as Record<string, unknown>;
+const network = JSON.parse(JSON.stringify(networkOpenApi({ publicBaseUrl: 'https://pilot.example', problemType: (code) => problemTypeOf(code, 'https://pilot.example') }))) as Record<string, unknown>;
 const workspace = workspaceOpenApi();
 const DOCUMENT_ROUTES = new Set(['GET /api/network/openapi.json', 'GET /api/workspace/openapi.json']);
 const under = (prefixes: string[]) => (route: string) => prefixes.some((prefix) => route.split(' ')[1]!.startsWith(prefix)) && !DOCUMENT_ROUTES.has(route);

@@ -32,4 +32,5 @@ export * from './schemas/placement';
 export * from './schemas/publisher';
 export * from './schemas/network';
 export * from './schemas/workspace';
+export * from './openapi/network';
 export * from './openapi/workspace';

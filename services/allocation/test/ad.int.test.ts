@@ -1,12 +1,11 @@
-import { compile } from '@pilot/contracts';
-import { signedHeaders } from '@pilot/platform';
+import { compile, networkOpenApi } from '@pilot/contracts';
+import { problemTypeOf, signedHeaders } from '@pilot/platform';
 import { generateApiKey, hashApiKey } from '@pilot/publisher-keys';
 import { testInfra, waitFor } from '@pilot/testkit';
 import { readToken } from '@pilot/tokens';
 import { expect } from 'chai';
 import request from 'supertest';
 import type { RunningAllocation } from '../src/start';
-import { networkOpenApi } from '../src/http/openapi';
 import {
   activeCampaign,
   bearer,
@@ -20,7 +19,7 @@ import {
   type CampaignSnapshot,
 } from './support';
 
-const adSchema = (networkOpenApi() as { components: { schemas: { Ad: object } } }).components.schemas.Ad;
+const adSchema = (networkOpenApi({ problemType: (code) => problemTypeOf(code) }) as { components: { schemas: { Ad: object } } }).components.schemas.Ad;
 const validateAd = compile(adSchema);
 
 /**

@@ -1,6 +1,7 @@
+import { languagePattern, MAX_LANGUAGE_TAG_LENGTH } from '@pilot/contracts';
 import { expect } from 'chai';
 import { buildAd, clickUrlOf } from '../src/domain/ad';
-import { languagePattern, MAX_TAG_LENGTH, parseLanguage } from '../src/domain/language';
+import { parseLanguage } from '../src/domain/language';
 import { rateLimitHeaders } from '../src/domain/rate-limit';
 
 describe('ad request language', () => {
@@ -31,7 +32,7 @@ describe('ad request language', () => {
 describe('the language pattern of the OpenAPI document', () => {
   // As a JSON Schema validator applies it: the pattern with the u flag, and the document's length bounds.
   const pattern = new RegExp(languagePattern(), 'u');
-  const documented = (value: string) => value.length >= 2 && value.length <= MAX_TAG_LENGTH && pattern.test(value);
+  const documented = (value: string) => value.length >= 2 && value.length <= MAX_LANGUAGE_TAG_LENGTH && pattern.test(value);
 
   it('matches exactly the two-letter values the server accepts, in any case (zz refused)', () => {
     const letters = 'abcdefghijklmnopqrstuvwxyz';

@@ -14,3 +14,33 @@ export const ALL_LANGUAGES = 'all';
 
 /** What a campaign may target: one language, or `all`. */
 export const CAMPAIGN_LANGUAGES: readonly string[] = [...ISO_639_1, ALL_LANGUAGES];
+
+/**
+ * The network's ad request reads its `language` as an ISO 639-1 code or a BCP 47 tag whose primary subtag
+ * is one (API.md); this is the longest tag it reads (tags in use are far shorter).
+ */
+export const MAX_LANGUAGE_TAG_LENGTH = 35;
+
+const bothCases = (letters: string): string => [...letters].map((c) => `${c.toUpperCase()}${c}`).join('');
+
+/**
+ * The ad request's accepted languages as a regular expression (ECMAScript, no flags, for the network's
+ * OpenAPI document): a primary subtag that is one of ISO_639_1 in any case, then the subtags of a Unicode
+ * BCP 47 locale identifier (script, region, variants, extensions, private use), the structure
+ * Intl.getCanonicalLocales checks. What a pattern cannot say (a variant or extension repeated) is left to
+ * the server.
+ */
+export function languagePattern(): string {
+  const byFirst = new Map<string, string>();
+  for (const code of [...ISO_639_1].sort()) byFirst.set(code[0]!, (byFirst.get(code[0]!) ?? '') + code[1]!);
+  const primary = [...byFirst].map(([first, seconds]) => `[${bothCases(first)}][${bothCases(seconds)}]`).join('|');
+  const alnum = 'A-Za-z0-9';
+  return (
+    `^(?:${primary})` +
+    '(?:-[A-Za-z]{4})?' + // script
+    '(?:-(?:[A-Za-z]{2}|[0-9]{3}))?' + // region
+    `(?:-(?:[${alnum}]{5,8}|[0-9][${alnum}]{3}))*` + // variants
+    `(?:-[0-9A-WYZa-wyz](?:-[${alnum}]{2,8})+)*` + // extensions
+    `(?:-[Xx](?:-[${alnum}]{1,8})+)?$` // private use
+  );
+}

@@ -22,6 +22,17 @@ const textLimit = (characters: number, what: string) =>
 export const AD_LIFETIME_SECONDS = 3600;
 
 /**
+ * The ad request limit (SPEC.md, API.md): this many requests per publisher per fixed window of
+ * AD_REQUEST_WINDOW_SECONDS, shared by every replica; its RateLimit headers and the 429 state it.
+ */
+export const AD_REQUESTS_PER_WINDOW = 60;
+export const AD_REQUEST_WINDOW_SECONDS = 60;
+
+/** Why nothing qualified: the values of the Pilot-No-Fill-Reason header of an ad request's 204 (API.md). */
+export const NO_FILL_REASONS = ['no_active_campaign', 'no_campaign_for_format', 'no_campaign_for_language', 'own_campaigns_only'] as const;
+export type NoFillReason = (typeof NO_FILL_REASONS)[number];
+
+/**
  * The answers' objects are open: the network may add fields without notice (the guide's compatibility
  * policy), so a strict model generated from this document in any language keeps working.
  */

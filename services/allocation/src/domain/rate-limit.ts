@@ -8,9 +8,9 @@
  *   RateLimit-Reset: <seconds until the window ends>     RateLimit-Policy: 60;w=60
  * and, on 429, Retry-After with the same number of seconds as RateLimit-Reset.
  */
-export const AD_REQUESTS_PER_WINDOW = 60;
-export const WINDOW_SECONDS = 60;
-export const AD_REQUEST_LIMIT = { points: AD_REQUESTS_PER_WINDOW, windowSeconds: WINDOW_SECONDS };
+import { AD_REQUEST_WINDOW_SECONDS, AD_REQUESTS_PER_WINDOW } from '@pilot/contracts';
+
+export const AD_REQUEST_LIMIT = { points: AD_REQUESTS_PER_WINDOW, windowSeconds: AD_REQUEST_WINDOW_SECONDS };
 
 export interface LimitState {
   /** Requests consumed in the current window, this one included. */
@@ -27,6 +27,6 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
     'RateLimit-Limit': String(AD_REQUESTS_PER_WINDOW),
     'RateLimit-Remaining': String(Math.max(0, AD_REQUESTS_PER_WINDOW - state.consumed)),
     'RateLimit-Reset': String(secondsUntilReset(state)),
-    'RateLimit-Policy': `${AD_REQUESTS_PER_WINDOW};w=${WINDOW_SECONDS}`,
+    'RateLimit-Policy': `${AD_REQUESTS_PER_WINDOW};w=${AD_REQUEST_WINDOW_SECONDS}`,
   };
 }

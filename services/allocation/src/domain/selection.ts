@@ -21,6 +21,7 @@
  * (After 64 unlucky rejections, probability below 2^-64, the enumeration also serves as the fallback.)
  */
 import type { CachedCampaign, CampaignCacheListener } from '@pilot/campaign-cache';
+import type { NoFillReason } from '@pilot/contracts';
 
 export type Random = () => number;
 
@@ -64,10 +65,6 @@ class Bucket {
     return this.perOwner.get(ownerAccountId) ?? 0;
   }
 }
-
-/** Why nothing qualified (API.md, the Pilot-No-Fill-Reason header of a 204). */
-export const NO_FILL_REASONS = ['no_active_campaign', 'no_campaign_for_format', 'no_campaign_for_language', 'own_campaigns_only'] as const;
-export type NoFillReason = (typeof NO_FILL_REASONS)[number];
 
 export interface SelectionQuery {
   format: 'bot' | 'channel';

@@ -8,9 +8,9 @@
  * - `X-Pilot-Test-Answer: 204|429|503` forces that answer, so a publisher can test its error handling.
  *   Any other value is 400 `invalid_test_answer`. A live key's request never reads the header.
  */
+import type { NoFillReason } from '@pilot/contracts';
 import { TEST_CAMPAIGN_ID, TEST_CAMPAIGN_OWNER, type AllocationClaims } from '@pilot/tokens';
 import type { Creative } from './ad';
-import type { NoFillReason } from './selection';
 
 export const TEST_ANSWER_HEADER = 'x-pilot-test-answer';
 /** On every answer to a test key: the caller can tell a sandbox answer without reading the body. */

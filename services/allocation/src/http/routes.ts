@@ -1,14 +1,14 @@
 /**
  * Thin HTTP mapping of allocation's two public routes (both reached only through the gateway):
  *   GET /api/network/ad             -> requestAd: 200 Ad, 204, or a problem (400/401/429/503)
- *   GET /api/network/openapi.json   -> the OpenAPI 3.1 description of the network API
+ *   GET /api/network/openapi.json   -> the OpenAPI 3.1 description of the network API (@pilot/contracts)
  */
-import { problems, sendProblem } from '@pilot/platform';
+import { networkOpenApi } from '@pilot/contracts';
+import { problems, problemTypeOf, sendProblem } from '@pilot/platform';
 import type { Express, RequestHandler } from 'express';
 import { TEST_ANSWER_HEADER } from '../domain/test-ad';
 import { requestAd, type AdAnswer, type AdRequestDependencies } from '../use-cases/request-ad';
 import type { AdAnswersCounter } from './ad-answers-counter';
-import { networkOpenApi } from './openapi';
 
 /** Only GET allocates: a HEAD must not create an allocation whose body nobody receives. */
 const onlyGet: RequestHandler = (_req, res, next) => {
@@ -50,7 +50,7 @@ export function mountRoutes(app: Express, deps: AdRequestDependencies, answers: 
   });
   app.all('/api/network/ad', onlyGet);
 
-  const document = JSON.stringify(networkOpenApi(deps.publicBaseUrl));
+  const document = JSON.stringify(networkOpenApi({ publicBaseUrl: deps.publicBaseUrl, problemType: (code) => problemTypeOf(code, deps.publicBaseUrl) }));
   app.get('/api/network/openapi.json', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.type('application/json').send(document);

@@ -5,8 +5,6 @@
  * compares the answer with its example. The answers come from several places (allocation, tracking, the
  * gateway, the key read model): they are written out here, and that comparison is what keeps them true.
  */
-import { problemTypeOf } from '@pilot/platform';
-
 export interface ProblemAnswer {
   status: number;
   code: string;
@@ -39,7 +37,13 @@ export const NETWORK_PROBLEMS = {
   gatewayTimeout: answer(504, 'gateway_timeout', 'Gateway timeout', 'The service did not answer in time; retry later'),
 } as const satisfies Record<string, ProblemAnswer>;
 
-/** The problem+json body of an answer, as the server writes it (HttpError.toBody, type under PUBLIC_BASE_URL). */
-export function problemBody(problem: ProblemAnswer, publicBaseUrl?: string): Record<string, unknown> {
-  return { type: problemTypeOf(problem.code, publicBaseUrl), title: problem.title, status: problem.status, detail: problem.detail, code: problem.code };
+/**
+ * A problem code's `type` as the server writes it: the services give the platform's problemTypeOf under
+ * their PUBLIC_BASE_URL (the site's page that explains the code).
+ */
+export type ProblemType = (code: string) => string;
+
+/** The problem+json body of an answer, as the server writes it (HttpError.toBody). */
+export function problemBody(problem: ProblemAnswer, problemType: ProblemType): Record<string, unknown> {
+  return { type: problemType(problem.code), title: problem.title, status: problem.status, detail: problem.detail, code: problem.code };
 }

@@ -1,20 +1,18 @@
 /**
  * The machine-readable description of the network API (API.md): OpenAPI 3.1, version 0.1.0, labelled
- * pilot. It covers the three network endpoints (ad, delivery, click), their schemas, every status code
- * with the problem codes each answers (an enum per response, one real example per code, the gateway's
- * 502 and 504 included), the rate-limit and Retry-After headers and the bearer scheme. The schemas under
- * components are the contracts' (@pilot/contracts, JSON Schema 2020-12 compatible): tests validate live
- * answers with them, and @pilot/network-client validates the Ad with them (its copy is generated from
- * this document).
+ * pilot, served by allocation at GET /api/network/openapi.json. It covers the three network endpoints
+ * (ad, delivery, click), their schemas, every status code with the problem codes each answers (an enum per
+ * response, one real example per code, the gateway's 502 and 504 included), the rate-limit and
+ * Retry-After headers and the bearer scheme. The schemas under components are the contracts' own
+ * (schemas/network.ts, JSON Schema 2020-12 compatible): tests validate live answers with them, and
+ * @pilot/network-client validates the Ad with them (its copy is generated from this document).
  */
-import { Ad, DeliveryConfirmation, DeliveryConfirmed, Problem } from '@pilot/contracts';
-import { languagePattern, MAX_TAG_LENGTH } from '../domain/language';
-import { AD_REQUESTS_PER_WINDOW, WINDOW_SECONDS } from '../domain/rate-limit';
-import { NO_FILL_REASONS } from '../domain/selection';
-import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer } from './network-problems';
+import { languagePattern, MAX_LANGUAGE_TAG_LENGTH } from '../schemas/languages';
+import { Ad, AD_REQUEST_WINDOW_SECONDS, AD_REQUESTS_PER_WINDOW, DeliveryConfirmation, DeliveryConfirmed, NO_FILL_REASONS, Problem } from '../schemas/network';
+import { NETWORK_PROBLEMS, problemBody, type ProblemAnswer, type ProblemType } from './network-problems';
 
-export const API_VERSION = '0.1.0';
-export const API_LABEL = 'pilot';
+export const NETWORK_API_VERSION = '0.1.0';
+export const NETWORK_API_LABEL = 'pilot';
 
 /** An Ad as the service answers it: its tokens were sealed by the service's code (with a secret of no deployment). */
 const AD_EXAMPLE: Ad = {
@@ -34,7 +32,7 @@ const AD_EXAMPLE: Ad = {
  * A problem response: its status, the codes it answers (the schema's `code` enum) and each code's real
  * body as an example. Every answer passed must have that status.
  */
-const problem = (site: string | undefined, description: string, answers: readonly ProblemAnswer[], headers?: Record<string, unknown>) => {
+const problem = (problemType: ProblemType, description: string, answers: readonly ProblemAnswer[], headers?: Record<string, unknown>) => {
   const status = answers[0]!.status;
   if (answers.some((a) => a.status !== status)) throw new Error(`one response, one status: ${answers.map((a) => a.code).join(', ')}`);
   return {
@@ -51,7 +49,7 @@ const problem = (site: string | undefined, description: string, answers: readonl
             },
           ],
         },
-        examples: Object.fromEntries(answers.map((a) => [a.code, { summary: a.code, value: problemBody(a, site) }])),
+        examples: Object.fromEntries(answers.map((a) => [a.code, { summary: a.code, value: problemBody(a, problemType) }])),
       },
     },
   };
@@ -77,20 +75,20 @@ const deadLinkPage = (response: ReturnType<typeof problem>) => ({
 const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
 const bearerChallenge = { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } };
 
-const unavailable = (site: string | undefined) =>
-  problem(site, 'Service unavailable: retry after Retry-After seconds with bounded backoff', [NETWORK_PROBLEMS.serviceUnavailable], retryAfter);
+const unavailable = (problemType: ProblemType) =>
+  problem(problemType, 'Service unavailable: retry after Retry-After seconds with bounded backoff', [NETWORK_PROBLEMS.serviceUnavailable], retryAfter);
 
 /** The entry point (gateway) answers these when the service behind it does not: treat like 503 without a hint. */
-const gatewayAnswers = (site: string | undefined) => ({
-  '502': problem(site, 'Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After).', [NETWORK_PROBLEMS.badGateway]),
-  '504': problem(site, 'Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After).', [
+const gatewayAnswers = (problemType: ProblemType) => ({
+  '502': problem(problemType, 'Bad gateway: the service behind the entry point is unreachable. Back off and retry (no Retry-After).', [NETWORK_PROBLEMS.badGateway]),
+  '504': problem(problemType, 'Gateway timeout: the service behind the entry point did not answer in time. Back off and retry (no Retry-After).', [
     NETWORK_PROBLEMS.gatewayTimeout,
   ]),
 });
 
-const keyRefused = (site: string | undefined) =>
+const keyRefused = (problemType: ProblemType) =>
   problem(
-    site,
+    problemType,
     'Key missing (no Authorization header, another scheme than Bearer, or the scheme alone: missing_key, with a bare bearer challenge); unknown, malformed or revoked (invalid_key); the current key of a platform that is paused, rejected or not yet approved (publisher_not_approved); the challenge of a refused key says error="invalid_token" (RFC 6750). Do not retry in a loop.',
     [NETWORK_PROBLEMS.missingKey, NETWORK_PROBLEMS.invalidKey, NETWORK_PROBLEMS.publisherNotApproved],
     bearerChallenge,
@@ -117,13 +115,16 @@ function withRequestIds(paths: PathItems): PathItems {
   return paths;
 }
 
-/**
- * The document. `publicBaseUrl` (PUBLIC_BASE_URL, which the service always passes) gives the absolute
- * links of contact and externalDocs; without it they are left out.
- */
-export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> {
-  const base = publicBaseUrl === undefined ? undefined : publicBaseUrl.replace(/\/+$/, '');
-  const site = base === undefined ? undefined : `${base}/`;
+export interface NetworkOpenApiOptions {
+  /** PUBLIC_BASE_URL (the service always passes it): the links of contact and externalDocs, left out without it. */
+  publicBaseUrl?: string;
+  /** The `type` of a problem code, as the server writes it: each problem example's body carries it. */
+  problemType: ProblemType;
+}
+
+/** The document. */
+export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOptions): Record<string, unknown> {
+  const site = publicBaseUrl === undefined ? undefined : `${publicBaseUrl.replace(/\/+$/, '')}/`;
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -138,11 +139,11 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
         'A method a path does not list (POST on the ad path, OPTIONS, DELETE on the delivery path, ...) is 405 method_not_allowed with Allow. ' +
         'Every answer carries X-Request-Id: quote it to support. Fields may be added to answers, codes and headers without notice; ' +
         'removals are announced in the guide\'s changelog (PUBLIC_BASE_URL/guide/changelog) before they happen.',
-      version: API_VERSION,
+      version: NETWORK_API_VERSION,
       contact: { name: 'The pilot network administrators (reachable from the workspace)', ...(site ? { url: site } : {}) },
       license: { name: 'MIT', identifier: 'MIT' },
-      'x-label': API_LABEL,
-      'x-status': API_LABEL,
+      'x-label': NETWORK_API_LABEL,
+      'x-status': NETWORK_API_LABEL,
     },
     ...(site
       ? { externalDocs: { description: 'Publishers: from a key to your first sponsored message (docs/publishers.md; the workspace links to it)', url: site } }
@@ -159,7 +160,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           description:
             'Chooses uniformly at random among active campaigns whose format equals the publisher type, whose language equals ' +
             'the requested one or is all, and that are not owned by the publisher\'s own account. ' +
-            `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${WINDOW_SECONDS}-second fixed window, shared by all replicas. ` +
+            `Limited to ${AD_REQUESTS_PER_WINDOW} requests per publisher per ${AD_REQUEST_WINDOW_SECONDS}-second fixed window, shared by all replicas. ` +
             'With a test key (pilot_pk_test_..., the sandbox) the answer is always the fixed test creative (campaign_id 4294967295, ' +
             'sponsored: true, a click link to the site\'s /sandbox page; its delivery and click answer as live ones but are never counted), ' +
             'whatever the platform\'s status, with X-Pilot-Test: true, on one limit window shared by the test keys of the owner\'s account.',
@@ -184,7 +185,7 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
               schema: {
                 type: 'string',
                 minLength: 2,
-                maxLength: MAX_TAG_LENGTH,
+                maxLength: MAX_LANGUAGE_TAG_LENGTH,
                 pattern: languagePattern(),
                 default: 'en',
                 examples: ['en', 'pt-BR'],
@@ -207,21 +208,21 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
               },
             },
             '400': problem(
-              base,
+              problemType,
               'Invalid language (invalid_language) or, with a test key, an X-Pilot-Test-Answer other than 204, 429 or 503 (invalid_test_answer): ' +
                 'both carry the RateLimit headers and use up one of the minute\'s 60 requests. A GET sent with a body (body_not_allowed) is refused by ' +
                 'the entry point before the key is read: it carries no RateLimit headers and uses up nothing. Do not retry unchanged.',
               [NETWORK_PROBLEMS.invalidLanguage, NETWORK_PROBLEMS.bodyNotAllowed, NETWORK_PROBLEMS.invalidTestAnswer],
               rateLimitHeaderRefs,
             ),
-            '401': keyRefused(base),
-            '429': problem(base, `Over ${AD_REQUESTS_PER_WINDOW} requests per publisher per minute: wait Retry-After seconds`, [NETWORK_PROBLEMS.rateLimited], {
+            '401': keyRefused(problemType),
+            '429': problem(problemType, `Over ${AD_REQUESTS_PER_WINDOW} requests per publisher per minute: wait Retry-After seconds`, [NETWORK_PROBLEMS.rateLimited], {
               ...retryAfter,
               ...rateLimitHeaderRefs,
               ...testMark,
             }),
-            ...gatewayAnswers(base),
-            '503': unavailable(base),
+            ...gatewayAnswers(problemType),
+            '503': unavailable(problemType),
           },
         },
       },
@@ -262,18 +263,18 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
               },
             },
             '400': problem(
-              base,
+              problemType,
               'The body is not JSON (invalid_json), or not {"token": <a delivery token>} (invalid_token); with a test key, an X-Pilot-Test-Answer other than 404 or 503 (invalid_test_answer)',
               [NETWORK_PROBLEMS.invalidJson, NETWORK_PROBLEMS.invalidToken, NETWORK_PROBLEMS.invalidDeliveryTestAnswer],
             ),
-            '401': keyRefused(base),
-            '404': problem(base, 'Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired)', [
+            '401': keyRefused(problemType),
+            '404': problem(problemType, 'Token unknown or belonging to another publisher (token_not_found), or older than an hour (token_expired)', [
               NETWORK_PROBLEMS.deliveryTokenNotFound,
               NETWORK_PROBLEMS.tokenExpired,
             ]),
-            '413': problem(base, 'Body over 200 characters', [NETWORK_PROBLEMS.payloadTooLarge]),
-            ...gatewayAnswers(base),
-            '503': unavailable(base),
+            '413': problem(problemType, 'Body over 200 characters', [NETWORK_PROBLEMS.payloadTooLarge]),
+            ...gatewayAnswers(problemType),
+            '503': unavailable(problemType),
           },
         },
       },
@@ -295,17 +296,17 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
           security: [],
           responses: {
             '302': { description: 'Redirect to the campaign destination', headers: { Location: { $ref: '#/components/headers/Location' } } },
-            '400': problem(base, 'A GET sent with a body', [NETWORK_PROBLEMS.bodyNotAllowed]),
-            '404': deadLinkPage(problem(base, `Unknown or malformed token. ${DEAD_LINK_PAGE}`, [NETWORK_PROBLEMS.linkNotFound])),
+            '400': problem(problemType, 'A GET sent with a body', [NETWORK_PROBLEMS.bodyNotAllowed]),
+            '404': deadLinkPage(problem(problemType, `Unknown or malformed token. ${DEAD_LINK_PAGE}`, [NETWORK_PROBLEMS.linkNotFound])),
             '410': deadLinkPage(
-              problem(base, `Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive). ${DEAD_LINK_PAGE}`, [
+              problem(problemType, `Link expired (link_expired), or campaign or publisher no longer active (campaign_inactive, publisher_inactive). ${DEAD_LINK_PAGE}`, [
                 NETWORK_PROBLEMS.linkExpired,
                 NETWORK_PROBLEMS.campaignInactive,
                 NETWORK_PROBLEMS.publisherInactive,
               ]),
             ),
-            ...gatewayAnswers(base),
-            '503': unavailable(base),
+            ...gatewayAnswers(problemType),
+            '503': unavailable(problemType),
           },
         },
         head: {
@@ -344,8 +345,8 @@ export function networkOpenApi(publicBaseUrl?: string): Record<string, unknown> 
         'RateLimit-Reset': { required: true, description: 'seconds until the current window ends', schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Policy': {
           required: true,
-          description: `the quota policy: ${AD_REQUESTS_PER_WINDOW} requests per ${WINDOW_SECONDS}-second fixed window, per publisher`,
-          schema: { type: 'string', const: `${AD_REQUESTS_PER_WINDOW};w=${WINDOW_SECONDS}` },
+          description: `the quota policy: ${AD_REQUESTS_PER_WINDOW} requests per ${AD_REQUEST_WINDOW_SECONDS}-second fixed window, per publisher`,
+          schema: { type: 'string', const: `${AD_REQUESTS_PER_WINDOW};w=${AD_REQUEST_WINDOW_SECONDS}` },
         },
         'WWW-Authenticate': {
           required: true,
