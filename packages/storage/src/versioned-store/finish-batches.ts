@@ -2,8 +2,8 @@
  * The finishes of the changes a writer has answered, done in batches: the first change answered opens a
  * batch, and after `delayMs` every change answered meanwhile is finished together, in one lookup and one
  * update however many there are (VersionedStore.finishAll). On a busy writer a change then costs two writes
- * on the path people wait on and a share of one after it, and the finish no longer holds the database's
- * write lock while the next change is written. Batches run one after another; a batch that fails leaves its
+ * on the path people wait on and a share of one after it, and the finishes take the database's write lock
+ * once a batch instead of once a change. Batches run one after another; a batch that fails leaves its
  * entries pending for the outbox relay, which finishes them after OUTBOX_PENDING_GRACE_MS (seconds, far
  * beyond `delayMs`).
  */
