@@ -122,6 +122,15 @@ export interface NetworkOpenApiOptions {
   problemType: ProblemType;
 }
 
+/** The header a test key sends to force one of `answers` (the sandbox). */
+const testAnswerHeader = (description: string, answers: string[]) => ({
+  name: 'X-Pilot-Test-Answer',
+  in: 'header',
+  required: false,
+  description,
+  schema: { type: 'string', enum: answers },
+});
+
 /** The document. */
 export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOptions): Record<string, unknown> {
   const site = publicBaseUrl === undefined ? undefined : `${publicBaseUrl.replace(/\/+$/, '')}/`;
@@ -166,15 +175,11 @@ export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOpt
             'whatever the platform\'s status, with X-Pilot-Test: true, on one limit window shared by the test keys of the owner\'s account.',
           security: [{ publisherKey: [] }],
           parameters: [
-            {
-              name: 'X-Pilot-Test-Answer',
-              in: 'header',
-              required: false,
-              description:
-                'Test keys only (the sandbox): forces this answer, to test error handling: 204 (no body), 429 rate_limited with ' +
+            testAnswerHeader(
+              'Test keys only (the sandbox): forces this answer, to test error handling: 204 (no body), 429 rate_limited with ' +
                 'Retry-After, 503 service_unavailable with Retry-After. Any other value is 400 invalid_test_answer. A live key ignores it.',
-              schema: { type: 'string', enum: ['204', '429', '503'] },
-            },
+              ['204', '429', '503'],
+            ),
             {
               name: 'language',
               in: 'query',
@@ -236,15 +241,11 @@ export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOpt
             'Idempotent: a repeated confirmation answers 200 with first_confirmation false.',
           security: [{ publisherKey: [] }],
           parameters: [
-            {
-              name: 'X-Pilot-Test-Answer',
-              in: 'header',
-              required: false,
-              description:
-                'Test keys only (the sandbox): forces this answer once the body is valid, to test error handling: 404 token_expired, ' +
+            testAnswerHeader(
+              'Test keys only (the sandbox): forces this answer once the body is valid, to test error handling: 404 token_expired, ' +
                 '503 service_unavailable with Retry-After. Any other value is 400 invalid_test_answer. A live key ignores it.',
-              schema: { type: 'string', enum: ['404', '503'] },
-            },
+              ['404', '503'],
+            ),
           ],
           requestBody: {
             required: true,
