@@ -13,7 +13,7 @@ export class FinishBatches<T> {
   private running: Promise<void> = Promise.resolve();
   private inFlight = 0;
 
-  /** `finishAll` never rejects: it leaves to the relay whatever it could not finish. */
+  /** `finishAll` leaves to the relay whatever it could not finish; a batch that rejects is left to it the same way. */
   constructor(
     private readonly finishAll: (items: T[]) => Promise<void>,
     private readonly delayMs: number,

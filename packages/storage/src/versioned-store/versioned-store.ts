@@ -89,14 +89,14 @@ export type HistoryPosition = readonly [at: Date, key: string];
 
 /** The order of the lists: newest first, ties by id. */
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+/** The order of the audit: newest first, ties by entry id. */
+const AUDIT_ORDER = { at: -1, _id: -1 } as const;
+
 /**
  * How long the finishes of answered changes wait to be done together: short beside the relay's grace
  * (OUTBOX_PENDING_GRACE_MS, seconds), long enough to gather the changes of a busy writer.
  */
 const FINISH_DELAY_MS = 100;
-
-/** The order of the audit: newest first, ties by entry id. */
-const AUDIT_ORDER = { at: -1, _id: -1 } as const;
 
 /**
  * The history entries of `entity` after `position` in the audit's order (docs/storage.md): a filter for a
