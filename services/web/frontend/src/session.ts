@@ -8,7 +8,7 @@ export const SESSION_KEY = ['session'] as const;
 /** A 401 from any workspace call means the session is gone: forget it, and the layout goes to sign-in. */
 function onApiError(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) {
-    noteSessionEnd(true);
+    noteSessionEnd('by-service');
     queryClient.setQueryData(SESSION_KEY, null);
   }
 }

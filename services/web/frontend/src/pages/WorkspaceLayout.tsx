@@ -5,10 +5,10 @@ import { BotMessagesMenu } from '../components/BotMessagesMenu';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { PlacementSlot } from '../components/PlacementSlot';
 import { RetryPanel } from '../components/RetryPanel';
-import { rememberDeepLink } from '../hooks/deep-link';
+import { forgetDeepLink, rememberDeepLink } from '../hooks/deep-link';
 import { useReviewQueue } from '../hooks/review-queue';
 import { SESSION_KEY, useSession } from '../session';
-import { noteSessionEnd } from '../session-end';
+import { noteSessionEnd, signedOutOnPurpose } from '../session-end';
 import { formatCount } from '../format';
 
 export function WorkspaceLayout() {
@@ -20,7 +20,8 @@ export function WorkspaceLayout() {
   const logout = useMutation({
     mutationFn: () => api<void>('/api/auth/logout', { method: 'POST' }),
     onSuccess: () => {
-      noteSessionEnd(false);
+      noteSessionEnd('signed-out');
+      forgetDeepLink();
       client.clear();
       client.setQueryData(SESSION_KEY, null);
       navigate('/signin', { replace: true });
@@ -41,6 +42,9 @@ export function WorkspaceLayout() {
       </main>
     );
   if (!session.data) {
+    // The null session of a sign-out may render here before onSuccess's navigation does: the page it was on
+    // is then not a deep link to come back to.
+    if (signedOutOnPurpose()) return <Navigate to="/signin" replace />;
     const from = `${location.pathname}${location.search}`;
     rememberDeepLink(from);
     return <Navigate to="/signin" replace state={{ from }} />;
