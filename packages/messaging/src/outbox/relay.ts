@@ -6,6 +6,8 @@
  * the queue's `finish` (the store rolls the projection forward), publishes the events with broker confirms,
  * then marks the entry finished. A process that dies in between leaves the entry pending and a later pass
  * (any replica) does it again: at-least-once, so consumers are idempotent and drop versions they have.
+ * The entries a pass finishes are marked finished together, one update per batch it read; a pass that
+ * stops on a failure still marks the ones it published before it.
  *
  * With `leases` several replicas take each leftover once in the normal case: before publishing an entry a
  * relay inserts the lease `<collection>:<entry id>#<n>` (a unique `_id`, the one primitive that is exclusive
@@ -18,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus';
 import type { Logger } from '@pilot/platform';
 import type { Collection } from 'mongodb';
-import { markFinished, pendingBefore, type OutboxEntry, type OutboxQueue } from '@pilot/storage';
+import { markAllFinished, pendingBefore, type OutboxEntry, type OutboxQueue } from '@pilot/storage';
 
 export interface OutboxRelayOptions {
   bus: Bus;
@@ -230,20 +232,25 @@ export class OutboxRelay {
           .sort({ pendingSince: 1, _id: 1 })
           .limit(batchSize)
           .toArray()) as OutboxEntry[];
-        for (const entry of entries) {
-          if (!(await this.finishLeftover(queue, entry))) skipped.add(entry._id);
+        const finished: string[] = [];
+        try {
+          for (const entry of entries) {
+            if (await this.finishLeftover(queue, entry)) finished.push(entry._id);
+            else skipped.add(entry._id);
+          }
+        } finally {
+          if (finished.length > 0) await markAllFinished(queue.entries, finished);
         }
         if (entries.length < batchSize) break;
       }
     }
   }
 
-  /** Finishes a leftover entry under a lease: its state brought up to date, its events published, marked finished. False when another relay holds it. */
+  /** Finishes a leftover entry under a lease: its state brought up to date, its events published (the caller marks it finished). False when another relay holds it. */
   private async finishLeftover(queue: OutboxQueue, entry: OutboxEntry): Promise<boolean> {
     if (!(await this.lease(queue, entry._id))) return false;
     await queue.finish(entry);
     for (const event of entry.outbox ?? []) await this.options.bus.publish(event);
-    await markFinished(queue.entries, entry._id);
     return true;
   }
 }

@@ -132,6 +132,45 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     expect(received[0]?.id).to.equal(event.id);
   });
 
+  it('marks a batch finished in one update, and when a publish fails the entries published before it', async () => {
+    const store = storeOf('batch');
+    const created: string[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      const state = campaign(nextId++);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [campaignEvent(state, 1)]);
+      created.push(`${state.campaignId}:1`);
+    }
+    const [first, second, third] = created as [string, string, string];
+    const refusingThird = await newBus();
+    const publish = refusingThird.publish.bind(refusingThird);
+    refusingThird.publish = async (event) => {
+      if (`${event.aggregateId}:${event.aggregateVersion}` === third) throw new Error('the broker refused the third');
+      await publish(event);
+    };
+    await store.settled();
+    // The relay's view of the entries, recording the filters of its updates.
+    const updates: unknown[] = [];
+    const stored = store.outbox().entries;
+    const entries: typeof stored = Object.create(stored);
+    entries.updateMany = ((filter: unknown, ...rest: unknown[]) => {
+      updates.push(filter);
+      return (stored.updateMany as (...args: unknown[]) => unknown).call(entries, filter, ...rest);
+    }) as typeof stored.updateMany;
+
+    let failure: unknown;
+    await newRelay(refusingThird, store, { queues: () => [{ ...store.outbox(), entries }] })
+      .flush()
+      .catch((error: unknown) => (failure = error));
+    expect((failure as Error).message).to.equal('the broker refused the third');
+    expect(updates, 'one update for the two published').to.deep.equal([{ _id: { $in: [first, second] } }]);
+    expect(await isPending(store, first)).to.equal(false);
+    expect(await isPending(store, second)).to.equal(false);
+    expect(await isPending(store, third), 'left for the next pass').to.equal(true);
+
+    await newRelay(await newBus(), store).flush();
+    expect(await isPending(store, third)).to.equal(false);
+  });
+
   it('publishes the events of every change of a record in version order', async () => {
     const store = storeOf('order');
     const received = await consumer('relay-order');

@@ -32,12 +32,7 @@ export function pendingBefore(cutoff: Date): { pendingSince: { $lte: Date } } {
   return { pendingSince: { $lte: cutoff } };
 }
 
-/** Marks the entry finished (one update by `_id`); finishing it twice is harmless. */
-export async function markFinished(entries: Collection<OutboxEntry>, entryId: string): Promise<void> {
-  await entries.updateOne({ _id: entryId }, { $unset: { pendingSince: '' } });
-}
-
-/** Marks the entries finished (one update of them all by `_id`). */
+/** Marks the entries finished (one update of them all by `_id`); finishing one twice is harmless. */
 export async function markAllFinished(entries: Collection<OutboxEntry>, entryIds: readonly string[]): Promise<void> {
   await entries.updateMany({ _id: { $in: [...entryIds] } }, { $unset: { pendingSince: '' } });
 }
