@@ -1,17 +1,18 @@
 /**
  * The claims under which a message is sent, on real FerretDB and Redis with the Bot API stand-in: a
- * replica takes over a message only once its holder's lease ran out, and never sends what was settled; a
- * record that could not be written is written again rather than the message sent again.
+ * replica takes over a message only once its holder's lease ran out (and stayed so between two looks), and
+ * never sends what was settled; a record that could not be written is written again rather than the
+ * message sent again.
  */
 import { createLogger, createMetricsRegistry, createRedis, RedisLimiter, ServiceUnavailableError, waitForRedis, type Redis } from '@pilot/platform';
 import { connectMongo, type Connection } from '@pilot/storage';
-import { ManualClock, startBotApiStandIn, testInfra, type BotApiStandIn } from '@pilot/testkit';
+import { ManualClock, startBotApiStandIn, testInfra, waitFor, type BotApiStandIn } from '@pilot/testkit';
 import { expect } from 'chai';
 import { BotApi } from '../src/bot/bot-api';
 import { BlockRepository } from '../src/data/block-repository';
 import { DeliveryRepository } from '../src/data/delivery-repository';
 import { notificationCounters } from '../src/http/notification-metrics';
-import { sendMessage, type Message, type SendDeps } from '../src/use-cases/send-message';
+import { sendMessage, TAKEOVER_CONFIRM_MS, type Message, type SendDeps } from '../src/use-cases/send-message';
 import { sendingProcess } from '../src/use-cases/sending-process';
 import { BOT_TOKEN } from './support';
 
@@ -56,6 +57,12 @@ describe('notification send claims', function () {
     };
   }
 
+  async function expectWaiting(sending: Promise<void>, why: string): Promise<void> {
+    let refusal: unknown;
+    await sending.catch((error: unknown) => (refusal = error));
+    expect(refusal, why).to.be.instanceOf(ServiceUnavailableError);
+  }
+
   function message(): Message {
     serial += 1;
     const accountId = String(6100 + serial);
@@ -73,6 +80,11 @@ describe('notification send claims', function () {
     expect(bot.messages(sent.accountId)).to.deep.equal([]);
 
     clock.advance(LEASE_MS + 1);
+    await expectWaiting(sendMessage(sender, sent), 'the first look at the run-out lease');
+    clock.advance(TAKEOVER_CONFIRM_MS - 1);
+    await expectWaiting(sendMessage(sender, sent), 'a second look too soon');
+    expect(bot.messages(sent.accountId)).to.deep.equal([]);
+    clock.advance(1);
     await sendMessage(sender, sent);
     expect(bot.messages(sent.accountId).map((taken) => taken.text)).to.deep.equal([sent.text]);
     expect((await deliveries.claimOf(sent.deliveryId, 2))?.holder).to.equal('replica-b');
@@ -90,7 +102,10 @@ describe('notification send claims', function () {
     await deliveries.claim(sent.deliveryId, 1, 'replica-b', now, new Date(now.getTime() + LEASE_MS));
     await deliveries.claim(sent.deliveryId, 2, 'replica-that-took-over-and-died', now, new Date(now.getTime() + LEASE_MS));
     clock.advance(LEASE_MS + 1);
-    await sendMessage(senderNamed('replica-b'), sent);
+    const replicaB = senderNamed('replica-b');
+    await expectWaiting(sendMessage(replicaB, sent), 'the first look at the run-out lease of claim 2');
+    clock.advance(TAKEOVER_CONFIRM_MS);
+    await sendMessage(replicaB, sent);
     expect(bot.messages(sent.accountId)).to.have.length(1);
     expect((await deliveries.claimOf(sent.deliveryId, 3))?.holder).to.equal('replica-b');
   });
@@ -111,5 +126,31 @@ describe('notification send claims', function () {
     expect(failures, 'both failures met').to.equal(0);
     expect(bot.messages(sent.accountId).map((taken) => taken.text)).to.deep.equal([sent.text]);
     expect((await deliveries.settled(sent.deliveryId))?.outcome).to.equal('sent');
+  });
+
+  it('does not send again when the database stays away longer than the lease while the holder writes its record', async () => {
+    const sent = message();
+    // The holder's store refuses the record while the database is away; the other replica cannot reach it either.
+    let databaseAway = true;
+    const awayForHolder = Object.create(deliveries) as DeliveryRepository;
+    awayForHolder.settle = async (document) => {
+      if (databaseAway) throw new ServiceUnavailableError('mongodb', 'the record could not be written');
+      return deliveries.settle(document);
+    };
+    const holder = { ...senderNamed('replica-e'), deliveries: awayForHolder, retryPausesMs: [10] };
+    const holding = sendMessage(holder, sent);
+    await waitFor(() => bot.messages(sent.accountId).length === 1, { message: 'the message taken by the platform' });
+    clock.advance(LEASE_MS + 1);
+
+    // The database is back: the other replica finds the lease run out, and first waits one more look.
+    const other = senderNamed('replica-f');
+    await expectWaiting(sendMessage(other, sent), 'the first look at the run-out lease');
+    databaseAway = false;
+    await holding;
+    clock.advance(TAKEOVER_CONFIRM_MS);
+    await sendMessage(other, sent);
+    expect(bot.messages(sent.accountId).map((taken) => taken.text), 'sent once').to.deep.equal([sent.text]);
+    expect(await deliveries.claimOf(sent.deliveryId, 2), 'never taken over').to.equal(null);
+    expect((await deliveries.settled(sent.deliveryId))?.claim).to.equal(1);
   });
 });

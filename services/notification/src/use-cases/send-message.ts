@@ -6,6 +6,10 @@
  * 3. the outcome is recorded (an exclusive insert) before the event is acknowledged.
  * The one window left is between the platform taking a message and the outcome being recorded: a process
  * killed there leaves a claim whose lease runs out, and the message is sent again by whoever takes it over.
+ * A holder that is alive but cannot write the outcome (the database away for longer than the lease) writes
+ * it again every second at most, and a replica takes a run-out claim over only when it finds it run out and
+ * unchanged on two looks TAKEOVER_CONFIRM_MS apart: once the database is back, the holder's record lands
+ * between the two looks and the message is not sent again.
  *
  * The platform is respected: at most BOT_SEND_LIMIT_PER_SECOND messages per second over every replica
  * (a Redis window), a 429 waits its `retry_after`, a 403 stops messages to that account until the person
@@ -31,6 +35,10 @@ export type SendDeps = Pick<
 >;
 
 const RETRY_PAUSES_MS = [1000, 2000, 5000, 10_000, 30_000];
+/** The longest pause between two writes of a sent message's record: the database is expected back soon. */
+const RECORD_RETRY_MAX_MS = 1000;
+/** How long a run-out claim must stay run out and unchanged before another replica takes it over. */
+export const TAKEOVER_CONFIRM_MS = 3 * RECORD_RETRY_MAX_MS;
 /** Claims looked at before giving up on taking a message over (each one a replica that died holding it). */
 const MAX_CLAIMS = 50;
 
@@ -123,7 +131,7 @@ async function settle(deps: SendDeps, message: Message, claim: number, outcome: 
       return;
     } catch (error) {
       if (!isInfrastructureError(error) || deps.sending.stopping.signal.aborted) throw error;
-      const waitMs = pauseAfter(deps, attempt);
+      const waitMs = Math.min(pauseAfter(deps, attempt), RECORD_RETRY_MAX_MS);
       deps.logger.warn({ deliveryId: message.deliveryId, outcome, err: (error as Error).message, waitMs }, 'message sent, its record not written yet; writing it again');
       await pause(deps, waitMs);
     }
@@ -163,8 +171,26 @@ async function claimMessage(deps: SendDeps, deliveryId: string): Promise<number>
       // Infrastructure-like: the bus retries in place until the holder settles it or its lease runs out.
       throw new ServiceUnavailableError('send claim', `${deliveryId} is being sent by another replica`);
     }
+    if (!confirmedRunOut(deps, `${deliveryId}#${claim}@${held.leaseUntil.getTime()}`, now)) {
+      throw new ServiceUnavailableError('send claim', `${deliveryId}: the lease of claim ${claim} ran out; its holder may still record the message`);
+    }
   }
   throw new Error(`${deliveryId}: ${MAX_CLAIMS} claims taken over; giving up`);
+}
+
+/** True on a look TAKEOVER_CONFIRM_MS or more after the first that found this claim run out with this lease. */
+function confirmedRunOut(deps: SendDeps, runOut: string, now: number): boolean {
+  const seen = deps.sending.runOutClaims;
+  const firstSeen = seen.get(runOut);
+  if (firstSeen === undefined) {
+    // A claim found run out once and settled by its holder meanwhile is never looked at again: forget such ones.
+    for (const [key, at] of seen) if (now - at > 100 * TAKEOVER_CONFIRM_MS) seen.delete(key);
+    seen.set(runOut, now);
+    return false;
+  }
+  if (now - firstSeen < TAKEOVER_CONFIRM_MS) return false;
+  seen.delete(runOut);
+  return true;
 }
 
 async function waitForSendSlot(deps: SendDeps): Promise<void> {
