@@ -7,10 +7,12 @@ import {
   CAMPAIGN_APPROVED,
   CAMPAIGN_PAUSED,
   CAMPAIGN_REJECTED,
+  CAMPAIGN_STATE_FIELDS,
   CAMPAIGN_STATUSES,
   CAMPAIGN_SUBMITTED,
   type CampaignEvent,
   type CampaignState,
+  type CampaignStateField,
   type CampaignStatus,
 } from '@pilot/contracts';
 import type { CreativeInput } from './validation';
@@ -38,22 +40,7 @@ type Caller = Pick<Principal, 'accountId' | 'admin'>;
 export const MAX_CAMPAIGNS_PER_ACCOUNT = 100;
 
 export function newDraft(campaignId: number, ownerAccountId: string, input: CreativeInput): CampaignRecord {
-  return {
-    campaignId,
-    ownerAccountId,
-    status: 'draft',
-    name: input.name,
-    format: input.format,
-    title: input.title,
-    text: input.text,
-    destinationUrl: input.destinationUrl,
-    buttonText: input.buttonText,
-    imageUrl: input.imageUrl,
-    language: input.language,
-    replaces: input.replaces,
-    rejectionReason: null,
-    pauseReason: null,
-  };
+  return { campaignId, ownerAccountId, status: 'draft', ...input, rejectionReason: null, pauseReason: null };
 }
 
 /** Owners see their own records; administrators see the whole network; everyone else sees nothing. */
@@ -118,18 +105,7 @@ export function applyTransition(record: CampaignRecord, to: CampaignStatus, reas
   };
 }
 
-/** The state every campaign.* event carries, so consumers need no call back. */
-export function campaignStateOf(record: CampaignRecord): CampaignState {
-  return {
-    campaignId: record.campaignId,
-    ownerAccountId: record.ownerAccountId,
-    status: record.status,
-    format: record.format,
-    language: record.language,
-    title: record.title,
-    text: record.text,
-    buttonText: record.buttonText,
-    imageUrl: record.imageUrl,
-    destinationUrl: record.destinationUrl,
-  };
+/** The state every campaign.* event carries, so consumers need no call back: the contract's fields of the record. */
+export function campaignStateOf(record: CampaignRecord): Pick<CampaignState, CampaignStateField> {
+  return Object.fromEntries(CAMPAIGN_STATE_FIELDS.map((field) => [field, record[field]])) as Pick<CampaignState, CampaignStateField>;
 }
