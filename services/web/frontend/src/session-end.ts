@@ -12,6 +12,11 @@ export function noteSessionEnd(how: SessionEnd): void {
   lastEnd = how;
 }
 
+/** A new session began: the way the last one ended no longer says anything. */
+export function noteSignedIn(): void {
+  lastEnd = null;
+}
+
 export function sessionEndedByService(): boolean {
   return lastEnd === 'by-service';
 }

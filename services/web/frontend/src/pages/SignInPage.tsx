@@ -14,6 +14,7 @@ import { deepLinkAfterSignIn, forgetDeepLink } from '../hooks/deep-link';
 import { usePageTitle } from '../hooks/page-title';
 import { publicWords, usePublicLanguage } from '../public-words';
 import { SESSION_KEY, useSession } from '../session';
+import { noteSignedIn } from '../session-end';
 import type { Session } from '../types';
 import { TIME_ZONE_LABEL, formatHour } from '../format';
 
@@ -60,6 +61,7 @@ export function SignInPage() {
   useEffect(() => {
     if (state !== 'confirmed') return;
     void client.invalidateQueries({ queryKey: SESSION_KEY }).then(() => {
+      noteSignedIn();
       forgetDeepLink();
       navigate(next, { replace: true });
     });
