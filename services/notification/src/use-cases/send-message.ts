@@ -171,7 +171,7 @@ async function claimMessage(deps: SendDeps, deliveryId: string): Promise<number>
       // Infrastructure-like: the bus retries in place until the holder settles it or its lease runs out.
       throw new ServiceUnavailableError('send claim', `${deliveryId} is being sent by another replica`);
     }
-    if (!confirmedRunOut(deps, `${deliveryId}#${claim}@${held.leaseUntil.getTime()}`, now)) {
+    if (!confirmedRunOut(deps, `${held._id}@${held.leaseUntil.getTime()}`, now)) {
       throw new ServiceUnavailableError('send claim', `${deliveryId}: the lease of claim ${claim} ran out; its holder may still record the message`);
     }
   }
