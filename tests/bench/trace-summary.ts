@@ -37,7 +37,7 @@ function spansOf(line: string): Span[] {
         traceId: span.traceId,
         service,
         name: span.name,
-        startMs: Number(BigInt(span.startTimeUnixNano) / 1000n) / 1000,
+        startMs: Number(span.startTimeUnixNano) / 1e6,
         ms: (Number(span.endTimeUnixNano) - Number(span.startTimeUnixNano)) / 1e6,
       })),
     );
@@ -45,7 +45,7 @@ function spansOf(line: string): Span[] {
 }
 
 const [file, pattern, slowest = '0'] = process.argv.slice(2);
-if (!file || !pattern) throw new Error('usage: trace-summary.ts <traces file> <span name pattern> [slowest traces]');
+if (!file || !pattern || !/^\d+$/.test(slowest)) throw new Error('usage: trace-summary.ts <traces file> <span name pattern> [slowest traces]');
 const spans = readFileSync(file, 'utf8')
   .split('\n')
   .filter((line) => line.startsWith('{'))
