@@ -1,5 +1,4 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiBody, query } from '../api';
 import { CsvExportButton } from '../components/CsvExportButton';
@@ -12,6 +11,7 @@ import { HourlyFigures } from '../components/HourlyFigures';
 import { RecordPicker } from '../components/RecordPicker';
 import { SERIES, chartOf, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
 import { formatCount, formatDate, formatMonth } from '../format';
+import { useAddressParams } from '../hooks/address-params';
 import { usePageTitle } from '../hooks/page-title';
 import { csvFileName, presetOf, presetRange } from '../stats-view';
 import type { Stats } from '../types';
@@ -21,13 +21,13 @@ function csvSubject(filters: { campaignId: string; publisherId: string }): strin
   return ['dashboard', filters.campaignId && `campaign-${filters.campaignId}`, filters.publisherId && `platform-${filters.publisherId}`].filter(Boolean).join('-');
 }
 
+const DASHBOARD_PARAMS = { campaignId: 'campaignId', publisherId: 'publisherId', from: 'from', to: 'to' } as const;
+
 export function DashboardPage() {
   usePageTitle('Dashboard');
   // The filters live in the address: a reload, a bookmark or a shared link shows the same totals.
-  const [params, setParams] = useSearchParams();
-  const filters = { campaignId: params.get('campaignId') ?? '', publisherId: params.get('publisherId') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
-  const setFilters = (next: typeof filters) =>
-    setParams(Object.fromEntries(Object.entries(next).filter(([, value]) => value !== '')), { replace: true });
+  const [filters, changeFilters] = useAddressParams(DASHBOARD_PARAMS);
+  const setFilters = (change: Partial<typeof filters>) => changeFilters(change, { replace: true });
   const badRange = rangeProblem(filters.from, filters.to);
   // A range the service would refuse is not asked for; the totals of the last good filters stay on screen.
   const stats = useQuery({
@@ -41,7 +41,7 @@ export function DashboardPage() {
   const oneDay = !badRange && filters.from !== '' && filters.from === filters.to;
   const chart = chartOf(days);
   const periodLabel = (period: string) => (chart.unit === 'month' ? formatMonth(period) : formatDate(period));
-  const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ ...filters, [key]: event.target.value });
+  const set = (key: keyof typeof filters) => (event: { target: { value: string } }) => setFilters({ [key]: event.target.value });
 
   return (
     <section className="dashboard">
@@ -49,12 +49,12 @@ export function DashboardPage() {
       <TotalsDisclaimer />
       <DatePresets
         value={presetOf({ from: filters.from, to: filters.to }, new Date())}
-        onChange={(preset) => setFilters({ ...filters, ...presetRange(preset, new Date()) })}
+        onChange={(preset) => setFilters(presetRange(preset, new Date()))}
         label="Period"
       />
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-        <RecordPicker kind="campaign" label="Campaign" all="All campaigns" value={filters.campaignId} onChange={(campaignId) => setFilters({ ...filters, campaignId })} />
-        <RecordPicker kind="publisher" label="Platform" all="All platforms" value={filters.publisherId} onChange={(publisherId) => setFilters({ ...filters, publisherId })} />
+        <RecordPicker kind="campaign" label="Campaign" all="All campaigns" value={filters.campaignId} onChange={(campaignId) => setFilters({ campaignId })} />
+        <RecordPicker kind="publisher" label="Platform" all="All platforms" value={filters.publisherId} onChange={(publisherId) => setFilters({ publisherId })} />
         <label>
           From (UTC date)
           <input type="date" value={filters.from} onChange={set('from')} aria-invalid={Boolean(badRange)} aria-describedby="range-problem" />
