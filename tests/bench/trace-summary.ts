@@ -52,11 +52,20 @@ const spans = readFileSync(file, 'utf8')
   .flatMap(spansOf);
 const matching = new RegExp(pattern);
 const traces = new Set(spans.filter((span) => matching.test(span.name)).map((span) => span.traceId));
-const groups = new Map<string, number[]>();
+/** The matching traces' spans, by trace. */
+const byTrace = new Map<string, Span[]>();
 for (const span of spans) {
   if (!traces.has(span.traceId)) continue;
+  const trace = byTrace.get(span.traceId) ?? [];
+  if (trace.length === 0) byTrace.set(span.traceId, trace);
+  trace.push(span);
+}
+const groups = new Map<string, number[]>();
+for (const span of [...byTrace.values()].flat()) {
   const key = `${span.service}  ${span.name}`;
-  groups.set(key, [...(groups.get(key) ?? []), span.ms]);
+  const durations = groups.get(key) ?? [];
+  if (durations.length === 0) groups.set(key, durations);
+  durations.push(span.ms);
 }
 console.log(`${traces.size} traces with a span matching ${pattern}`);
 const rows = [...groups].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0));
@@ -64,8 +73,6 @@ for (const [key, durations] of rows) {
   console.log(`${(durations.length / traces.size).toFixed(1).padStart(5)} per trace  p50 ${percentile(durations, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(durations, 95).toFixed(1).padStart(7)} ms  ${key}`);
 }
 
-const byTrace = new Map<string, Span[]>();
-for (const span of spans) if (traces.has(span.traceId)) byTrace.set(span.traceId, [...(byTrace.get(span.traceId) ?? []), span]);
 /** The trace's first span (the call as its caller saw it); the work after the answer comes after its end. */
 const rootOf = (trace: Span[]) => trace.reduce((first, span) => (span.startMs < first.startMs || (span.startMs === first.startMs && span.ms > first.ms) ? span : first));
 const slowestTraces = [...byTrace.values()].sort((a, b) => rootOf(b).ms - rootOf(a).ms).slice(0, Number(slowest));
