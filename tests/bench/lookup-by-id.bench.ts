@@ -109,14 +109,14 @@ async function main(): Promise<void> {
       await store.ensureIndexes(); // a later start, on the data it finds
       if (process.env.BENCH_LIST_INDEXES === '1') await store.createListIndexes(); // as the campaign and platform stores declare them
       const idOf = (i: number) => 1 + ((i * 7919) % size);
-      const read = await timed(samples, (i) => store.loadProjection(idOf(i)));
+      const read = await timed(samples, (i) => store.load(idOf(i)));
       console.log(`${String(size).padStart(7)} records: read p50 ${read.p50.toFixed(2)} ms p95 ${read.p95.toFixed(2)} ms`);
-      // A change inserts its entry and replaces the projection, then answers; it looks up the next version
-      // and marks the entry finished after the answer (`settled`). Each sample times both.
+      // A change is one guarded write and its history insert, then answers; it removes its pending change
+      // after the answer (`settled`). Each sample times both.
       const { answered, finished } = await timedChange(
         samples,
         async (i) => {
-          const record = await store.loadProjection(idOf(i + samples));
+          const record = await store.load(idOf(i + samples));
           if (record) await store.change(record, { ...record, title: `changed ${i}` }, { at: new Date(), actorAccountId: '1', action: 'edited', from: null, to: null });
         },
         () => store.settled(),

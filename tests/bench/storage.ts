@@ -1,6 +1,7 @@
 /**
- * Storage figures of the benchmark: collections in every service's database, and the writes
- * one campaign transition makes, counted by command monitoring on the store the campaign service uses (its
+ * Storage figures of the benchmark: collections in every service's database, and the store commands one
+ * campaign transition makes (its read, its guarded write, its history insert, the removal of its finished
+ * change after the answer), counted by command monitoring on the store the campaign service uses (its
  * VersionedStore with a publisher, as `services/campaign/src/start.ts` builds it).
  */
 import { createEnvelope, type CampaignState } from '@pilot/contracts';
@@ -19,14 +20,26 @@ export async function collectionsPerDatabase(mongoUrl: string, databases: string
   }
 }
 
+const STORE_COMMANDS = new Set(['find', 'insert', 'update', 'delete', 'findAndModify']);
 const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
-/** Write commands per transition over the four transitions of a campaign's life (submit, approve, activate, pause). */
-export async function writesPerCampaignTransition(mongoUrl: string, dbName: string): Promise<number> {
+/** Store commands of a campaign transition: on the answer path, in all, and the writes among them in all. */
+export interface TransitionCommands {
+  answerPath: number;
+  all: number;
+  writes: number;
+}
+
+/**
+ * Store commands per transition over the four transitions of a campaign's life (submit, approve, activate,
+ * pause), each made as the service makes it: a read of the campaign, then the change.
+ */
+export async function commandsPerCampaignTransition(mongoUrl: string, dbName: string): Promise<TransitionCommands> {
   const client = await MongoClient.connect(mongoUrl, { retryWrites: false, monitorCommands: true });
-  let writes = 0;
+  const counted = { commands: 0, writes: 0 };
   client.on('commandStarted', (started) => {
-    if (WRITE_COMMANDS.has(started.commandName)) writes += 1;
+    if (STORE_COMMANDS.has(started.commandName)) counted.commands += 1;
+    if (WRITE_COMMANDS.has(started.commandName)) counted.writes += 1;
   });
   const db = client.db(dbName);
   try {
@@ -44,21 +57,28 @@ export async function writesPerCampaignTransition(mongoUrl: string, dbName: stri
       imageUrl: null,
       destinationUrl: 'https://advertiser.example/',
     };
-    let record = await store.create(1, draft, { at: new Date(), actorAccountId: '7', action: 'created', from: null, to: 'draft' });
-    writes = 0;
+    await store.create(1, draft, { at: new Date(), actorAccountId: '7', action: 'created', from: null, to: 'draft' });
+    await store.settled();
     const moves = [
       ['submitted', 'campaign.submitted'],
       ['approved', 'campaign.approved'],
       ['active', 'campaign.activated'],
       ['paused', 'campaign.paused'],
     ] as const;
+    let answerPath = 0;
+    counted.commands = 0;
+    counted.writes = 0;
     for (const [status, type] of moves) {
+      const before = counted.commands;
+      const record = await store.load(1);
+      if (!record) throw new Error('campaign 1 vanished');
       const next = { ...draft, status };
       const event = createEnvelope(type, '1', record.version + 1, next);
-      record = await store.change(record, next, { at: new Date(), actorAccountId: '1', action: status, from: record.status, to: status }, [event]);
+      await store.change(record, next, { at: new Date(), actorAccountId: '1', action: status, from: record.status, to: status }, [event]);
+      answerPath += counted.commands - before;
+      await store.settled(); // the removal after the answer counts in all
     }
-    await store.settled(); // the finishes after the answers count too
-    return writes / moves.length;
+    return { answerPath: answerPath / moves.length, all: counted.commands / moves.length, writes: counted.writes / moves.length };
   } finally {
     await db.dropDatabase().catch(() => undefined);
     await client.close();

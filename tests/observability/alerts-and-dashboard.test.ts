@@ -51,9 +51,9 @@ describe('deploy/observability: alert rules and the dashboard', function () {
     expect(prometheusRule.spec).to.deep.equal(ruleFile);
   });
 
-  it('alerts on the ad path (errors, p99), caches, outbox, dead letters, readiness, counting lag and the notification backlog', function () {
+  it('alerts on the ad path (errors, p99), caches, outbox (backlog and parked events), dead letters, readiness, counting lag and the notification backlog', function () {
     const named = rules.map((rule) => rule.expr).join('\n');
-    for (const metric of ['pilot_ad_answers_total', 'http_request_duration_seconds_bucket', 'pilot_campaign_cache_', 'pilot_outbox_pending_entries', 'pilot_bus_dead_letter_messages', 'pilot_readiness_changes_total', 'pilot_counting_lag_seconds', 'pilot_notification_backlog_messages']) {
+    for (const metric of ['pilot_ad_answers_total', 'http_request_duration_seconds_bucket', 'pilot_campaign_cache_', 'pilot_outbox_pending_entries', 'pilot_outbox_events_parked_total', 'pilot_bus_dead_letter_messages', 'pilot_readiness_changes_total', 'pilot_counting_lag_seconds', 'pilot_notification_backlog_messages']) {
       expect(named, metric).to.include(metric);
     }
   });

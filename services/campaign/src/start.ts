@@ -40,7 +40,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     resources.add(repository, (opened) => opened.settled());
     await repository.ensureIndexes();
     // The relay judges how long a change has been pending by the clock the changes were made with.
-    const relay = OutboxRelay.forSource(bus, repository, config, logger, clock);
+    const relay = OutboxRelay.forSource(bus, repository, config, logger, clock, metrics);
     registerOutboxBacklog(metrics, () => repository.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const deps: CampaignDeps = { repository, clock, logger };

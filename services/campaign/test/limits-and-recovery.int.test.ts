@@ -4,13 +4,21 @@ import { createEnvelope, type CampaignState, type KnownEvent } from '@pilot/cont
 import { connectMongo } from '@pilot/storage';
 import { infraEnv, ManualClock, runServiceMain, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
+import type { Collection } from 'mongodb';
 import { loadConfig } from '../src/config';
 import { CampaignRepository } from '../src/data/campaign-repository';
+import { campaignStateOf, type CampaignRecord } from '../src/domain/campaign';
 import { createCampaign } from '../src/use-cases/create-campaign';
 import type { CampaignDeps } from '../src/use-cases/deps';
 import { listCampaigns } from '../src/use-cases/list-campaigns';
 import { repairSlots } from '../src/use-cases/repair-slots';
 import { ADMIN, client, CREATIVE, listen, logger, startCampaign, type Who } from './support';
+
+/** The versions of a campaign's changes still pending in its document. */
+async function pendingVersions(campaigns: Collection, id: number): Promise<number[]> {
+  const stored = await campaigns.findOne({ _id: id as never }, { projection: { pending: 1 } });
+  return ((stored?.pending ?? []) as Array<{ version: number }>).map((change) => change.version);
+}
 
 describe('campaign service: limits, replicas, outbox recovery, configuration', () => {
   const cleanup: Array<() => Promise<void>> = [];
@@ -83,14 +91,14 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const api = client(infra, service.url);
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const history = mongo.db!.collection('campaign_history');
+    const campaigns = mongo.db!.collection('campaigns');
 
     const id = (await api.post('/api/workspace/campaigns', owner, CREATIVE)).body.id as number;
     const moves: Array<[string, Who]> = [['submit', owner], ['approve', ADMIN], ['activate', ADMIN], ['pause', owner]];
-    for (const [index, [action, who]] of moves.entries()) {
+    for (const [action, who] of moves) {
       expect((await api.post(`/api/workspace/campaigns/${id}/${action}`, who)).status).to.equal(200);
       // No relay pass runs: the writer published the change itself before answering and finishes it right after.
-      await waitFor(async () => (await history.countDocuments({ _id: `${id}:${index + 2}` as never, pendingSince: { $exists: true } })) === 0, { message: `${action} finished by the writer` });
+      await waitFor(async () => (await pendingVersions(campaigns, id)).length === 0, { message: `${action} finished by the writer` });
     }
     await waitFor(() => events.length >= moves.length, { message: 'events of every transition' });
     expect(events.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
@@ -119,15 +127,14 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    const pending = { pendingSince: { $exists: true } };
-    const history = mongo.db!.collection('campaign_history');
-    expect((await history.find(pending).toArray()).map((entry) => entry._id)).to.have.members([`${id}:2`, `${id}:3`]);
+    const campaigns = mongo.db!.collection('campaigns');
+    expect(await pendingVersions(campaigns, id)).to.deep.equal([2, 3]);
     expect(events).to.deep.equal([]);
 
     // Another replica starts; its relay finds the unfinished changes and publishes their events.
     const recovered = await running(infra, {}, { OUTBOX_PENDING_GRACE_MS: '0' });
     await waitFor(() => events.length >= 2, { message: 'pending events published' });
-    await waitFor(async () => (await history.countDocuments(pending)) === 0);
+    await waitFor(async () => (await campaigns.countDocuments({ pendingSince: { $exists: true } })) === 0);
     // A later transition is a marker: any duplicate of the recovered events would arrive before it.
     const api2 = client(infra, recovered.service.url);
     expect((await api2.post(`/api/workspace/campaigns/${id}/activate`, ADMIN)).status).to.equal(200);
@@ -139,7 +146,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     ]);
   });
 
-  it('takes over events whose publishing lease was abandoned by a dead replica', async () => {
+  it('takes over a record whose relay hold was left by a dead replica once the hold lapses', async () => {
     const infra = testInfra();
     const { events, bus } = await listen(infra);
     cleanup.push(() => bus.close());
@@ -149,10 +156,10 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
     expect((await api.post(`/api/workspace/campaigns/${body.id}/submit`, owner)).status).to.equal(202);
     await crashed.stop();
-    // The dead replica had claimed the entry's lease just before it died.
+    // The dead replica's relay had taken the record just before it died.
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
-    await mongo.db!.collection('campaign_outbox_leases').insertOne({ _id: `campaign_history:${body.id}:2#1` as never, at: new Date(), holder: 'dead' });
+    await mongo.db!.collection('campaigns').updateOne({ _id: body.id as never }, { $set: { relayLeaseUntil: new Date(Date.now() + 400), relayLeaseHolder: 'dead' } });
 
     const startedAt = Date.now();
     const survivor = await startCampaign(infra, {}, { OUTBOX_LEASE_MS: '400', OUTBOX_PENDING_GRACE_MS: '0' });
@@ -187,66 +194,99 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
   });
 
   /**
-   * An approved campaign whose activation reached history but not its projection, as if the process died
-   * between the two writes: the entry goes in directly (pending for a minute already), the projection stays
-   * at version 3. The outbox relay passes at start and then every `relayIntervalMs`.
+   * An approved campaign whose activation was written (its guarded write: the document at version 4 with
+   * the change pending since a minute) by a process that died before its history entry and its publish.
+   * The outbox relay passes at start and then every `relayIntervalMs`.
    */
-  async function activationNotProjected(relayIntervalMs: string, accountId: string) {
+  async function activationLeftByDeadWriter(relayIntervalMs: string, accountId: string) {
     const infra = testInfra();
+    const { events, bus } = await listen(infra);
+    cleanup.push(() => bus.close());
     const { service } = await running(infra, {}, { OUTBOX_RELAY_INTERVAL_MS: relayIntervalMs });
     const api = client(infra, service.url);
     const owner: Who = { accountId };
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
     for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
+    await waitFor(() => events.length === 2, { message: 'the events of submit and approve' });
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
     const history = mongo.db!.collection('campaign_history');
-    const approved = await history.findOne({ _id: `${body.id}:3` as never });
     const campaigns = mongo.db!.collection('campaigns');
-    const projection = () => campaigns.findOne({ _id: body.id as never });
-    const before = await projection();
-    const activation = { ...approved!.state, status: 'active' };
-    await history.insertOne({
-      ...approved!,
-      _id: `${body.id}:4` as never,
-      version: 4,
-      action: 'activated',
-      from: 'approved',
-      to: 'active',
-      state: activation,
-      outbox: [createEnvelope('campaign.activated', String(body.id), 4, activation as CampaignState)],
-      pendingSince: new Date(Date.now() - 60_000),
-    });
-    return { api, campaignId: body.id as number, projection, before };
+    const stored = () => campaigns.findOne({ _id: body.id as never });
+    await waitFor(async () => (await pendingVersions(campaigns, body.id as number)).length === 0, { message: 'approve finished by its writer' });
+    const approved = await history.findOne({ _id: `${body.id}:3` as never });
+    const activation = { ...approved!.state, status: 'active' } as CampaignRecord;
+    const at = new Date(Date.now() - 60_000);
+    const data = { ...campaignStateOf(activation), name: activation.name, actorAccountId: ADMIN.accountId, reason: null };
+    const event = createEnvelope('campaign.activated', String(body.id), 4, data as CampaignState, at);
+    const change = { version: 4, at, actorAccountId: ADMIN.accountId, action: 'activated', from: 'approved', to: 'active', reason: null, state: activation, events: [event] };
+    const { matchedCount } = await campaigns.updateOne({ _id: body.id as never, version: 3 }, { $set: { ...activation, version: 4, updatedAt: at }, $push: { pending: change }, $min: { pendingSince: at } } as never);
+    expect(matchedCount).to.equal(1);
+    return { api, campaignId: body.id as number, stored, history, events };
   }
 
-  it("rolls a projection that missed its last change forward on the outbox relay's next pass", async () => {
-    const { api, campaignId, projection } = await activationNotProjected('300', '6301');
-    await waitFor(async () => (await projection())?.version === 4, { message: 'the relay rolled the projection forward' });
+  it("finishes a change whose writer died after its guarded write on the outbox relay's next pass: its history entry once, its event", async () => {
+    const { api, campaignId, stored, history, events } = await activationLeftByDeadWriter('300', '6301');
+    await waitFor(async () => (await stored())?.pendingSince === undefined, { message: 'the relay finished the change' });
+    expect(await history.countDocuments({ entityId: campaignId })).to.equal(4);
+    expect(await history.findOne({ _id: `${campaignId}:4` as never })).to.deep.include({ action: 'activated', from: 'approved', to: 'active' });
+    await waitFor(() => events.length === 3, { message: 'the activation published' });
+    expect(events[2]).to.include({ type: 'campaign.activated', aggregateVersion: 4 });
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.body.items).to.have.length(1);
     expect(snapshot.body.items[0]).to.include({ campaignId, status: 'active', version: 4 });
   });
 
-  it('decides a transition on the change its projection missed: refuses what that change ruled out, allows what it made possible', async () => {
-    const { api, campaignId, projection } = await activationNotProjected('3600000', '6302');
-    // The projection still says approved; history says active. A read by id answers from the projection alone.
-    expect((await api.get(`/api/workspace/campaigns/${campaignId}`, ADMIN)).body.status).to.equal('approved');
+  it('decides a transition on the campaign as written, and finishes the change its writer left with its own', async () => {
+    const { api, campaignId, stored, history, events } = await activationLeftByDeadWriter('3600000', '6302');
+    expect((await api.get(`/api/workspace/campaigns/${campaignId}`, ADMIN)).body.status).to.equal('active');
     const activate = await api.post(`/api/workspace/campaigns/${campaignId}/activate`, ADMIN);
     expect(activate.status).to.equal(409);
     expect(activate.body.code).to.equal('invalid_transition');
     const pause = await api.post(`/api/workspace/campaigns/${campaignId}/pause`, ADMIN, { reason: 'checked' });
     expect(pause.status).to.equal(200);
     expect(pause.body).to.include({ status: 'paused' });
-    expect(await projection()).to.deep.include({ version: 5, status: 'paused' });
+    await waitFor(async () => (await stored())?.pendingSince === undefined, { message: 'both changes finished by the pause' });
+    expect(await stored()).to.deep.include({ version: 5, status: 'paused' });
+    expect((await history.find({ entityId: campaignId }).sort({ version: 1 }).toArray()).map((entry) => entry.action)).to.deep.equal(['created', 'submitted', 'approved', 'activated', 'paused']);
+    await waitFor(() => events.length === 4, { message: 'the activation and the pause published' });
+    expect(events.slice(2).map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
+      ['campaign.activated', 4],
+      ['campaign.paused', 5],
+    ]);
   });
 
-  it('answers the snapshot from projections only: a read rolls nothing forward and writes nothing', async () => {
-    const { api, campaignId, projection, before } = await activationNotProjected('3600000', '6302');
+  it('answers the snapshot with a read alone: it writes nothing', async () => {
+    const { api, campaignId, stored } = await activationLeftByDeadWriter('3600000', '6303');
+    const before = await stored();
     const snapshot = await api.get('/internal/campaigns/active', null);
     expect(snapshot.status).to.equal(200);
-    expect(snapshot.body.items.map((item: { campaignId: number }) => item.campaignId)).to.not.include(campaignId);
-    expect(await projection()).to.deep.equal(before);
+    expect(snapshot.body.items.map((item: { campaignId: number }) => item.campaignId)).to.include(campaignId);
+    expect(await stored()).to.deep.equal(before);
+  });
+
+  it('creates with a fresh id on two replicas in turn after one of them fell 300 ids behind', async function () {
+    this.timeout(60_000);
+    const infra = testInfra();
+    const mongoOf = async () => {
+      const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+      cleanup.push(() => mongo.close());
+      return mongo;
+    };
+    const [first, second] = [new CampaignRepository(await mongoOf()), new CampaignRepository(await mongoOf())];
+    await first.ensureIndexes();
+    const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
+    const replica = (repository: CampaignRepository): CampaignDeps => ({ repository, clock, logger });
+    const owner = (accountId: string) => ({ accountId, admin: false, displayName: `Owner ${accountId}` });
+    const ids: number[] = [(await createCampaign(replica(first), owner('6501'), CREATIVE)).id];
+    // The other replica creates 300 records meanwhile (three accounts of 100).
+    for (let index = 0; index < 300; index += 1) ids.push((await createCampaign(replica(second), owner(String(6510 + Math.floor(index / 100))), CREATIVE)).id);
+    for (let turn = 0; turn < 6; turn += 1) {
+      const created = await createCampaign(replica(turn % 2 === 0 ? first : second), owner('6502'), CREATIVE);
+      expect(ids, `create ${turn} got a fresh id`).to.not.include(created.id);
+      ids.push(created.id);
+    }
+    expect(new Set(ids).size).to.equal(307);
   });
 
   describe('campaign slots of records that were never written', () => {

@@ -76,7 +76,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       new UnfoldedCounts(redis, countPrefix, config.DEPENDENCY_TIMEOUT_MS),
       totals,
     );
-    const relay = OutboxRelay.forSource(bus, placements, config, logger, clock);
+    const relay = OutboxRelay.forSource(bus, placements, config, logger, clock, metrics);
     registerOutboxBacklog(metrics, () => placements.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const limiter = new RedisLimiter(redis, {

@@ -77,7 +77,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await accounts.ensureIndexes();
     await publisherRecords.ensureIndexes();
 
-    const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger, clock);
+    const relay = OutboxRelay.forSource(bus, publisherRecords, config, logger, clock, metrics);
     registerOutboxBacklog(metrics, () => publisherRecords.outboxQueues());
     resources.add(relay, (opened) => opened.stop());
     const readModel = new PublisherKeyWriter(redis, config.REDIS_KEY_PREFIX, await publisherRecords.readModelIncarnation());
@@ -154,10 +154,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       port: server.port,
       relay,
       rebuildReadModel: () => rebuildReadModel(deps),
-      sweepRetention: async () => ({
-        ...(await retention.sweep()),
-        [publisherRecords.outboxLeases().collectionName]: await relay.sweepLeases(),
-      }),
+      sweepRetention: () => retention.sweep(),
       stop: () => resources.closeAll(),
     };
   });

@@ -110,12 +110,9 @@ describe('publisher-identity: stored documents through the models', () => {
 
   it('hands out publisher ids as numbers and keeps one read model incarnation', async () => {
     const publishers = new PublisherRepository(connection);
-    expect(await publishers.nextId('42', at)).to.equal(1);
-    expect(await publishers.nextId('43', at)).to.equal(2);
-    expect(await stored('publisher_ids')).to.deep.equal([
-      { _id: 1, ownerAccountId: '42', at },
-      { _id: 2, ownerAccountId: '43', at },
-    ]);
+    expect(await publishers.nextId()).to.equal(1);
+    expect(await new PublisherRepository(connection).nextId()).to.equal(2);
+    expect(await stored('counters')).to.deep.equal([{ _id: 'publishers', seq: 2 }]);
     const incarnation = await publishers.readModelIncarnation();
     expect(await new PublisherRepository(connection).readModelIncarnation()).to.equal(incarnation);
     const [meta] = await stored('key_read_model');

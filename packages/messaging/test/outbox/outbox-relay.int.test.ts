@@ -1,17 +1,18 @@
 /**
- * The outbox relay publishing what writers left unfinished, against the store that writes the entries
+ * The outbox relay finishing what writers left unfinished, against the store that writes the changes
  * (`@pilot/storage`). Real FerretDB and RabbitMQ.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Bus, OutboxRelay, type OutboxRelayOptions } from '../../src';
-import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
-import { createLogger } from '@pilot/platform';
+import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type CampaignEvent, type KnownEvent } from '@pilot/contracts';
+import { createLogger, type Logger } from '@pilot/platform';
+import { Registry } from 'prom-client';
 import { deliveredSoFar, ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Db } from 'mongodb';
 import { VersionedStore } from '@pilot/storage';
-import { campaign, campaignEvent, entryOf, facts, isPending, projectionOf, type Campaign } from '../../../storage/test/versioned-store/support';
+import { campaign, campaignEvent, facts, isPending, writtenByDeadWriter, type Campaign } from '../../../storage/test/versioned-store/support';
 
 const logger = createLogger({ service: 'outbox-relay-test', level: 'silent' });
 
@@ -84,20 +85,54 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     expect(received).to.deep.equal([first]);
   });
 
-  it('rolls forward the projection a dead writer never wrote before publishing its events', async () => {
-    const store = storeOf('roll');
-    const received = await consumer('relay-roll');
+  it('writes the history entry of a change whose writer died after its guarded write, once, and publishes its events', async () => {
+    const store = storeOf('dead_change');
+    const received = await consumer('relay-dead-change');
     const state = campaign(nextId++);
-    await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+    const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+    await store.settled();
     const active = { ...state, status: 'active' as const };
-    await store.history.insertOne(entryOf(active, 2, facts('activate', 'submitted', 'active')));
-    expect((await projectionOf(db, 'roll', state.campaignId))?.version).to.equal(1);
+    await writtenByDeadWriter(store, created, active, facts('activate', 'submitted', 'active'));
+    expect(await store.history.countDocuments({ _id: `${state.campaignId}:2` })).to.equal(0);
 
     await newRelay(await newBus(), store).flush();
-    expect(await projectionOf(db, 'roll', state.campaignId)).to.deep.include({ version: 2, status: 'active' });
+    await newRelay(await newBus(), store).flush();
+    expect(await store.history.countDocuments({ entityId: state.campaignId })).to.equal(2);
+    expect(await store.history.findOne({ _id: `${state.campaignId}:2` })).to.deep.include({ action: 'activate', from: 'submitted', to: 'active' });
     expect(await isPending(store, `${state.campaignId}:2`)).to.equal(false);
     await waitFor(() => received.length === 1);
+    await settle(received);
+    expect(received).to.have.length(1);
     expect(received[0]).to.deep.include({ type: CAMPAIGN_ACTIVATED, aggregateVersion: 2 });
+  });
+
+  it('parks an event that fails its contract, says so, and publishes the next ones', async () => {
+    const store = storeOf('parking');
+    const received = await consumer('relay-parking');
+    const broken = campaign(nextId++);
+    const invalid = { ...campaignEvent(broken, 1), data: { campaignId: 'not a number' } } as unknown as CampaignEvent;
+    await store.create(broken.campaignId, broken, facts('submit', null, 'submitted', new Date('2026-02-01T10:00:00Z')), [invalid]);
+    const next = campaign(nextId++);
+    const valid = campaignEvent(next, 1);
+    await store.create(next.campaignId, next, facts('submit', null, 'submitted', new Date('2026-02-01T10:00:01Z')), [valid]);
+    const errors: Array<{ fields: Record<string, unknown>; message: string }> = [];
+    const recording = { ...logger, error: (fields: Record<string, unknown>, message: string) => void errors.push({ fields, message }) } as unknown as Logger;
+    const metrics = new Registry();
+
+    await newRelay(await newBus(), store, { logger: recording, metrics }).flush();
+    await waitFor(() => received.length === 1);
+    expect(received[0]?.id).to.equal(valid.id);
+    expect(await isPending(store, `${broken.campaignId}:1`), 'parked, out of the way').to.equal(false);
+    expect(await isPending(store, `${next.campaignId}:1`)).to.equal(false);
+    const parked = await db.collection('parked_events').find({ recordId: broken.campaignId }).toArray();
+    expect(parked).to.have.length(1);
+    expect(parked[0]).to.deep.include({ collection: 'parking', version: 1 });
+    expect((parked[0]?.event as KnownEvent).id).to.equal(invalid.id);
+    expect(parked[0]?.problem).to.match(/invalid campaign\.submitted data/);
+    expect(errors).to.have.length(1);
+    expect(errors[0]?.fields).to.deep.include({ eventId: invalid.id, eventType: invalid.type, recordId: broken.campaignId, collection: 'parking' });
+    expect(await metrics.getSingleMetricAsString('pilot_outbox_events_parked_total')).to.include('pilot_outbox_events_parked_total{collection="parking",event_type="campaign.submitted"} 1');
+    expect(await store.history.countDocuments({ entityId: broken.campaignId }), 'its change is audited all the same').to.equal(1);
   });
 
   it('leaves a change to its writer while it is younger than the grace, by the injected clock', async () => {
@@ -132,12 +167,12 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     expect(received[0]?.id).to.equal(event.id);
   });
 
-  it('marks a batch finished in one update, and when a publish fails the entries published before it', async () => {
+  it('finishes the records published before a publish that fails, and the rest at the next pass', async () => {
     const store = storeOf('batch');
     const created: string[] = [];
     for (let n = 0; n < 3; n += 1) {
       const state = campaign(nextId++);
-      await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [campaignEvent(state, 1)]);
+      await store.create(state.campaignId, state, facts('submit', null, 'submitted', new Date(Date.parse('2026-02-01T10:00:00Z') + n)), [campaignEvent(state, 1)]);
       created.push(`${state.campaignId}:1`);
     }
     const [first, second, third] = created as [string, string, string];
@@ -147,28 +182,17 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
       if (`${event.aggregateId}:${event.aggregateVersion}` === third) throw new Error('the broker refused the third');
       await publish(event);
     };
-    await store.settled();
-    // The relay's view of the entries, recording the filters of its updates.
-    const updates: unknown[] = [];
-    const stored = store.outbox().entries;
-    const entries: typeof stored = Object.create(stored);
-    entries.updateMany = ((filter: unknown, ...rest: unknown[]) => {
-      updates.push(filter);
-      return (stored.updateMany as (...args: unknown[]) => unknown).call(entries, filter, ...rest);
-    }) as typeof stored.updateMany;
-
     let failure: unknown;
-    await newRelay(refusingThird, store, { queues: () => [{ ...store.outbox(), entries }] })
-      .flush()
-      .catch((error: unknown) => (failure = error));
+    const relay = newRelay(refusingThird, store);
+    await relay.flush().catch((error: unknown) => (failure = error));
     expect((failure as Error).message).to.equal('the broker refused the third');
-    expect(updates, 'one update for the two published').to.deep.equal([{ _id: { $in: [first, second] } }]);
     expect(await isPending(store, first)).to.equal(false);
     expect(await isPending(store, second)).to.equal(false);
     expect(await isPending(store, third), 'left for the next pass').to.equal(true);
 
-    await newRelay(await newBus(), store).flush();
-    expect(await isPending(store, third)).to.equal(false);
+    refusingThird.publish = publish;
+    await relay.flush();
+    expect(await isPending(store, third), 'the relay that held it takes it again at once').to.equal(false);
   });
 
   it('publishes the events of every change of a record in version order', async () => {
@@ -186,7 +210,7 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     ]);
   });
 
-  it('publishes each leftover once when two relays with leases pass at the same time', async () => {
+  it('publishes each leftover once when two relays pass at the same time (each takes a record by one atomic update)', async () => {
     const store = storeOf('two_relays');
     const received = await consumer('relay-two');
     const events: string[] = [];
@@ -196,8 +220,7 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
       events.push(event.id);
       await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [event]);
     }
-    const leases = db.collection('two_relays_leases');
-    const [first, second] = [newRelay(await newBus(), store, { leases }), newRelay(await newBus(), store, { leases })];
+    const [first, second] = [newRelay(await newBus(), store), newRelay(await newBus(), store)];
     await Promise.all([first!.flush(), second!.flush()]);
     await waitFor(() => received.length >= events.length);
     await settle(received);
@@ -205,7 +228,7 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     expect(received).to.have.length(events.length);
   });
 
-  it('publishes events left pending by a process that died between its write and its publish', async function () {
+  it('finishes a create whose process died after its guarded write, before its history entry and its publish', async function () {
     this.timeout(30_000);
     const received = await consumer('relay-crash');
     const campaignId = nextId++;
@@ -226,6 +249,7 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     const crashed = new VersionedStore<Campaign>(db, 'campaign', 'campaigns_crash', 'campaign_history_crash');
     expect(written.written).to.equal(campaignId);
     expect(await isPending(crashed, `${campaignId}:1`)).to.equal(true);
+    expect(await crashed.history.countDocuments({ entityId: campaignId }), 'no history entry yet').to.equal(0);
     await settle(received);
     expect(received).to.have.length(0); // the dead writer published nothing
 
@@ -238,5 +262,6 @@ describe('OutboxRelay (real FerretDB and RabbitMQ)', () => {
     expect(received[0]).to.deep.include({ type: CAMPAIGN_SUBMITTED, aggregateId: String(campaignId), aggregateVersion: 1 });
     expect(await isPending(crashed, `${campaignId}:1`)).to.equal(false);
     expect((await crashed.load(campaignId))?.status).to.equal('submitted');
+    expect(await crashed.history.countDocuments({ entityId: campaignId }), 'its history entry, once').to.equal(1);
   });
 });

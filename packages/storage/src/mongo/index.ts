@@ -5,7 +5,6 @@
  * any more does not run on in the database.
  */
 import mongoose, { type Connection, type Model } from 'mongoose';
-import { claimOnce } from './claim-once';
 
 export { mongoose };
 export type { Connection, FilterQuery, Model, PipelineStage } from 'mongoose';
@@ -66,40 +65,7 @@ export { isDuplicateKeyError } from './errors';
 
 export { claimOnce } from './claim-once';
 
-/**
- * Inserts a document under the next free positive integer `_id` of a collection whose records are never
- * deleted, so an id is never reused and two replicas never hand out the same one: the unique `_id` decides,
- * a loser retries with the next number. `from`, when given (the caller's last id plus one), is where the
- * search starts, so a process asks for the highest id once rather than on every insert.
- */
-export async function insertWithNextId<T extends { _id: number }>(model: Model<T>, build: (id: number) => Omit<T, '_id'>, maxAttempts = 50, from?: number): Promise<number> {
-  let candidate = from;
-  if (candidate === undefined) {
-    const last = await model.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: unknown }>();
-    candidate = typeof last?._id === 'number' ? last._id + 1 : 1;
-  }
-  for (let attempt = 0; attempt < maxAttempts; attempt += 1, candidate += 1) {
-    if (await claimOnce(model, candidate as T['_id'], build(candidate))) return candidate;
-  }
-  throw new Error(`no free id in ${model.collection.collectionName} after ${maxAttempts} attempts`);
-}
-
-/** The ids of one collection handed out by insertWithNextId, remembering where the next search starts. */
-export class NextIds<T extends { _id: number }> {
-  private next: number | undefined;
-
-  constructor(
-    private readonly model: Model<T>,
-    private readonly maxAttempts = 200,
-  ) {}
-
-  async insert(build: (id: number) => Omit<T, '_id'>): Promise<number> {
-    const id = await insertWithNextId(this.model, build, this.maxAttempts, this.next);
-    this.next = id + 1;
-    return id;
-  }
-}
-
+export * from './id-counter';
 export * from './retention';
 export * from './models';
 export * from './each-limited';

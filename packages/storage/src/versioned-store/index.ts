@@ -1,2 +1,2 @@
 export * from './versioned-store';
-export * from './pending-entries';
+export * from './pending-changes';

@@ -1,37 +1,28 @@
 /**
- * Records whose every change is an immutable, numbered history entry (docs/storage.md).
+ * Records whose every change is one version-guarded write of one document (docs/storage.md).
  *
- * Two collections per kind of record: the history (`campaign_history`) and the current state
- * (`campaigns`). A change from version v inserts history entry `<id>:<v+1>` carrying the new state, the
- * audit facts (actor, action, from, to, reason) and the events to publish, in ONE insert. The unique `_id`
- * makes the change exclusive on every store, FerretDB included, which has no atomic conditional update: of
- * two concurrent changes from the same version exactly one is inserted; the other gets
- * ConcurrentChangeError. The entry is the outbox (pending-entries.ts): it carries `pendingSince` until the
- * change is finished.
+ * Two collections per kind of record: the records under their own ids (`campaigns`; a number for numbered
+ * records, a string for named ones) and the audit (`campaign_history`). A change from version v is ONE
+ * update of the record's document, `{_id, version: v}` → the new state, version v+1, and a pending item
+ * (pending-changes.ts) carrying the audit facts, the state and the events; a create is one insert of the
+ * document with its first item. No match means someone else changed it first: ConcurrentChangeError.
  *
- * The current state of each record is a projection of its newest entry under the record's own id (a number
- * for numbered records, a string for named ones), written by `_id` alone: a conditional replace is not atomic
- * on FerretDB. A slower writer may so overwrite a newer projection with its older one, so after writing, a
- * writer looks up the next version's entry by `_id` and rolls forward when there is one: crossing writers end
- * with the newest state. A change is finished (its `pendingSince` removed) only after its projection write,
- * that lookup and its publish all succeeded; whatever interrupts them leaves the entry pending for the outbox
- * relay, which rolls the projection forward (`load`) and publishes. So a change costs at most three writes:
- * the entry, the projection, the finish. The writer answers once the projection is written and the events
- * are published; the lookups and the finishes run after the answer, in batches of the changes answered
- * within FINISH_DELAY_MS (finish-batches.ts: one lookup and one update a batch; `settled()` waits for
- * them), since whoever reads the state to change it uses `load()`, which reads the newer entries itself.
+ * The writer then finishes the change: it writes the history entry `<id>:<version>` (an insert; one written
+ * before is left as it is) while it publishes the events with broker confirms, answers, and after the
+ * answer removes the pending items by one update guarded by its version. The update returns the pending
+ * items as they are after it, so a writer finishes every unfinished change of the record in version order,
+ * and a newer change's writer (guarded by a version that moved on) leaves its removal to that writer.
+ * Whatever interrupts a writer leaves the items for the outbox relay, which finishes them the same way: at
+ * least once, and consumers drop the versions they have.
  *
- * Every lookup here is by `_id`; MongoDB and the local store (built with its `_id` patch)
- * answer it from the index. The raw driver is used, not mongoose models: every transition
- * goes through these writes and lookups, and a model measured 0.3 to 0.6 ms more CPU on each.
+ * The raw driver is used, not mongoose models: every transition goes through these writes and lookups, and
+ * a model measured 0.3 to 0.6 ms more CPU on each.
  */
 import type { KnownEvent } from '@pilot/contracts';
 import { sameInstantAfter } from '@pilot/contracts';
 import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '../mongo';
-import { FinishBatches } from './finish-batches';
-import { markAllFinished, PENDING_INDEX, type OutboxEntry, type OutboxQueue } from './pending-entries';
-import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification } from 'mongodb';
-import { positiveIntOf } from '@pilot/platform';
+import { OUTBOX_FIELDS, PENDING_INDEX, WITHOUT_OUTBOX, type ClaimedRecord, type OutboxQueue, type PendingChange, type RelayLease } from './pending-changes';
+import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification, UpdateFilter } from 'mongodb';
 
 export class ConcurrentChangeError extends Error {
   constructor(entity: string, id: RecordId) {
@@ -61,8 +52,6 @@ export interface HistoryEntry<S> extends ChangeFacts {
   ownerAccountId: string;
   state: S;
   outbox: KnownEvent[];
-  /** Present until the change is finished (see the module comment). */
-  pendingSince?: Date;
 }
 
 export type Current<S> = S & { _id: RecordId; version: number; createdAt: Date; updatedAt: Date };
@@ -93,12 +82,6 @@ const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 const AUDIT_ORDER = { at: -1, _id: -1 } as const;
 
 /**
- * How long the finishes of answered changes wait to be done together: short beside the relay's grace
- * (OUTBOX_PENDING_GRACE_MS, seconds), long enough to gather the changes of a busy writer.
- */
-const FINISH_DELAY_MS = 100;
-
-/**
  * The history entries of `entity` after `position` in the audit's order (docs/storage.md): a filter for a
  * collection of entries whose `_id`s are strings, read on an index ending in `at: -1, _id: -1`.
  */
@@ -110,23 +93,39 @@ export function entriesAfter(entity: string, position: HistoryPosition): Documen
 
 export interface VersionedStoreOptions {
   /**
-   * Publishes a change's events with broker confirms, right after its entry is written and beside its
-   * projection write. Without it (or when it fails) the events wait for the outbox relay.
+   * Publishes a change's events with broker confirms, right after its guarded write and beside its history
+   * insert. Without it (or when it fails) the events wait for the outbox relay.
    */
   publish?: (events: KnownEvent[]) => Promise<void>;
-  /** How long the finishes of answered changes wait to be done together (FINISH_DELAY_MS). */
-  finishDelayMs?: number;
 }
+
+/** A record's document: its state, version and times, and its outbox fields while a change is unfinished. */
+type StoredRecord<S> = Current<S> & { pending?: PendingChange<S>[]; pendingSince?: Date; relayLeaseUntil?: Date; relayLeaseHolder?: string };
+
+/** An event parked by the relay because it fails its contract (`parked_events`). */
+export interface ParkedEvent {
+  _id: string;
+  collection: string;
+  recordId: RecordId;
+  version: number;
+  event: unknown;
+  problem: string;
+  at: Date;
+}
+
+/** The fields of a record's document the store itself keeps. */
+const META_FIELDS = new Set(['_id', 'version', 'createdAt', 'updatedAt', ...Object.keys(OUTBOX_FIELDS)]);
 
 export class VersionedStore<S extends { ownerAccountId: string }> {
   /** The history, for the owning repository's own queries (audit). */
   readonly history: Collection<HistoryEntry<S>>;
-  /** The current projections, for the owning repository's own queries (lists). */
+  /** The records, for the owning repository's own queries (lists). */
   readonly current: Collection<Current<S>>;
-  private readonly entries: Collection<OutboxEntry>;
+  private readonly records: Collection<StoredRecord<S>>;
+  private readonly parked: Collection<ParkedEvent>;
   private readonly queue: OutboxQueue;
-  /** The finishes waiting after their changes' answers. */
-  private readonly finishes: FinishBatches<Written<S>>;
+  /** The removals of finished changes still running after their answers. */
+  private readonly removals = new Set<Promise<void>>();
 
   constructor(
     db: Db,
@@ -137,17 +136,25 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   ) {
     this.history = db.collection<HistoryEntry<S>>(historyCollection);
     this.current = db.collection<Current<S>>(currentCollection);
-    this.entries = db.collection<OutboxEntry>(historyCollection);
-    this.finishes = new FinishBatches((batch) => this.finishAll(batch), options.finishDelayMs ?? FINISH_DELAY_MS);
-    this.queue = { entries: this.entries, finish: async (entry) => void (await this.load(entityIdOf(entry._id))) };
+    this.records = db.collection<StoredRecord<S>>(currentCollection);
+    this.parked = db.collection<ParkedEvent>('parked_events');
+    this.queue = {
+      entries: this.records as unknown as Collection<Document>,
+      leftovers: (cutoff, limit, skip) => this.leftovers(cutoff, limit, skip),
+      claim: (id, cutoff, lease) => this.claim(id, cutoff, lease),
+      writeHistory: (record) => this.writeHistory(record._id, record.pending as PendingChange<S>[]),
+      park: (record, change, event, problem, at) => this.park(record, change, event, problem, at),
+      release: (record) => this.release(record),
+      letGo: (record) => this.letGo(record),
+    };
   }
 
-  /** The history's indexes: the audit's order by record, by owner and over all, and the unfinished entries. */
+  /** The history's indexes (the audit's order by record, by owner and over all) and the records' pending index. */
   async ensureIndexes(): Promise<void> {
     await this.history.createIndex({ entityId: 1, ...AUDIT_ORDER });
     await this.history.createIndex({ ownerAccountId: 1, ...AUDIT_ORDER });
     await this.history.createIndex(AUDIT_ORDER);
-    await this.entries.createIndexes([PENDING_INDEX]);
+    await this.records.createIndexes([PENDING_INDEX]);
   }
 
   /** Where this store's unfinished changes wait for the outbox relay. */
@@ -155,15 +162,15 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return this.queue;
   }
 
-  /** An index on the current projections. */
+  /** An index on the records. */
   async createCurrentIndex(spec: IndexSpecification): Promise<void> {
     await this.current.createIndex(spec);
   }
 
   /**
-   * The indexes of the lists of current records (`currentPage`), one per combination of their equality
-   * filters (owner, status), each ending in the lists' order (newest first, ties by id) so a page is an
-   * index range read from the cursor on; a search is a residual filter on that range.
+   * The indexes of the lists of records (`currentPage`), one per combination of their equality filters
+   * (owner, status), each ending in the lists' order (newest first, ties by id) so a page is an index range
+   * read from the cursor on; a search is a residual filter on that range.
    */
   async createListIndexes(): Promise<void> {
     const equalities: Array<Record<string, 1>> = [{}, { ownerAccountId: 1 }, { status: 1 }, { ownerAccountId: 1, status: 1 }];
@@ -172,10 +179,9 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     }
   }
 
-  /** Current records matching `filter`. */
+  /** Records matching `filter`, without their outbox fields unless `projection` names what to read. */
   async findCurrent(filter: Filter<Document>, { sort, limit, projection }: FindCurrentOptions = {}): Promise<Current<S>[]> {
-    const options: FindOptions = {};
-    if (projection) options.projection = projection;
+    const options: FindOptions = { projection: projection ?? WITHOUT_OUTBOX };
     let cursor = this.current.find(filter as Filter<Current<S>>, options);
     if (sort) cursor = cursor.sort(sort);
     if (limit !== undefined) cursor = cursor.limit(limit);
@@ -183,8 +189,8 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   }
 
   /**
-   * Up to `count` current records matching `filter`, newest first (ties by id), after `after` when given:
-   * keyset paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository declares.
+   * Up to `count` records matching `filter`, newest first (ties by id), after `after` when given: keyset
+   * paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository declares.
    */
   async currentPage(filter: Document, after: CurrentPosition | null, count: number): Promise<Current<S>[]> {
     const query = after ? { $and: [filter, olderThan('createdAt', after[0], after[1])] } : filter;
@@ -204,10 +210,11 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       .toArray()) as HistoryEntry<S>[];
   }
 
-  /** Every current record in `_id` order, `batchSize` at a time (one cursor; each batch has its own deadline). */
+  /** Every record in `_id` order, `batchSize` at a time (one cursor; each batch has its own deadline). */
   async *currentInBatches(batchSize = 500): AsyncGenerator<Current<S>[]> {
     let batch: Current<S>[] = [];
-    for await (const record of this.current.find({}, { batchSize, ...wholeCollectionScan(this.current) }).sort({ _id: 1 })) {
+    const cursor = this.current.find({}, { batchSize, projection: WITHOUT_OUTBOX, ...wholeCollectionScan(this.current) }).sort({ _id: 1 });
+    for await (const record of cursor) {
       batch.push(record as Current<S>);
       if (batch.length >= batchSize) {
         yield batch;
@@ -217,7 +224,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     if (batch.length > 0) yield batch;
   }
 
-  /** The `_id` of the history entry that holds version `version` of record `id` (and its events). */
+  /** The `_id` of the history entry that holds version `version` of record `id`. */
   static entryId(id: RecordId, version: number): string {
     return `${id}:${version}`;
   }
@@ -227,87 +234,85 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return record.version + 1;
   }
 
-  /** Creates version 1. Throws ConcurrentChangeError when the id is taken (its projection rolled forward first). */
+  /** Creates version 1 (one insert). Throws ConcurrentChangeError when the id is taken. */
   async create(id: RecordId, state: S, facts: ChangeFacts, events: KnownEvent[] = []): Promise<Current<S>> {
-    return (await this.write(id, 1, state, facts, events, facts.at)).changed;
+    return (await this.createAndPublish(id, state, facts, events)).changed;
+  }
+
+  /** create(), also telling whether the events are on the bus. */
+  async createAndPublish(id: RecordId, state: S, facts: ChangeFacts, events: KnownEvent[] = []): Promise<Written<S>> {
+    const change = pendingChange(1, state, facts, events);
+    const changed = { ...state, _id: id, version: 1, createdAt: facts.at, updatedAt: facts.at } as Current<S>;
+    try {
+      await this.records.insertOne({ ...changed, pending: [change], pendingSince: facts.at } as never);
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new ConcurrentChangeError(this.entity, id);
+      throw error;
+    }
+    return { changed, published: await this.finish(id, 1, [change]) };
   }
 
   /**
    * Moves `record` (as read, at its version) to `next`. Throws ConcurrentChangeError if someone else moved it
-   * first (or `record` was read from a projection that missed a change: the projection is rolled forward).
+   * first, or it does not exist.
    */
   async change(record: Current<S>, next: S, facts: ChangeFacts, events: KnownEvent[] = []): Promise<Current<S>> {
     return (await this.changeAndPublish(record, next, facts, events)).changed;
   }
 
-  /** change(), also telling whether the change's events are on the bus (published beside the projection write). */
-  changeAndPublish(record: Current<S>, next: S, facts: ChangeFacts, events: KnownEvent[]): Promise<Written<S>> {
-    return this.write(record._id, record.version + 1, next, facts, events, record.createdAt);
+  /** change(), also telling whether the change's events are on the bus (published beside its history insert). */
+  async changeAndPublish(record: Current<S>, next: S, facts: ChangeFacts, events: KnownEvent[]): Promise<Written<S>> {
+    const version = record.version + 1;
+    const change = pendingChange(version, next, facts, events);
+    const removed = Object.keys(record).filter((field) => !META_FIELDS.has(field) && !(field in next));
+    const update: UpdateFilter<StoredRecord<S>> = {
+      $set: { ...next, version, updatedAt: facts.at } as never,
+      $push: { pending: change } as never,
+      $min: { pendingSince: facts.at } as never,
+    };
+    if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((field) => [field, ''])) as never;
+    const after = await this.records.findOneAndUpdate({ _id: record._id, version: record.version } as Filter<StoredRecord<S>>, update, { returnDocument: 'after' });
+    if (!after) throw new ConcurrentChangeError(this.entity, record._id);
+    const changed = { ...next, _id: record._id, version, createdAt: after.createdAt, updatedAt: facts.at } as Current<S>;
+    return { changed, published: await this.finish(record._id, version, after.pending ?? [change]) };
   }
 
-  /**
-   * The projection alone: one read where load() may take more. It may miss a change that is being written
-   * or was interrupted; change() from it detects that (the next version's entry exists), rolls the
-   * projection forward and throws ConcurrentChangeError, so a caller that retries on that error never acts
-   * on a stale state. Never decide a refusal on it: check with load() first.
-   */
-  async loadProjection(id: RecordId): Promise<Current<S> | null> {
-    return (await this.current.findOne({ _id: id } as Filter<Current<S>>)) as Current<S> | null;
-  }
-
-  /** The current state, rolled forward from the history when a change was interrupted or its projection overtaken. */
+  /** The record as it is now (one read by `_id`), without its outbox fields. */
   async load(id: RecordId): Promise<Current<S> | null> {
-    const current = await this.loadProjection(id);
-    let latest: HistoryEntry<S> | null = null;
-    for (let version = (current?.version ?? 0) + 1; ; version += 1) {
-      const entry = await this.history.findOne({ _id: VersionedStore.entryId(id, version) });
-      if (!entry) break;
-      latest = entry as HistoryEntry<S>;
-    }
-    if (!latest) return current;
-    const createdAt = current?.createdAt ?? (await this.history.findOne({ _id: VersionedStore.entryId(id, 1) }, { projection: { at: 1 } }))?.at ?? latest.at;
-    const projected = { ...latest.state, _id: id, version: latest.version, createdAt, updatedAt: latest.at } as Current<S>;
-    await this.writeProjection(projected);
-    return projected;
+    return (await this.current.findOne({ _id: id } as Filter<Current<S>>, { projection: WITHOUT_OUTBOX })) as Current<S> | null;
   }
 
-  /** Finishes the changes answered so far, without waiting for their batch's delay (for tests, and a process that stops). */
-  settled(): Promise<void> {
-    return this.finishes.settled();
-  }
-
-  private async write(id: RecordId, version: number, state: S, facts: ChangeFacts, events: KnownEvent[], createdAt: Date): Promise<Written<S>> {
-    await this.insertEntry(id, version, state, facts, events);
-    const changed = { ...state, _id: id, version, createdAt, updatedAt: facts.at } as Current<S>;
-    const [, published] = await Promise.all([this.replaceProjection(changed), this.publish(events)]);
-    this.finishes.add({ changed, published });
-    return { changed, published };
+  /** Waits for the removals of finished changes still running after their answers (tests, and a process that stops). */
+  async settled(): Promise<void> {
+    while (this.removals.size > 0) await Promise.all([...this.removals]);
   }
 
   /**
-   * After the answers: rolls forward the records a newer version was written for meanwhile (one lookup of
-   * the next versions' entries), then removes `pendingSince` from the changes whose events are on the bus
-   * (one update). Whatever fails here leaves its entries to the relay, which finishes them again (their
-   * events once more, which consumers drop).
+   * Writes the history entries of `changes` while publishing their events in version order; true when the
+   * events are on the bus. When both succeed, the changes are removed from the document after the answer;
+   * otherwise they stay for the relay.
    */
-  private async finishAll(batch: Written<S>[]): Promise<void> {
-    let overtaken: HistoryEntry<S>[];
-    try {
-      const nextIds = batch.map(({ changed }) => VersionedStore.entryId(changed._id, changed.version + 1));
-      overtaken = (await this.history.find({ _id: { $in: nextIds } } as Filter<HistoryEntry<S>>, { projection: { _id: 1 } }).toArray()) as HistoryEntry<S>[];
-    } catch {
-      return; // left pending: the relay finishes them after OUTBOX_PENDING_GRACE_MS
-    }
-    const notRolledForward = new Set<RecordId>();
-    for (const id of new Set(overtaken.map((entry) => entityIdOf(entry._id)))) {
-      await this.load(id).catch(() => notRolledForward.add(id));
-    }
-    const finished = batch.filter(({ changed, published }) => published && !notRolledForward.has(changed._id));
-    if (finished.length === 0) return;
-    await markAllFinished(
-      this.entries,
-      finished.map(({ changed }) => VersionedStore.entryId(changed._id, changed.version)),
-    ).catch(() => undefined);
+  private async finish(id: RecordId, version: number, changes: PendingChange<S>[]): Promise<boolean> {
+    const [written, published] = await Promise.all([
+      this.writeHistory(id, changes).then(
+        () => true,
+        () => false,
+      ),
+      this.publish(changes.flatMap((change) => change.events)),
+    ]);
+    if (written && published) this.removeLater(id, version);
+    return published;
+  }
+
+  private removeLater(id: RecordId, version: number): void {
+    const removal = this.records
+      .updateOne({ _id: id, version } as Filter<StoredRecord<S>>, { $unset: OUTBOX_FIELDS } as never)
+      .then(
+        () => undefined,
+        () => undefined, // left pending: the relay finishes it after OUTBOX_PENDING_GRACE_MS
+      )
+      .finally(() => this.removals.delete(removal));
+    this.removals.add(removal);
   }
 
   private async publish(events: KnownEvent[]): Promise<boolean> {
@@ -321,57 +326,80 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     }
   }
 
-  /**
-   * Writes the projection by `_id` alone, then rolls forward if the next version's entry exists (a slower
-   * writer's projection landed after a newer one's: see the module comment).
-   */
-  private async writeProjection(current: Current<S>): Promise<void> {
-    await this.replaceProjection(current);
-    await this.rollForwardIfOvertaken(current);
-  }
-
-  private async replaceProjection(current: Current<S>): Promise<void> {
-    const byId = { _id: current._id } as Filter<Current<S>>;
+  /** Inserts the history entries of `changes`; an entry that exists (a duplicate `_id`) was written before. */
+  private async writeHistory(id: RecordId, changes: PendingChange<S>[]): Promise<void> {
+    const entries = changes.map((change) => this.entryOf(id, change));
+    if (entries.length === 0) return;
     try {
-      await this.current.replaceOne(byId, current, { upsert: true });
+      if (entries.length === 1) await this.history.insertOne(entries[0] as never);
+      else await this.history.insertMany(entries as never[], { ordered: false });
     } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      await this.current.replaceOne(byId, current); // two upserts inserted at once: it exists now
+      if (!onlyDuplicates(error)) throw error;
     }
   }
 
-  private async rollForwardIfOvertaken(current: Current<S>): Promise<void> {
-    const newer = await this.history.findOne({ _id: VersionedStore.entryId(current._id, current.version + 1) }, { projection: { _id: 1 } });
-    if (newer) await this.load(current._id);
+  private entryOf(id: RecordId, { version, events, state, ...facts }: PendingChange<S>): HistoryEntry<S> {
+    return { _id: VersionedStore.entryId(id, version), entity: this.entity, entityId: id, version, ownerAccountId: state.ownerAccountId, ...facts, state, outbox: events };
   }
 
-  private async insertEntry(id: RecordId, version: number, state: S, facts: ChangeFacts, events: KnownEvent[]): Promise<void> {
-    const entry: HistoryEntry<S> = {
-      _id: VersionedStore.entryId(id, version),
-      entity: this.entity,
-      entityId: id,
-      version,
-      ownerAccountId: state.ownerAccountId,
-      ...facts,
-      reason: facts.reason ?? null,
-      state,
-      outbox: events,
-      pendingSince: facts.at,
+  private async leftovers(cutoff: Date, limit: number, skip: readonly RecordId[]): Promise<RecordId[]> {
+    const filter: Document = { pendingSince: { $lte: cutoff } };
+    if (skip.length > 0) filter._id = { $nin: [...skip] };
+    const found = await this.records.find(filter as Filter<StoredRecord<S>>, { projection: { _id: 1 } }).sort({ pendingSince: 1, _id: 1 }).limit(limit).toArray();
+    return found.map((record) => record._id);
+  }
+
+  private async claim(id: RecordId, cutoff: Date, lease: RelayLease): Promise<ClaimedRecord | null> {
+    const free = { $or: [{ relayLeaseUntil: { $exists: false } }, { relayLeaseUntil: { $lte: lease.now } }, { relayLeaseHolder: lease.holder }] };
+    const claimed = await this.records.findOneAndUpdate(
+      { _id: id, pendingSince: { $lte: cutoff }, ...free } as Filter<StoredRecord<S>>,
+      { $set: { relayLeaseUntil: lease.until, relayLeaseHolder: lease.holder } } as never,
+      { returnDocument: 'after' },
+    );
+    if (!claimed) return null;
+    const pending = [...(claimed.pending ?? [])].sort((a, b) => a.version - b.version);
+    return { _id: claimed._id, version: claimed.version, pending };
+  }
+
+  private async park(record: ClaimedRecord, change: PendingChange, event: unknown, problem: string, at: Date): Promise<void> {
+    const eventId = (event as { id?: unknown } | null)?.id;
+    const parked: ParkedEvent = {
+      _id: `${this.records.collectionName}:${VersionedStore.entryId(record._id, change.version)}:${typeof eventId === 'string' ? eventId : change.events.indexOf(event as KnownEvent)}`,
+      collection: this.records.collectionName,
+      recordId: record._id,
+      version: change.version,
+      event,
+      problem,
+      at,
     };
     try {
-      await this.history.insertOne(entry as never);
+      await this.parked.insertOne(parked);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      // Version `version` exists, so whoever decided from an older state rolls the projection forward to
-      // it first, and a retry starts from there.
-      await this.load(id);
-      throw new ConcurrentChangeError(this.entity, id);
     }
+  }
+
+  /**
+   * Removes the claimed record's changes and the relay's hold when the record is still at the version it was
+   * taken at; otherwise only the hold: the newer change's writer (or the relay's next pass) finishes them all.
+   */
+  private async release(record: ClaimedRecord): Promise<void> {
+    const { matchedCount } = await this.records.updateOne({ _id: record._id, version: record.version } as Filter<StoredRecord<S>>, { $unset: OUTBOX_FIELDS } as never);
+    if (matchedCount === 0) await this.letGo(record);
+  }
+
+  private async letGo(record: ClaimedRecord): Promise<void> {
+    await this.records.updateOne({ _id: record._id } as Filter<StoredRecord<S>>, { $unset: { relayLeaseUntil: '', relayLeaseHolder: '' } } as never);
   }
 }
 
-/** The record id of a history entry's `_id` (`<id>:<version>`): a number when it is written as one. */
-export function entityIdOf(entryId: string): RecordId {
-  const id = entryId.slice(0, entryId.lastIndexOf(':'));
-  return positiveIntOf(id) ?? id;
+function pendingChange<S>(version: number, state: S, facts: ChangeFacts, events: KnownEvent[]): PendingChange<S> {
+  return { version, ...facts, reason: facts.reason ?? null, state, events };
+}
+
+/** Whether a failed insert failed only on `_id`s that exist (entries written before). */
+function onlyDuplicates(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  if (Array.isArray(writeErrors) && writeErrors.length > 0) return writeErrors.every((writeError) => (writeError as { code?: unknown }).code === 11000);
+  return isDuplicateKeyError(error);
 }

@@ -2,7 +2,7 @@ import { isInfrastructureError } from '@pilot/platform';
 import { reservedPort, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Schema } from 'mongoose';
-import { claimOnce, connectMongo, insertWithNextId, isDuplicateKeyError, modelOf, pingMongo, storedSchema, type Connection } from '../../src';
+import { claimOnce, connectMongo, IdCounter, isDuplicateKeyError, modelOf, pingMongo, storedSchema, type Connection } from '../../src';
 
 interface Claim {
   _id: string;
@@ -11,16 +11,9 @@ interface Claim {
 interface NumberedClaim {
   _id: number;
 }
-interface NumberedRecord {
-  _id: number;
-  label?: string;
-  index?: number;
-}
 const claimSchema = storedSchema<Claim>({ _id: { type: String, required: true }, by: Number });
 const numberedClaimSchema = storedSchema<NumberedClaim>({ _id: { type: Number, required: true } });
-const recordSchema = storedSchema<NumberedRecord>({ _id: { type: Number, required: true }, label: String, index: Number });
 const claims = (connection: Connection) => modelOf(connection, 'claims', claimSchema);
-const records = (connection: Connection, name = 'records') => modelOf(connection, name, recordSchema);
 
 describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
   const infra = testInfra();
@@ -93,25 +86,25 @@ describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
     expect(() => modelOf(connection, 'claims', loose.schema)).to.throw(/another schema/);
   });
 
-  it('hands out distinct, increasing ids to 20 concurrent inserts from two connections', async () => {
+  it('hands out distinct, increasing ids from one counter document to 20 concurrent callers on two connections', async () => {
     const [first, second] = [await connect(), await connect()];
-    const ids = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        insertWithNextId(records(index % 2 === 0 ? (first as Connection) : (second as Connection)), (id) => ({ label: `record ${id}`, index })),
-      ),
-    );
-    expect(new Set(ids).size).to.equal(20);
+    const counters = [first, second].map((connection) => {
+      const db = (connection as Connection).db!;
+      return new IdCounter(db, 'counted_records');
+    });
+    const ids = await Promise.all(Array.from({ length: 20 }, (_, index) => counters[index % 2]!.next()));
     expect([...ids].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, index) => index + 1));
-    const stored = await first?.db?.collection('records').find({}).sort({ _id: 1 }).toArray();
-    expect(stored?.map((doc) => doc._id)).to.deep.equal(Array.from({ length: 20 }, (_, index) => index + 1));
-    for (const doc of stored ?? []) expect(doc.label).to.equal(`record ${doc._id}`);
-
-    const next = await insertWithNextId(records(first as Connection), () => ({ label: 'after' }));
-    expect(next).to.equal(21);
+    expect(await counters[0]!.next()).to.equal(21);
+    expect(await first?.db?.collection('counters').findOne({ _id: 'counted_records' as never })).to.deep.include({ seq: 21 });
   });
 
-  it('starts at 1 in an empty collection', async () => {
-    expect(await insertWithNextId(records(await connect(), 'fresh'), () => ({}))).to.equal(1);
+  it('starts a new counter above the highest id already in use, in the records and in the collections named with them', async () => {
+    const db = (await connect()).db!;
+    await db.collection('seeded_records').insertMany([{ _id: 40 as never }, { _id: 7 as never }]);
+    await db.collection('seeded_history').insertOne({ _id: '55:1' as never, entityId: 55 });
+    expect(await new IdCounter(db, 'seeded_records').next()).to.equal(41);
+    expect(await new IdCounter(db, 'seeded_records', [{ collection: 'seeded_history', field: 'entityId' }]).next()).to.equal(56);
+    expect(await new IdCounter(db, 'empty_records').next()).to.equal(1);
   });
 
   it('tells a duplicate key error from other errors', async () => {

@@ -1,6 +1,6 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, createEnvelope, type CampaignEvent, type CampaignState } from '@pilot/contracts';
 import type { Db, Document } from 'mongodb';
-import type { ChangeFacts, HistoryEntry, VersionedStore } from '../../src';
+import type { ChangeFacts, Current, VersionedStore } from '../../src';
 
 export type Campaign = CampaignState;
 
@@ -29,33 +29,33 @@ export function facts(action: string, from: string | null, to: string | null, at
 }
 
 /**
- * Whether entry `entryId` of `store` is still unfinished (its events may not be on the bus yet). It takes
- * only the store's history, so the relay's tests in @pilot/messaging, whose stores come from the built
- * `@pilot/storage`, share these helpers with the store's own tests.
+ * Whether the change `entryId` (`<id>:<version>`) of `store` is still unfinished: its record's document
+ * holds it pending. It takes only the store's records, so the relay's tests in @pilot/messaging, whose
+ * stores come from the built `@pilot/storage`, share these helpers with the store's own tests.
  */
-export async function isPending(store: Pick<VersionedStore<Campaign>, 'history'>, entryId: string): Promise<boolean> {
-  const entry = await store.history.findOne({ _id: entryId }, { projection: { pendingSince: 1 } });
-  if (!entry) throw new Error(`no entry ${entryId}`);
-  return entry.pendingSince !== undefined;
+export async function isPending(store: Pick<VersionedStore<Campaign>, 'current'>, entryId: string): Promise<boolean> {
+  const [id, version] = entryId.split(':').map(Number) as [number, number];
+  const record = (await store.current.findOne({ _id: id }, { projection: { pending: 1, version: 1 } })) as Document | null;
+  if (!record || (record.version as number) < version) throw new Error(`no change ${entryId}`);
+  return ((record.pending ?? []) as Array<{ version: number }>).some((change) => change.version === version);
 }
 
-/** The stored projection of record `id` in the store's current collection `current`. */
+/** The stored document of record `id` in the store's collection `current`. */
 export function projectionOf(db: Db, current: string, id: number): Promise<Document | null> {
   return db.collection(current).findOne({ _id: id as never });
 }
 
-/** A history entry as another writer, or a process that died right after inserting it, left it: pending, no projection. */
-export function entryOf(state: Campaign, version: number, changeFacts: ChangeFacts): HistoryEntry<Campaign> {
-  return {
-    _id: `${state.campaignId}:${version}`,
-    entity: 'campaign',
-    entityId: state.campaignId,
-    version,
-    ownerAccountId: state.ownerAccountId,
-    ...changeFacts,
-    reason: null,
-    state,
-    outbox: [campaignEvent(state, version)],
-    pendingSince: changeFacts.at,
-  };
+/**
+ * The guarded write of a change whose writer died right after it (before its history entry and its
+ * publish): the document at the next version, with the change pending.
+ */
+export async function writtenByDeadWriter(store: Pick<VersionedStore<Campaign>, 'current'>, record: Current<Campaign>, next: Campaign, changeFacts: ChangeFacts): Promise<void> {
+  const version = record.version + 1;
+  const change = { version, ...changeFacts, reason: changeFacts.reason ?? null, state: next, events: [campaignEvent(next, version)] };
+  const { matchedCount } = await store.current.updateOne({ _id: record._id, version: record.version }, {
+    $set: { ...next, version, updatedAt: changeFacts.at },
+    $push: { pending: change },
+    $min: { pendingSince: changeFacts.at },
+  } as never);
+  if (matchedCount !== 1) throw new Error(`record ${record._id} is not at version ${record.version}`);
 }

@@ -1,10 +1,11 @@
 /**
  * Everything the campaign service stores, and the only code that touches the driver (docs/storage.md).
  *
- * - `campaigns` (the current campaigns, `_id` the campaign id) and `campaign_history` (one immutable entry
- *   per change, holding the audit facts and the events: the outbox) through @pilot/storage's VersionedStore.
- * - `campaign_ids`: one document per id ever handed out (NextIds), so ids are unique across replicas and
- *   never reused.
+ * - `campaigns` (the campaigns, `_id` the campaign id, each changed by one version-guarded write that also
+ *   holds its pending events: the outbox) and `campaign_history` (one immutable audit entry per change),
+ *   through @pilot/storage's VersionedStore.
+ * - `counters` (`_id: 'campaigns'`): the last campaign id handed out, one `$inc` a create (IdCounter), so
+ *   ids are unique across replicas and never reused.
  * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
  *   create a record. Records are never deleted; a claim is released only when its
  *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
@@ -12,10 +13,9 @@
 import {
   AccountSlots,
   createDeclaredIndexes,
+  IdCounter,
   modelOf,
-  NextIds,
   slotClaimSchema,
-  storedSchema,
   VersionedStore,
   wholeModelScan,
   type ChangeFacts,
@@ -31,18 +31,11 @@ import {
   type Written,
 } from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
 
 export type StoredCampaign = Current<CampaignRecord>;
 export type CampaignHistoryEntry = HistoryEntry<CampaignRecord>;
-
-/** One document per campaign id ever handed out. */
-interface CampaignId {
-  _id: number;
-  accountId: string;
-  at: Date;
-}
 
 /** What a page of the campaign list is narrowed by (null: not narrowed). */
 export interface CampaignListFilter {
@@ -52,14 +45,11 @@ export interface CampaignListFilter {
   search: RegExp | null;
 }
 
-
-const idSchema = storedSchema<CampaignId>({ _id: { type: Number, required: true }, accountId: { type: String, required: true }, at: { type: Date, required: true } });
 export class CampaignRepository {
   private readonly store: VersionedStore<CampaignRecord>;
-  private readonly ids: NextIds<CampaignId>;
+  private readonly ids: IdCounter;
   private readonly slots: Model<SlotClaim>;
   private readonly accountSlots: AccountSlots;
-  private readonly leases: Collection<Document>;
 
   /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
   constructor(
@@ -68,21 +58,15 @@ export class CampaignRepository {
   ) {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history', options);
-    this.ids = new NextIds(modelOf(connection, 'campaign_ids', idSchema));
+    this.ids = new IdCounter(connection.db, 'campaigns', [{ collection: 'campaign_history', field: 'entityId' }]);
     this.slots = modelOf(connection, 'campaign_slots', slotClaimSchema);
     this.accountSlots = new AccountSlots(this.slots);
-    this.leases = connection.db.collection('campaign_outbox_leases');
   }
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
     await this.store.createListIndexes();
     await createDeclaredIndexes(this.slots);
-  }
-
-  /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
-  outboxLeases(): Collection {
-    return this.leases;
   }
 
   /** Where the events of campaign changes wait for the outbox relay. */
@@ -133,8 +117,8 @@ export class CampaignRepository {
   }
 
   /** A new campaign id: a positive integer no replica has handed out before. */
-  async nextId(accountId: string, at: Date): Promise<number> {
-    return this.ids.insert(() => ({ accountId, at }));
+  nextId(): Promise<number> {
+    return this.ids.next();
   }
 
   async create(record: CampaignRecord, facts: ChangeFacts): Promise<StoredCampaign> {
@@ -145,12 +129,7 @@ export class CampaignRepository {
     return this.store.load(campaignId);
   }
 
-  /** The projection alone (VersionedStore.loadProjection): for a change that retries on ConcurrentChangeError. */
-  async loadProjection(campaignId: number): Promise<StoredCampaign | null> {
-    return this.store.loadProjection(campaignId);
-  }
-
-  /** Records the change; its events are published beside its projection write (`published`: on the bus). */
+  /** Records the change (one guarded write); its events are published beside its history insert (`published`: on the bus). */
   async change(current: StoredCampaign, next: CampaignRecord, facts: ChangeFacts, events: KnownEvent[]): Promise<Written<CampaignRecord>> {
     return this.store.changeAndPublish(current, next, facts, events);
   }
@@ -177,7 +156,7 @@ export class CampaignRepository {
     return this.store.historyPage(query, after, count, { state: 0 });
   }
 
-  /** Waits for the finishes of the changes answered so far (VersionedStore.settled). */
+  /** Waits for the removals of the changes finished after their answers (VersionedStore.settled). */
   settled(): Promise<void> {
     return this.store.settled();
   }

@@ -27,7 +27,7 @@ export async function createCampaign(deps: CampaignDeps, caller: Principal, body
   }
   let campaignId: number | null = null;
   try {
-    campaignId = await deps.repository.nextId(caller.accountId, at);
+    campaignId = await deps.repository.nextId();
     const record = newDraft(campaignId, caller.accountId, validated.value);
     const stored = await deps.repository.create(record, {
       at,

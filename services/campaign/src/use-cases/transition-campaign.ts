@@ -1,5 +1,5 @@
 /** The review lifecycle's moves: submit, approve, reject, activate and pause, through one shared `transition`. */
-import { HttpError, problems, type Principal } from '@pilot/platform';
+import { problems, type Principal } from '@pilot/platform';
 import { createEnvelope, transitionRefusalMessage, type CampaignEvent, type CampaignTransitionAnswer } from '@pilot/contracts';
 import { ConcurrentChangeError, type ChangeFacts } from '@pilot/storage';
 import type { StoredCampaign } from '../data/campaign-repository';
@@ -7,7 +7,7 @@ import { applyTransition, campaignStateOf, decideTransition, TRANSITIONS, type C
 import { validatePause, validateRejection } from '../domain/validation';
 import type { CampaignDeps } from './deps';
 import { recordOf, viewOf } from './stored-campaign';
-import { visibleCampaign, visibleProjection } from './visible-campaign';
+import { visibleCampaign } from './visible-campaign';
 
 /** A transition's answer: the updated campaign and its `propagation` (the contract's schema). */
 export type TransitionAnswer = CampaignTransitionAnswer;
@@ -47,35 +47,21 @@ export function pauseCampaign(deps: CampaignDeps, caller: Principal, campaignId:
 }
 
 /**
- * What submit, approve, reject, activate and pause share: one history entry holding the audit facts and
- * the event.
- *
- * The first attempt decides on the projection alone (one read fewer on a call people wait on). A change
- * from a projection that missed a newer entry collides with that entry, which rolls the projection forward
- * and tries again; a refusal decided on it is decided again on the state rolled forward from history.
+ * What submit, approve, reject, activate and pause share: one guarded write of the campaign holding the new
+ * state, the audit facts and the event. A change that lost to a concurrent one is decided again on the
+ * campaign as it is now.
  */
 async function transition(deps: CampaignDeps, name: TransitionName, caller: Principal, campaignId: number | null, body: unknown): Promise<TransitionAnswer> {
-  let fromProjection = true;
   for (let attempt = 1; ; attempt += 1) {
-    let planned: PlannedTransition;
-    try {
-      const campaign = fromProjection ? await visibleProjection(deps, caller, campaignId) : await visibleCampaign(deps, caller, campaignId);
-      planned = planTransition(deps, name, caller, campaign, body);
-    } catch (error) {
-      if (fromProjection && error instanceof HttpError) {
-        fromProjection = false;
-        continue;
-      }
-      throw error;
-    }
-    const { campaign, next, event, facts } = planned;
+    const campaign = await visibleCampaign(deps, caller, campaignId);
+    const { next, event, facts } = planTransition(deps, name, caller, campaign, body);
     try {
       // Allocation and tracking learn of the change from its event: without it on the bus, the change is
       // stored but not yet in effect (a paused campaign may still be selected), and the answer says so.
       const { changed, published } = await deps.repository.change(campaign, next, facts, [event]);
       return { ...viewOf(changed), propagation: published ? 'done' : 'pending' };
     } catch (error) {
-      // Someone moved it first (or the projection was behind): decide again on what it is now.
+      // Someone moved it first: decide again on what it is now.
       if (error instanceof ConcurrentChangeError && attempt < CHANGE_ATTEMPTS) continue;
       if (error instanceof ConcurrentChangeError) throw problems.conflict('concurrent_change', 'The campaign changed meanwhile; try again');
       throw error;

@@ -4,14 +4,9 @@ import type { StoredCampaign } from '../data/campaign-repository';
 import { canSee } from '../domain/campaign';
 import type { CampaignDeps } from './deps';
 
-/** The campaign rolled forward from its history. */
+/** The campaign as it is now (one read by id). */
 export async function visibleCampaign(deps: Pick<CampaignDeps, 'repository'>, caller: Principal, campaignId: number | null): Promise<StoredCampaign> {
   return visibleOf(caller, campaignId === null ? null : await deps.repository.load(campaignId));
-}
-
-/** visibleCampaign() off the projection alone: a lookup in one shard, without the history's (see transition-campaign.ts). */
-export async function visibleProjection(deps: Pick<CampaignDeps, 'repository'>, caller: Principal, campaignId: number | null): Promise<StoredCampaign> {
-  return visibleOf(caller, campaignId === null ? null : await deps.repository.loadProjection(campaignId));
 }
 
 function visibleOf(caller: Principal, campaign: StoredCampaign | null): StoredCampaign {

@@ -5,7 +5,7 @@
  * - `notification_queue_summaries`: one document per administrator and interval (`<account>:<n>`, n the
  *   number of the interval since the epoch), taken by an exclusive insert: at most one summary each.
  */
-import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
+import { claimOnce, createDeclaredIndexes, isDuplicateKeyError, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 
 interface QueueRecordDocument {
   _id: string;
@@ -59,14 +59,22 @@ export class ReviewQueueRepository {
   }
 
   /**
-   * Whether the record waits for review after the event of `version`; an older event than the one kept
-   * changes nothing. Two replicas racing on one record's events can leave the older one (a summary's count
-   * is a hint, and the next event of the record puts it right).
+   * Whether the record waits for review after the event of `version`: one upsert guarded by the version, so
+   * an event older than (or as old as) the one kept changes nothing, whichever replica handles it when.
+   * The upsert of a guard that does not match tries to insert the kept `_id` and fails on it (E11000): the
+   * kept version is newer. It also fails so when two upserts of a new record insert at once; the second try
+   * then finds the first one's document.
    */
   async observe(recordKey: string, waiting: boolean, version: number, at: Date): Promise<void> {
-    const kept = await this.records.findById(recordKey, { version: 1 }).lean<Pick<QueueRecordDocument, 'version'>>();
-    if (kept && kept.version >= version) return;
-    await this.records.updateOne({ _id: recordKey }, { $set: { waiting, version, at } }, { upsert: true });
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.records.updateOne({ _id: recordKey, version: { $lt: version } }, { $set: { waiting, version, at } }, { upsert: true });
+        return;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        if (attempt === 2) return; // the kept version is as new or newer
+      }
+    }
   }
 
   async waitingCount(): Promise<number> {

@@ -1,8 +1,9 @@
 /**
  * Slots and their placements, as a VersionedStore keyed by slot (docs/storage.md):
- * `slots` holds each slot's current placement (`_id` the slot, what public reads load) and
- * `placement_history` one entry `<slot>:<version>` per PUT, holding the new placement, the audit facts and
- * the placement.changed event in ONE insert, published as it is written or by the outbox relay.
+ * `slots` holds each slot's current placement (`_id` the slot, what public reads load), changed by ONE
+ * version-guarded write a PUT that also holds the audit facts and the placement.changed event until they
+ * are written and published (by the writer, or by the outbox relay), and `placement_history` one audit
+ * entry `<slot>:<version>` per PUT.
  */
 import {
   ConcurrentChangeError,
@@ -16,7 +17,7 @@ import {
   type VersionedStoreOptions,
 } from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
-import type { Collection, Filter } from 'mongodb';
+import type { Filter } from 'mongodb';
 import type { Placement } from '../domain/placement';
 import type { Slot } from '../domain/slots';
 
@@ -34,18 +35,11 @@ const MAX_ATTEMPTS = 8;
 
 export class PlacementRepository {
   private readonly store: VersionedStore<SlotState>;
-  private readonly leases: Collection;
 
   /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
   constructor(connection: Connection, options: VersionedStoreOptions = {}) {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.store = new VersionedStore<SlotState>(connection.db, PLACEMENT_ENTITY, 'slots', 'placement_history', options);
-    this.leases = connection.db.collection('placement_outbox_leases');
-  }
-
-  /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
-  outboxLeases(): Collection {
-    return this.leases;
   }
 
   /** Where the placement.changed events wait for the outbox relay. */
@@ -64,7 +58,7 @@ export class PlacementRepository {
 
   /**
    * Makes `placement` the slot's current one. A PUT is a replacement, so a concurrent change is not an
-   * error: the loser reloads and writes on top (the unique history `_id` keeps versions exclusive).
+   * error: the loser reloads and writes on top (the version-guarded write keeps versions exclusive).
    */
   async replace(slot: Slot, placement: Placement, facts: Omit<ChangeFacts, 'from' | 'to'>, eventsFor: (version: number) => KnownEvent[]): Promise<SlotRecord> {
     const next: SlotState = { ownerAccountId: facts.actorAccountId, placement };
@@ -87,7 +81,7 @@ export class PlacementRepository {
     return this.store.historyPage(filter, after, count);
   }
 
-  /** Waits for the finishes of the changes answered so far (VersionedStore.settled). */
+  /** Waits for the removals of the changes finished after their answers (VersionedStore.settled). */
   settled(): Promise<void> {
     return this.store.settled();
   }

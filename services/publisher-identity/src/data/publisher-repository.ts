@@ -1,8 +1,9 @@
 /**
- * Publisher platforms as a VersionedStore (docs/storage.md): `publishers` (the current
- * platforms, `_id` the platform id) and `publisher_history` (each change's entry `<id>:<version>` holding the
- * new state, the audit facts and the publisher.* events in ONE insert, published as it is written or by the
- * outbox relay). New ids come from `publisher_ids` (NextIds), unique across replicas. `publisher_slots` holds
+ * Publisher platforms as a VersionedStore (docs/storage.md): `publishers` (the platforms, `_id` the platform
+ * id; each change ONE version-guarded write of the new state with its audit facts and publisher.* events
+ * pending, published as it is written or by the outbox relay) and `publisher_history` (the audit entry
+ * `<id>:<version>` of each change). New ids come from the `counters` document `publishers` (IdCounter, one
+ * `$inc`), unique across replicas. `publisher_slots` holds
  * `<account>:<slot>` claims (AccountSlots): a platform is created only under a free slot of its owner, which
  * caps the platforms of an account exactly.
  */
@@ -12,8 +13,8 @@ import {
   AccountSlots,
   claimOnce,
   createDeclaredIndexes,
+  IdCounter,
   modelOf,
-  NextIds,
   slotClaimSchema,
   storedSchema,
   VersionedStore,
@@ -28,19 +29,12 @@ import {
   type SlotClaim,
   type VersionedStoreOptions,
 } from '@pilot/storage';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
 
 export const PUBLISHER_ENTITY = 'publisher';
 
 export type PublisherRecord = Current<PublisherState>;
-
-/** One document per publisher id ever handed out (insertWithNextId). */
-interface PublisherId {
-  _id: number;
-  ownerAccountId: string;
-  at: Date;
-}
 
 /** The one `incarnation` document: the name of this database for the key read model. */
 interface ReadModelIncarnation {
@@ -58,7 +52,6 @@ export interface PublisherListFilter {
 }
 
 
-const idSchema = storedSchema<PublisherId>({ _id: { type: Number, required: true }, ownerAccountId: { type: String, required: true }, at: { type: Date, required: true } });
 const incarnationSchema = storedSchema<ReadModelIncarnation>({
   _id: { type: String, required: true },
   incarnation: { type: String, required: true },
@@ -67,8 +60,7 @@ const incarnationSchema = storedSchema<ReadModelIncarnation>({
 
 export class PublisherRepository {
   private readonly store: VersionedStore<PublisherState>;
-  private readonly leases: Collection;
-  private readonly ids: NextIds<PublisherId>;
+  private readonly ids: IdCounter;
   private readonly incarnations: Model<ReadModelIncarnation>;
   private readonly slotClaims: Model<SlotClaim>;
   /** The owners' platform slots. */
@@ -78,8 +70,7 @@ export class PublisherRepository {
   constructor(connection: Connection, options: VersionedStoreOptions = {}) {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.store = new VersionedStore<PublisherState>(connection.db, PUBLISHER_ENTITY, 'publishers', 'publisher_history', options);
-    this.leases = connection.db.collection('publisher_outbox_leases');
-    this.ids = new NextIds(modelOf(connection, 'publisher_ids', idSchema));
+    this.ids = new IdCounter(connection.db, 'publishers', [{ collection: 'publisher_history', field: 'entityId' }]);
     this.incarnations = modelOf(connection, 'key_read_model', incarnationSchema);
     this.slotClaims = modelOf(connection, 'publisher_slots', slotClaimSchema);
     this.slots = new AccountSlots(this.slotClaims);
@@ -94,11 +85,6 @@ export class PublisherRepository {
     const stored = await this.incarnations.findOne({ _id: 'incarnation' }).lean<ReadModelIncarnation>();
     if (!stored) throw new Error('key read model incarnation vanished');
     return stored.incarnation;
-  }
-
-  /** Publishing leases of the outbox relay, so two replicas do not publish the same pending events. */
-  outboxLeases(): Collection {
-    return this.leases;
   }
 
   outboxQueues(): OutboxQueue[] {
@@ -116,9 +102,9 @@ export class PublisherRepository {
     return (await this.store.findCurrent({ ownerAccountId }, { projection: { _id: 1 } })).length;
   }
 
-  /** A new integer id, unique across replicas (the unique `_id` of `publisher_ids` decides). */
-  nextId(ownerAccountId: string, at: Date): Promise<number> {
-    return this.ids.insert(() => ({ ownerAccountId, at }));
+  /** A new integer id, unique across replicas (one `$inc` of the counter). */
+  nextId(): Promise<number> {
+    return this.ids.next();
   }
 
   create(id: number, state: PublisherState, facts: ChangeFacts): Promise<PublisherRecord> {
@@ -132,11 +118,6 @@ export class PublisherRepository {
 
   load(id: number): Promise<PublisherRecord | null> {
     return this.store.load(id);
-  }
-
-  /** The projection alone (VersionedStore.loadProjection), for reads. */
-  loadProjection(id: number): Promise<PublisherRecord | null> {
-    return this.store.loadProjection(id);
   }
 
   /** Up to `count` platforms newest first (ties by id), after `after`; `ownerAccountId` null: the whole network. */
@@ -161,7 +142,7 @@ export class PublisherRepository {
     return this.store.historyPage(query, after, count, { state: 0 });
   }
 
-  /** Waits for the finishes of the changes answered so far (VersionedStore.settled). */
+  /** Waits for the removals of the changes finished after their answers (VersionedStore.settled). */
   settled(): Promise<void> {
     return this.store.settled();
   }

@@ -7,11 +7,10 @@ const KEY_USE_READ_TIMEOUT_MS = 300;
 
 /**
  * One platform, with when its keys were last used; without those when Redis does not answer in time (the
- * page still opens). From the projection alone: a change interrupted before its projection shows once the
- * read model's rebuild rolls it forward.
+ * page still opens).
  */
 export async function readPublisher(deps: IdentityDeps, caller: Principal, id: number): Promise<PublisherView> {
-  const view = publisherView(deps, visibleOf(caller, await deps.publishers.loadProjection(id)));
+  const view = publisherView(deps, visibleOf(caller, await deps.publishers.load(id)));
   const uses = await asInfrastructureFault(() => deps.readModel.lastUses(id), KEY_USE_READ_TIMEOUT_MS, 'redis', 'key uses').catch((error: unknown) => {
     deps.logger.warn({ err: error, publisherId: id }, 'key uses not read');
     return null;

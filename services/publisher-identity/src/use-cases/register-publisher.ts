@@ -15,7 +15,7 @@ export async function registerPublisher(deps: IdentityDeps, caller: Principal, i
   if (slot === null) throw problems.conflict('publisher_limit', `An account may hold at most ${MAX_PUBLISHERS_PER_ACCOUNT} platforms`);
   let id: number | null = null;
   try {
-    id = await deps.publishers.nextId(caller.accountId, now);
+    id = await deps.publishers.nextId();
     const state: PublisherState = {
       ownerAccountId: caller.accountId,
       type: input.type,
