@@ -1,4 +1,4 @@
-import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, num, outboxSettings, url } from '@pilot/platform';
+import { busSettings, httpSettings, loadConfig as load, makeValidator, mongoSettings, outboxSettings, url } from '@pilot/platform';
 
 /** A database name: required, and an empty value counts as missing rather than "the driver's default". */
 const databaseName = makeValidator<string>((raw) => {
@@ -14,10 +14,6 @@ export const configSpec = {
   MONGO_DB: databaseName({ desc: "this service's own database name" }),
   ...busSettings,
   ...outboxSettings,
-  SLOT_REPAIR_INTERVAL_MS: num({
-    default: 300_000,
-    desc: 'how often slots claimed without a record (a create whose process died) are released (0: only at start)',
-  }),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -4,14 +4,13 @@
  * It consumes no events; it publishes campaign.submitted, campaign.approved, campaign.rejected,
  * campaign.activated and campaign.paused through its outbox (domain/campaign.ts TRANSITIONS).
  */
-import { systemClock, type Clock, listen, repeatEvery, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
+import { systemClock, type Clock, listen, Resources, createMetricsRegistry, registerOutboxBacklog, createServiceApp, type Logger } from '@pilot/platform';
 import { Bus, OutboxRelay } from '@pilot/messaging';
 import { connectMongo, pingMongo } from '@pilot/storage';
 import type { Config } from './config';
 import { CampaignRepository } from './data/campaign-repository';
 import { mountRoutes } from './http/routes';
 import type { CampaignDeps } from './use-cases/deps';
-import { repairSlots } from './use-cases/repair-slots';
 
 export interface StartOptions {
   clock?: Clock;
@@ -45,11 +44,6 @@ export async function start(config: Config, logger: Logger, options: StartOption
     resources.add(relay, (opened) => opened.stop());
     const deps: CampaignDeps = { repository, clock, logger };
 
-    await repairSlots(deps);
-    if (config.SLOT_REPAIR_INTERVAL_MS > 0) {
-      const repairs = repeatEvery(config.SLOT_REPAIR_INTERVAL_MS, () => repairSlots(deps), (error) => logger.warn({ err: error.message }, 'campaign repair failed; will retry'));
-      resources.add(repairs, (opened) => opened.stop());
-    }
     const { app, finish } = createServiceApp({
       service: 'campaign',
       registry: metrics,

@@ -11,7 +11,6 @@ import { campaignStateOf, type CampaignRecord } from '../src/domain/campaign';
 import { createCampaign } from '../src/use-cases/create-campaign';
 import type { CampaignDeps } from '../src/use-cases/deps';
 import { listCampaigns } from '../src/use-cases/list-campaigns';
-import { repairSlots } from '../src/use-cases/repair-slots';
 import { ADMIN, client, CREATIVE, listen, logger, startCampaign, type Who } from './support';
 
 /** The versions of a campaign's changes still pending in its document. */
@@ -289,8 +288,8 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     expect(new Set(ids).size).to.equal(307);
   });
 
-  describe('campaign slots of records that were never written', () => {
-    /** A repository whose record writes fail like an unreachable database, before or after the history insert. */
+  describe('campaign counts of records that were never written', () => {
+    /** A repository whose record writes fail like an unreachable database, before or after the insert. */
     class FailingRepository extends CampaignRepository {
       failures: Array<'before' | 'after'> = [];
       override async create(...args: Parameters<CampaignRepository['create']>): ReturnType<CampaignRepository['create']> {
@@ -313,12 +312,13 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
       await repository.ensureIndexes();
       const clock = new ManualClock(Date.parse('2026-06-01T10:00:00Z'));
       const deps: CampaignDeps = { repository, clock, logger };
-      const claims = (accountId: string) => mongo.db!.collection('campaign_slots').countDocuments({ accountId });
-      return { mongo, repository, clock, deps, claims };
+      const counts = mongo.db!.collection('campaign_counts');
+      const countOf = async (accountId: string) => ((await counts.findOne({ _id: accountId as never }))?.count as number | undefined) ?? 0;
+      return { counts, repository, clock, deps, countOf };
     }
 
-    it('gives a slot back when the create fails, and keeps it when the record was written after all', async () => {
-      const { repository, deps, claims } = await world();
+    it('gives a count back when the create fails, and keeps it when the record was written after all', async () => {
+      const { repository, deps, countOf } = await world();
       const owner = { accountId: '6401', admin: false, displayName: 'Owner 6401' };
       repository.failures = ['before', 'before', 'before', 'after'];
       for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -326,25 +326,34 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
         await createCampaign(deps, owner, CREATIVE).catch(() => (failed = true));
         expect(failed).to.equal(true);
       }
-      expect(await claims('6401'), 'three failed creates hold no slot').to.equal(0);
+      expect(await countOf('6401'), 'three failed creates hold no count').to.equal(0);
       await createCampaign(deps, owner, CREATIVE).catch(() => undefined);
-      expect(await claims('6401'), 'the record written before the failure keeps its slot').to.equal(1);
+      expect(await countOf('6401'), 'the record written before the failure keeps its count').to.equal(1);
       expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
     });
 
-    it('releases on its repair what a process that died between claim and record left, once the claim is old', async () => {
-      const { mongo, deps, clock, claims } = await world();
+    it('gives back at the cap what a process that died between count and record left, once no create took a count for a while', async () => {
+      const { counts, deps, clock, countOf } = await world();
       const owner = { accountId: '6402', admin: false, displayName: 'Owner 6402' };
       await createCampaign(deps, owner, CREATIVE);
-      // A dead process's claims: slots 2 and 3, no record behind them.
-      const slots = mongo.db!.collection('campaign_slots');
-      for (const slot of [2, 3]) await slots.insertOne({ _id: `6402:${slot}` as never, accountId: '6402', slot, at: clock.now() });
-      expect(await repairSlots(deps)).to.deep.include({ slots: 0 });
-      expect(await claims('6402'), 'a young claim may be a create under way').to.equal(3);
+      // Dead processes took the other 99 counts just now, and wrote no record.
+      await counts.updateOne({ _id: '6402' as never }, { $set: { count: 100, lastTakenAt: clock.now() } });
+      const refused = await createCampaign(deps, owner, CREATIVE).catch((error: unknown) => error as { status: number; code: string });
+      expect(refused, 'a young count may be a create under way').to.deep.include({ status: 409, code: 'campaign_limit' });
+      expect(await countOf('6402')).to.equal(100);
       clock.advance(11 * 60 * 1000);
-      expect(await repairSlots(deps)).to.deep.include({ slots: 2 });
-      expect(await claims('6402')).to.equal(1);
-      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
+      await createCampaign(deps, owner, CREATIVE);
+      expect(await countOf('6402'), 'the one record, and the one just created').to.equal(2);
+      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(2);
+    });
+
+    it('starts the count of an account from the records it holds', async () => {
+      const { counts, deps, countOf } = await world();
+      const owner = { accountId: '6403', admin: false, displayName: 'Owner 6403' };
+      for (let index = 0; index < 3; index += 1) await createCampaign(deps, owner, CREATIVE);
+      await counts.deleteOne({ _id: '6403' as never }); // as a deployment from before the counts has it
+      await createCampaign(deps, owner, CREATIVE);
+      expect(await countOf('6403')).to.equal(4);
     });
   });
 

@@ -33,15 +33,15 @@ describe('publisher-identity: what one account may create', function () {
     await register({ accountId: '8802', admin: false }).expect(201);
   });
 
-  it('gives back a slot that a create which died before its record left, once the account is at its limit', async () => {
+  it('gives back a count that a create which died before its record left, once the account is at its limit', async () => {
     const account: Who = { accountId: '8803', admin: false };
     for (let i = 0; i < 99; i += 1) await register(account).expect(201);
     const client = await MongoClient.connect(h.infra.mongoUrl);
     try {
       const db = client.db(h.env.MONGO_DB);
-      const claims = await db.collection('publisher_slots').find({ accountId: '8803' }).toArray();
-      const free = Array.from({ length: 100 }, (_, index) => index + 1).find((slot) => !claims.some((claim) => claim.slot === slot))!;
-      await db.collection<{ _id: string; accountId: string; slot: number; at: Date }>('publisher_slots').insertOne({ _id: `8803:${free}`, accountId: '8803', slot: free, at: new Date(h.clock.now().getTime() - 3_600_000) });
+      // A create took the 100th count an hour ago and died before its record.
+      const { matchedCount } = await db.collection('publisher_counts').updateOne({ _id: '8803' as never, count: 99 }, { $set: { count: 100, lastTakenAt: new Date(h.clock.now().getTime() - 3_600_000) } });
+      expect(matchedCount).to.equal(1);
     } finally {
       await client.close();
     }

@@ -113,7 +113,7 @@ export const outboxSettings = {
   OUTBOX_RELAY_INTERVAL_MS: numValidator({ default: 10_000, desc: 'how often the outbox relay looks for changes their writers left unfinished (a failed pass is retried after 1 s regardless)' }),
   OUTBOX_LEASE_MS: numValidator({
     default: 30_000,
-    desc: 'after this long a replica that claimed a leftover change but did not publish it is presumed dead',
+    desc: 'how long a relay holds a record whose leftover changes it finishes; after it another replica may take it over (the holder died)',
   }),
   OUTBOX_PENDING_GRACE_MS: numValidator({
     default: 5_000,

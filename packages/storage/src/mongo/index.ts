@@ -69,5 +69,5 @@ export * from './id-counter';
 export * from './retention';
 export * from './models';
 export * from './each-limited';
-export * from './account-slots';
+export * from './account-counts';
 export * from './keyset';

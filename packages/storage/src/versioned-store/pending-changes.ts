@@ -8,7 +8,19 @@
  */
 import type { KnownEvent } from '@pilot/contracts';
 import type { Collection, Document, IndexDescription } from 'mongodb';
-import type { ChangeFacts, RecordId } from './versioned-store';
+
+/** A record's id: a positive integer for numbered records, a name otherwise. */
+export type RecordId = string | number;
+
+/** Who changed a record, when, how and why: the audit facts of a change. */
+export interface ChangeFacts {
+  at: Date;
+  actorAccountId: string;
+  action: string;
+  from: string | null;
+  to: string | null;
+  reason?: string | null;
+}
 
 /** One unfinished change of a record, as its document holds it. */
 export interface PendingChange<S = unknown> extends ChangeFacts {

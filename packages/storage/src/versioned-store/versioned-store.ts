@@ -21,7 +21,7 @@
 import type { KnownEvent } from '@pilot/contracts';
 import { sameInstantAfter } from '@pilot/contracts';
 import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '../mongo';
-import { OUTBOX_FIELDS, PENDING_INDEX, WITHOUT_OUTBOX, type ClaimedRecord, type OutboxQueue, type PendingChange, type RelayLease } from './pending-changes';
+import { OUTBOX_FIELDS, PENDING_INDEX, WITHOUT_OUTBOX, type ChangeFacts, type ClaimedRecord, type OutboxQueue, type PendingChange, type RecordId, type RelayLease } from './pending-changes';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification, UpdateFilter } from 'mongodb';
 
 export class ConcurrentChangeError extends Error {
@@ -29,18 +29,6 @@ export class ConcurrentChangeError extends Error {
     super(`${entity} ${id} was changed concurrently`);
     this.name = 'ConcurrentChangeError';
   }
-}
-
-/** A record's id: a positive integer for numbered records, a name otherwise. */
-export type RecordId = string | number;
-
-export interface ChangeFacts {
-  at: Date;
-  actorAccountId: string;
-  action: string;
-  from: string | null;
-  to: string | null;
-  reason?: string | null;
 }
 
 export interface HistoryEntry<S> extends ChangeFacts {

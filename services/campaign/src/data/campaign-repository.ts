@@ -6,27 +6,21 @@
  *   through @pilot/storage's VersionedStore.
  * - `counters` (`_id: 'campaigns'`): the last campaign id handed out, one `$inc` a create (IdCounter), so
  *   ids are unique across replicas and never reused.
- * - `campaign_slots`: `<account>:<slot>` claims, slot 1..100; inserting a free slot is the permission to
- *   create a record. Records are never deleted; a claim is released only when its
- *   record was never written (a failed create, or a process that died in between: releaseLeakedSlots).
+ * - `campaign_counts`: one document per account counting its campaign records (AccountCounts): a create
+ *   takes one by a guarded `$inc` below the cap, or is refused.
  */
 import {
-  AccountSlots,
-  createDeclaredIndexes,
+  AccountCounts,
   IdCounter,
-  modelOf,
-  slotClaimSchema,
   VersionedStore,
-  wholeModelScan,
   type ChangeFacts,
   type Connection,
   type Current,
   type CurrentPosition,
   type HistoryEntry,
   type HistoryPosition,
-  type Model,
+  type AccountCount,
   type OutboxQueue,
-  type SlotClaim,
   type VersionedStoreOptions,
   type Written,
 } from '@pilot/storage';
@@ -48,8 +42,7 @@ export interface CampaignListFilter {
 export class CampaignRepository {
   private readonly store: VersionedStore<CampaignRecord>;
   private readonly ids: IdCounter;
-  private readonly slots: Model<SlotClaim>;
-  private readonly accountSlots: AccountSlots;
+  private readonly counts: AccountCounts;
 
   /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
   constructor(
@@ -59,14 +52,12 @@ export class CampaignRepository {
     if (!connection.db) throw new Error('MongoDB is not connected');
     this.store = new VersionedStore<CampaignRecord>(connection.db, 'campaign', 'campaigns', 'campaign_history', options);
     this.ids = new IdCounter(connection.db, 'campaigns', [{ collection: 'campaign_history', field: 'entityId' }]);
-    this.slots = modelOf(connection, 'campaign_slots', slotClaimSchema);
-    this.accountSlots = new AccountSlots(this.slots);
+    this.counts = new AccountCounts(connection.db.collection<AccountCount>('campaign_counts'), (ownerAccountId) => this.store.current.countDocuments({ ownerAccountId }));
   }
 
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
     await this.store.createListIndexes();
-    await createDeclaredIndexes(this.slots);
   }
 
   /** Where the events of campaign changes wait for the outbox relay. */
@@ -78,42 +69,17 @@ export class CampaignRepository {
     return [this.outbox()];
   }
 
-  /** Claims a free slot 1..max for the account (AccountSlots.claim); null when all are taken. */
-  claimSlot(accountId: string, max: number, at: Date): Promise<number | null> {
-    return this.accountSlots.claim(accountId, max, at);
-  }
-
-  /** Gives back a claim whose record was never written. */
-  releaseSlot(accountId: string, slot: number): Promise<void> {
-    return this.accountSlots.release(accountId, slot);
-  }
-
   /**
-   * Releases the claims that a process which died between claim and record left: per account, the claims
-   * beyond its number of records, highest slots first, only among those claimed before `claimedBefore` (a
-   * create under way holds its claim for milliseconds). The number released.
+   * Takes one of the account's `max` records for a create (AccountCounts.take); false when it holds them
+   * all. Counts of creates that died before their record, taken before `leakedBefore`, are given back.
    */
-  async releaseLeakedSlots(claimedBefore: Date): Promise<number> {
-    const records = new Map<string, number>();
-    for (const projection of await this.store.findCurrent({}, { projection: { ownerAccountId: 1 } })) {
-      const owner = String(projection.ownerAccountId);
-      records.set(owner, (records.get(owner) ?? 0) + 1);
-    }
-    const claims = new Map<string, Array<{ slot: number; at: Date }>>();
-    for await (const claim of this.slots.find({}, { accountId: 1, slot: 1, at: 1 }, wholeModelScan(this.slots)).lean<SlotClaim>().cursor()) {
-      claims.set(claim.accountId, [...(claims.get(claim.accountId) ?? []), { slot: claim.slot, at: claim.at }]);
-    }
-    let released = 0;
-    for (const [account, held] of claims) {
-      const excess = held.length - (records.get(account) ?? 0);
-      if (excess <= 0) continue;
-      const stale = held.filter((claim) => claim.at < claimedBefore).sort((a, b) => b.slot - a.slot);
-      for (const claim of stale.slice(0, excess)) {
-        await this.releaseSlot(account, claim.slot);
-        released += 1;
-      }
-    }
-    return released;
+  takeRecordCount(accountId: string, max: number, at: Date, leakedBefore: Date): Promise<boolean> {
+    return this.counts.take(accountId, max, at, leakedBefore);
+  }
+
+  /** Gives back a count whose record was never written. */
+  giveBackRecordCount(accountId: string): Promise<void> {
+    return this.counts.giveBack(accountId);
   }
 
   /** A new campaign id: a positive integer no replica has handed out before. */

@@ -4,9 +4,12 @@ import { validateCreative, type FieldProblem } from '../domain/validation';
 import type { CampaignDeps } from './deps';
 import { viewOf, type CampaignView } from './stored-campaign';
 
+/** A create holds its count for milliseconds; a count without its record after this long was left by a dead process. */
+const LEAKED_COUNT_GRACE_MS = 10 * 60 * 1000;
+
 /**
- * Creates a draft of the caller's: the creative validated (and `replaces` one of its campaigns), a slot
- * claimed within the account's limit, an id, then the record with its `created` audit entry (no event).
+ * Creates a draft of the caller's: the creative validated (and `replaces` one of its campaigns), a count
+ * taken within the account's limit, an id, then the record with its `created` audit entry (no event).
  */
 export async function createCampaign(deps: CampaignDeps, caller: Principal, body: unknown): Promise<CampaignView> {
   const validated = validateCreative(body);
@@ -21,8 +24,8 @@ export async function createCampaign(deps: CampaignDeps, caller: Principal, body
   if (!validated.ok || errors.length > 0) throw problems.validation(errors);
 
   const at = deps.clock.now();
-  const slot = await deps.repository.claimSlot(caller.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at);
-  if (slot === null) {
+  const leakedBefore = new Date(at.getTime() - LEAKED_COUNT_GRACE_MS);
+  if (!(await deps.repository.takeRecordCount(caller.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at, leakedBefore))) {
     throw problems.conflict('campaign_limit', `An account may hold at most ${MAX_CAMPAIGNS_PER_ACCOUNT} campaign records`);
   }
   let campaignId: number | null = null;
@@ -39,20 +42,20 @@ export async function createCampaign(deps: CampaignDeps, caller: Principal, body
     });
     return viewOf(stored);
   } catch (error) {
-    await releaseUnusedSlot(deps, caller.accountId, slot, campaignId, error);
+    await giveBackUnusedCount(deps, caller.accountId, campaignId, error);
     throw error;
   }
 }
 
 /**
- * A create that failed gives its slot back unless its record was written after all (the failure came
- * after the history insert). When even that cannot be told, the scheduled repair releases it later.
+ * A create that failed gives its count back unless its record was written after all (the failure came
+ * after the insert). When even that cannot be told, a create at the cap gives it back later.
  */
-async function releaseUnusedSlot(deps: CampaignDeps, accountId: string, slot: number, campaignId: number | null, cause: unknown): Promise<void> {
+async function giveBackUnusedCount(deps: CampaignDeps, accountId: string, campaignId: number | null, cause: unknown): Promise<void> {
   try {
     if (campaignId !== null && (await deps.repository.load(campaignId))) return;
-    await deps.repository.releaseSlot(accountId, slot);
+    await deps.repository.giveBackRecordCount(accountId);
   } catch (error) {
-    deps.logger.warn({ err: (error as Error).message, cause: (cause as Error).message, accountId, slot }, 'campaign slot not released; the repair will');
+    deps.logger.warn({ err: (error as Error).message, cause: (cause as Error).message, accountId }, 'campaign count not given back; a create at the cap will');
   }
 }

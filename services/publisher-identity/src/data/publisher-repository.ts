@@ -3,21 +3,20 @@
  * id; each change ONE version-guarded write of the new state with its audit facts and publisher.* events
  * pending, published as it is written or by the outbox relay) and `publisher_history` (the audit entry
  * `<id>:<version>` of each change). New ids come from the `counters` document `publishers` (IdCounter, one
- * `$inc`), unique across replicas. `publisher_slots` holds
- * `<account>:<slot>` claims (AccountSlots): a platform is created only under a free slot of its owner, which
- * caps the platforms of an account exactly.
+ * `$inc`), unique across replicas. `publisher_counts` holds one document per
+ * account counting its platforms (AccountCounts): a platform is created only after a guarded `$inc` below
+ * the cap, which caps the platforms of an account exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
 import {
-  AccountSlots,
+  AccountCounts,
   claimOnce,
-  createDeclaredIndexes,
   IdCounter,
   modelOf,
-  slotClaimSchema,
   storedSchema,
   VersionedStore,
+  type AccountCount,
   type ChangeFacts,
   type Connection,
   type Current,
@@ -26,7 +25,6 @@ import {
   type HistoryPosition,
   type Model,
   type OutboxQueue,
-  type SlotClaim,
   type VersionedStoreOptions,
 } from '@pilot/storage';
 import type { Document, Filter } from 'mongodb';
@@ -62,9 +60,8 @@ export class PublisherRepository {
   private readonly store: VersionedStore<PublisherState>;
   private readonly ids: IdCounter;
   private readonly incarnations: Model<ReadModelIncarnation>;
-  private readonly slotClaims: Model<SlotClaim>;
-  /** The owners' platform slots. */
-  readonly slots: AccountSlots;
+  /** The owners' platform counts. */
+  readonly counts: AccountCounts;
 
   /** `options.publish` publishes a change's events as it is written (without it they wait for the outbox relay). */
   constructor(connection: Connection, options: VersionedStoreOptions = {}) {
@@ -72,8 +69,7 @@ export class PublisherRepository {
     this.store = new VersionedStore<PublisherState>(connection.db, PUBLISHER_ENTITY, 'publishers', 'publisher_history', options);
     this.ids = new IdCounter(connection.db, 'publishers', [{ collection: 'publisher_history', field: 'entityId' }]);
     this.incarnations = modelOf(connection, 'key_read_model', incarnationSchema);
-    this.slotClaims = modelOf(connection, 'publisher_slots', slotClaimSchema);
-    this.slots = new AccountSlots(this.slotClaims);
+    this.counts = new AccountCounts(connection.db.collection<AccountCount>('publisher_counts'), (ownerAccountId) => this.countOwned(ownerAccountId));
   }
 
   /**
@@ -94,12 +90,11 @@ export class PublisherRepository {
   async ensureIndexes(): Promise<void> {
     await this.store.ensureIndexes();
     await this.store.createListIndexes();
-    await createDeclaredIndexes(this.slotClaims);
   }
 
   /** How many platforms the account holds (its records, by the owner index). */
-  async countOwned(ownerAccountId: string): Promise<number> {
-    return (await this.store.findCurrent({ ownerAccountId }, { projection: { _id: 1 } })).length;
+  countOwned(ownerAccountId: string): Promise<number> {
+    return this.store.current.countDocuments({ ownerAccountId });
   }
 
   /** A new integer id, unique across replicas (one `$inc` of the counter). */
