@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
 import {
   AccountCounts,
-  claimOnce,
   IdCounter,
   modelOf,
   storedSchema,
@@ -26,6 +25,7 @@ import {
   type Model,
   type OutboxQueue,
   type VersionedStoreOptions,
+  upsertRetried,
 } from '@pilot/storage';
 import type { Document, Filter } from 'mongodb';
 import type { PublisherState, PublisherStatus } from '../domain/publisher';
@@ -74,11 +74,14 @@ export class PublisherRepository {
 
   /**
    * The name of this database for the key read model: made once, on the first start against it, and the
-   * same for every replica after (the unique `_id` decides between replicas starting together).
+   * same for every replica after (one upsert of `$setOnInsert`: the first one's value stays).
    */
   async readModelIncarnation(): Promise<string> {
-    await claimOnce(this.incarnations, 'incarnation', { incarnation: randomUUID(), at: new Date() });
-    const stored = await this.incarnations.findOne({ _id: 'incarnation' }).lean<ReadModelIncarnation>();
+    const stored = await upsertRetried(() =>
+      this.incarnations
+        .findOneAndUpdate({ _id: 'incarnation' }, { $setOnInsert: { incarnation: randomUUID(), at: new Date() } }, { upsert: true, new: true })
+        .lean<ReadModelIncarnation>(),
+    );
     if (!stored) throw new Error('key read model incarnation vanished');
     return stored.incarnation;
   }
