@@ -72,7 +72,7 @@ describe('notification send claims', function () {
   it('waits while another replica holds the message, and takes it over once that lease ran out', async () => {
     const sent = message();
     const now = clock.now();
-    expect(await deliveries.claim(sent.deliveryId, 1, 'a-replica-that-died', now, new Date(now.getTime() + LEASE_MS))).to.equal(true);
+    expect(await deliveries.claimFirst(sent.deliveryId, 'a-replica-that-died', now, new Date(now.getTime() + LEASE_MS))).to.equal(true);
     const sender = senderNamed('replica-b');
     let refusal: unknown;
     await sendMessage(sender, sent).catch((error: unknown) => (refusal = error));
@@ -87,7 +87,7 @@ describe('notification send claims', function () {
     clock.advance(1);
     await sendMessage(sender, sent);
     expect(bot.messages(sent.accountId).map((taken) => taken.text)).to.deep.equal([sent.text]);
-    expect((await deliveries.claimOf(sent.deliveryId, 2))?.holder).to.equal('replica-b');
+    expect(await deliveries.currentClaim(sent.deliveryId)).to.deep.include({ claim: 2, holder: 'replica-b' });
     expect((await deliveries.settled(sent.deliveryId))?.outcome).to.equal('sent');
 
     // Settled: neither that replica nor another sends it again.
@@ -99,15 +99,29 @@ describe('notification send claims', function () {
   it("looks past its own claim when another replica took the message over since, and that one's lease ran out too", async () => {
     const sent = message();
     const now = clock.now();
-    await deliveries.claim(sent.deliveryId, 1, 'replica-b', now, new Date(now.getTime() + LEASE_MS));
-    await deliveries.claim(sent.deliveryId, 2, 'replica-that-took-over-and-died', now, new Date(now.getTime() + LEASE_MS));
+    await deliveries.claimFirst(sent.deliveryId, 'replica-b', now, new Date(now.getTime() + LEASE_MS));
+    // Claim 1's lease ran out and another replica took the message over, then died.
+    const first = (await deliveries.currentClaim(sent.deliveryId))!;
+    await deliveries.takeOver(first, 'replica-that-took-over-and-died', now, new Date(now.getTime() + LEASE_MS));
     clock.advance(LEASE_MS + 1);
     const replicaB = senderNamed('replica-b');
     await expectWaiting(sendMessage(replicaB, sent), 'the first look at the run-out lease of claim 2');
     clock.advance(TAKEOVER_CONFIRM_MS);
     await sendMessage(replicaB, sent);
     expect(bot.messages(sent.accountId)).to.have.length(1);
-    expect((await deliveries.claimOf(sent.deliveryId, 3))?.holder).to.equal('replica-b');
+    expect(await deliveries.currentClaim(sent.deliveryId)).to.deep.include({ claim: 3, holder: 'replica-b' });
+  });
+
+  it('lets exactly one of several replicas take over a claim found run out', async () => {
+    const sent = message();
+    const now = clock.now();
+    await deliveries.claimFirst(sent.deliveryId, 'a-replica-that-died', now, new Date(now.getTime() + LEASE_MS));
+    const runOut = (await deliveries.currentClaim(sent.deliveryId))!;
+    const later = new Date(now.getTime() + LEASE_MS + 1);
+    const taken = await Promise.all(['g', 'h', 'i', 'j'].map((holder) => deliveries.takeOver(runOut, `replica-${holder}`, later, new Date(later.getTime() + LEASE_MS))));
+    expect(taken.filter(Boolean)).to.have.length(1);
+    expect((await deliveries.currentClaim(sent.deliveryId))?.claim).to.equal(2);
+    expect(await deliveries.takeOver(runOut, 'replica-k', later, new Date(later.getTime() + LEASE_MS)), 'claim 1 is gone').to.equal(false);
   });
 
   it('writes the record of a sent message again when the write fails, and never sends the message twice', async () => {
@@ -150,7 +164,7 @@ describe('notification send claims', function () {
     clock.advance(TAKEOVER_CONFIRM_MS);
     await sendMessage(other, sent);
     expect(bot.messages(sent.accountId).map((taken) => taken.text), 'sent once').to.deep.equal([sent.text]);
-    expect(await deliveries.claimOf(sent.deliveryId, 2), 'never taken over').to.equal(null);
+    expect(await deliveries.currentClaim(sent.deliveryId), 'never taken over').to.deep.include({ claim: 1, holder: 'replica-e' });
     expect((await deliveries.settled(sent.deliveryId))?.claim).to.equal(1);
   });
 });

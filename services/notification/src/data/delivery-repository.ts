@@ -3,9 +3,10 @@
  * - `notification_deliveries`: one document per message settled, under `<event id>:<account>` (or
  *   `<event id>:queue:<account>` for a summary), written once by an exclusive insert and never changed:
  *   sent (with the platform's message id), blocked, refused. A redelivered event finds it and sends nothing.
- * - `notification_send_claims`: who is sending a message now. Claim n of a message is the document
- *   `<delivery id>#<n>`, taken by an exclusive insert; its holder renews `leaseUntil` before each attempt,
- *   and another replica takes the message over only by inserting claim n+1 after the lease ran out.
+ * - `notification_send_claims`: who is sending a message now, one document per message under its delivery
+ *   id: the first sender inserts it as claim 1; its holder renews `leaseUntil` before each attempt (guarded
+ *   by its claim number), and another replica takes the message over only by one update guarded by the
+ *   claim and the lease it found run out, which makes it claim n+1.
  * Both are read by `_id` alone; the date fields are indexed for the retention sweep.
  */
 import { claimOnce, createDeclaredIndexes, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
@@ -87,21 +88,30 @@ export class DeliveryRepository {
     return claimOnce(this.deliveries, _id, rest);
   }
 
-  /** Takes claim `claim` of a message; false when it exists already. */
-  async claim(deliveryId: string, claim: number, holder: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    return claimOnce(this.claims, claimIdOf(deliveryId, claim), { deliveryId, claim, holder, claimedAt: now, leaseUntil });
+  /** Takes the first claim of a message; false when a replica claimed it already. */
+  async claimFirst(deliveryId: string, holder: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    return claimOnce(this.claims, deliveryId, { deliveryId, claim: 1, holder, claimedAt: now, leaseUntil });
   }
 
-  async claimOf(deliveryId: string, claim: number): Promise<SendClaimDocument | null> {
-    return this.claims.findById(claimIdOf(deliveryId, claim)).lean<SendClaimDocument>();
+  /**
+   * Takes the message over from `held` (found with its lease run out): claim n+1, by one update guarded by
+   * the claim and the lease as found; false when its holder renewed it or another replica took it first.
+   */
+  async takeOver(held: SendClaimDocument, holder: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const { matchedCount } = await this.claims.updateOne(
+      { _id: held._id, claim: held.claim, leaseUntil: held.leaseUntil },
+      { $set: { claim: held.claim + 1, holder, claimedAt: now, leaseUntil } },
+    );
+    return matchedCount === 1;
   }
 
-  /** The holder keeps its claim alive (only the holder writes it, so a plain update by `_id` is enough). */
+  /** The claim on a message now (its number, holder and lease); null before any. */
+  async currentClaim(deliveryId: string): Promise<SendClaimDocument | null> {
+    return this.claims.findById(deliveryId).lean<SendClaimDocument>();
+  }
+
+  /** The holder of claim `claim` keeps it alive; nothing once another replica took the message over. */
   async renew(deliveryId: string, claim: number, leaseUntil: Date): Promise<void> {
-    await this.claims.updateOne({ _id: claimIdOf(deliveryId, claim) }, { $set: { leaseUntil } });
+    await this.claims.updateOne({ _id: deliveryId, claim }, { $set: { leaseUntil } });
   }
-}
-
-function claimIdOf(deliveryId: string, claim: number): string {
-  return `${deliveryId}#${claim}`;
 }

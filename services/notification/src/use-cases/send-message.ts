@@ -1,8 +1,9 @@
 /**
  * Sends one message at most once as the person sees it:
  * 1. a message already settled under its delivery id is not sent again (a redelivered event);
- * 2. the sender takes a claim on the message (an exclusive insert) and renews its lease before each
- *    attempt; a claim held by another live replica makes the event wait (it is retried in place);
+ * 2. the sender takes a claim on the message (an insert of the first, a guarded update to take one over)
+ *    and renews its lease before each attempt; a claim held by another live replica makes the event wait
+ *    (it is retried in place);
  * 3. the outcome is recorded (an exclusive insert) before the event is acknowledged.
  * The one window left is between the platform taking a message and the outcome being recorded: a process
  * killed there leaves a claim whose lease runs out, and the message is sent again by whoever takes it over.
@@ -39,7 +40,7 @@ const RETRY_PAUSES_MS = [1000, 2000, 5000, 10_000, 30_000];
 const RECORD_RETRY_MAX_MS = 1000;
 /** How long a run-out claim must stay run out and unchanged before another replica takes it over. */
 export const TAKEOVER_CONFIRM_MS = 3 * RECORD_RETRY_MAX_MS;
-/** Claims looked at before giving up on taking a message over (each one a replica that died holding it). */
+/** Looks at a message's claim before giving up on taking it (each a claim another replica took meanwhile). */
 const MAX_CLAIMS = 50;
 
 /** Sends the message as above; nothing without a bot. A second delivery of it in this process waits for the first. */
@@ -73,7 +74,7 @@ async function sendOnce(deps: SendDeps, message: Message, bot: BotApi): Promise<
     await waitForSendSlot(deps);
     await deliveries.renew(message.deliveryId, claim, new Date(nowMs(deps) + deps.leaseMs));
     // A replica that took the message over while this one was stalled sends it instead.
-    if (await deliveries.claimOf(message.deliveryId, claim + 1)) throw new ServiceUnavailableError('send claim', `${message.deliveryId} was taken over`);
+    if ((await deliveries.currentClaim(message.deliveryId))?.claim !== claim) throw new ServiceUnavailableError('send claim', `${message.deliveryId} was taken over`);
     const outcome = await bot.sendMessage(message.accountId, message.text, deps.sending.stopping.signal);
     if (await settled(deps, message, claim, outcome)) return;
     const waitMs = outcome.kind === 'retry_after' ? outcome.seconds * 1000 : pauseAfter(deps, attempt);
@@ -157,25 +158,24 @@ async function stillBlocked(deps: SendDeps, accountId: string): Promise<boolean>
 async function claimMessage(deps: SendDeps, deliveryId: string): Promise<number> {
   const { deliveries } = deps;
   const { holder } = deps.sending;
-  for (let claim = 1; claim <= MAX_CLAIMS; claim += 1) {
+  for (let look = 1; look <= MAX_CLAIMS; look += 1) {
     const now = nowMs(deps);
-    if (await deliveries.claim(deliveryId, claim, holder, new Date(now), new Date(now + deps.leaseMs))) return claim;
-    const held = await deliveries.claimOf(deliveryId, claim);
-    if (!held) continue;
-    // Its own claim, unless another replica took the message over since (then look at that claim).
-    if (held.holder === holder) {
-      if (!(await deliveries.claimOf(deliveryId, claim + 1))) return claim;
+    const held = await deliveries.currentClaim(deliveryId);
+    if (!held) {
+      if (await deliveries.claimFirst(deliveryId, holder, new Date(now), new Date(now + deps.leaseMs))) return 1;
       continue;
     }
+    if (held.holder === holder) return held.claim;
     if (held.leaseUntil.getTime() > now) {
       // Infrastructure-like: the bus retries in place until the holder settles it or its lease runs out.
       throw new ServiceUnavailableError('send claim', `${deliveryId} is being sent by another replica`);
     }
-    if (!confirmedRunOut(deps, `${held._id}@${held.leaseUntil.getTime()}`, now)) {
-      throw new ServiceUnavailableError('send claim', `${deliveryId}: the lease of claim ${claim} ran out; its holder may still record the message`);
+    if (!confirmedRunOut(deps, `${held._id}#${held.claim}@${held.leaseUntil.getTime()}`, now)) {
+      throw new ServiceUnavailableError('send claim', `${deliveryId}: the lease of claim ${held.claim} ran out; its holder may still record the message`);
     }
+    if (await deliveries.takeOver(held, holder, new Date(now), new Date(now + deps.leaseMs))) return held.claim + 1;
   }
-  throw new Error(`${deliveryId}: ${MAX_CLAIMS} claims taken over; giving up`);
+  throw new Error(`${deliveryId}: claimed by others ${MAX_CLAIMS} times while looking; giving up`);
 }
 
 /** True on a look TAKEOVER_CONFIRM_MS or more after the first that found this claim run out with this lease. */
