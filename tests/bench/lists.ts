@@ -1,7 +1,7 @@
 /**
  * The `lists` phase: the workspace's paged lists and the audit at network scale. 10,000 campaigns (100
  * advertisers with 100 each) and 2,000 platforms (20 owners with 100 each) are stored straight through
- * their stores (`VersionedStore` of `@pilot/storage`, as the services write them: the current record and its
+ * their stores (`VersionedStore` of `@pilot/storage`, as the services write them: the record's document and its
  * history entries, two per record), then the calls people make are timed one at a time through the gateway: the
  * first page and a deep page of each list, for an administrator and for an owner, with a status filter,
  * with a search (`q`), and the audit's first and deep pages. What is seeded is removed afterwards.

@@ -2,11 +2,10 @@
  * Benchmark (prints figures, asserts nothing): does a workspace lookup by id cost the same with 10 and
  * with 100,000 records on the local store? For each size, a VersionedStore (what campaigns, publishers and
  * placements are) is seeded with that many records, each with a few history entries, then, for records
- * spread over the whole id range, side by side in one run: a read by id as the workspace's GET does it (the
- * projection alone), a change as a campaign transition does it (that read, then change: entry and projection
- * until the answer; then, after it, the lookup of the next version and the finish, timed as well, which is
- * what a change costs when it answers only after them) and a load with its lookups of newer
- * entries in the history (what a refused transition and a platform change use).
+ * spread over the whole id range, side by side in one run: a read by id as the workspace's GET and every
+ * change do it, and a change as a campaign transition does it (that read, then the guarded write and the
+ * history insert until the answer; then, after it, the removal of the pending change, timed as well, which
+ * is what a change costs when it answers only after it).
  * (Totals lookups are measured by scripts/bench.sh after a million counted facts.)
  *
  *   MONGO_URL=mongodb://127.0.0.1:27028/ [BENCH_SIZES=10,1000,100000] [BENCH_LIST_INDEXES=1] node --import tsx tests/bench/lookup-by-id.bench.ts [samples=200]
@@ -98,7 +97,7 @@ async function main(): Promise<void> {
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017/';
   const connection = await connectMongo({ url, dbName: `lookup_bench_${Date.now()}` });
   const db = connection.db!;
-  const results: Array<{ size: number; read: Timing; change: Timing; finished: Timing; load: Timing }> = [];
+  const results: Array<{ size: number; read: Timing; change: Timing; finished: Timing }> = [];
   try {
     for (const size of SIZES) {
       const store = new VersionedStore<Record>(db, 'bench', `records_${size}`, `history_${size}`);
@@ -125,11 +124,7 @@ async function main(): Promise<void> {
         const none = { p50: Number.NaN, p95: Number.NaN };
         return { answered: none, finished: none };
       });
-      const load = await timed(samples, (i) => store.load(idOf(i + 2 * samples))).catch((error: unknown) => {
-        console.log(`${String(size).padStart(7)} records: load failed: ${(error as Error).message}`);
-        return { p50: Number.NaN, p95: Number.NaN };
-      });
-      results.push({ size, read, change: answered, finished, load });
+      results.push({ size, read, change: answered, finished });
     }
   } finally {
     await db.dropDatabase();
@@ -140,12 +135,12 @@ async function main(): Promise<void> {
   const fmt = (value: number) => `${value.toFixed(2)} ms`;
   for (const result of results) {
     console.log(
-      `${String(result.size).padStart(7)} records: read p50 ${fmt(result.read.p50)} p95 ${fmt(result.read.p95)} | read+change (answer) p50 ${fmt(result.change.p50)} p95 ${fmt(result.change.p95)} | read+change+finish p50 ${fmt(result.finished.p50)} p95 ${fmt(result.finished.p95)} | load with roll-forward check p50 ${fmt(result.load.p50)}`,
+      `${String(result.size).padStart(7)} records: read p50 ${fmt(result.read.p50)} p95 ${fmt(result.read.p95)} | read+change (answer) p50 ${fmt(result.change.p50)} p95 ${fmt(result.change.p95)} | read+change+removal p50 ${fmt(result.finished.p50)} p95 ${fmt(result.finished.p95)}`,
     );
   }
   if (small && large) {
     const ratio = (of: (result: (typeof results)[number]) => number) => (of(large) / of(small)).toFixed(2);
-    console.log(`ratio ${large.size.toLocaleString('en')} / ${small.size} (p50): read ${ratio((r) => r.read.p50)}, read+change ${ratio((r) => r.change.p50)}, load with roll-forward check ${ratio((r) => r.load.p50)}`);
+    console.log(`ratio ${large.size.toLocaleString('en')} / ${small.size} (p50): read ${ratio((r) => r.read.p50)}, read+change ${ratio((r) => r.change.p50)}`);
   }
 }
 
