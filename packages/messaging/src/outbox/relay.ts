@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus';
 import type { Logger } from '@pilot/platform';
 import { InvalidEventError, type KnownEvent } from '@pilot/contracts';
-import type { ClaimedRecord, OutboxQueue, RecordId } from '@pilot/storage';
+import type { ClaimedRecord, OutboxQueue, PendingChange, RecordId } from '@pilot/storage';
 import { Counter, type Registry } from 'prom-client';
 
 export interface OutboxRelayOptions {
@@ -181,20 +181,20 @@ export class OutboxRelay {
           await this.options.bus.publish(event);
         } catch (error) {
           if (!(error instanceof InvalidEventError)) throw error;
-          await this.park(queue, record, change.version, change, event, error);
+          await this.park(queue, record, change, event, error);
         }
       }
     }
     await queue.release(record);
   }
 
-  private async park(queue: OutboxQueue, record: ClaimedRecord, version: number, change: ClaimedRecord['pending'][number], event: KnownEvent, error: InvalidEventError): Promise<void> {
+  private async park(queue: OutboxQueue, record: ClaimedRecord, change: PendingChange, event: KnownEvent, error: InvalidEventError): Promise<void> {
     await queue.park(record, change, event, error.message, this.now());
     const collection = queue.entries.collectionName;
     const eventType = typeof event?.type === 'string' ? event.type : 'unknown';
     this.parkedTotal.inc({ collection, event_type: eventType });
     this.options.logger.error(
-      { collection, recordId: record._id, version, eventId: event?.id, eventType, problem: error.message },
+      { collection, recordId: record._id, version: change.version, eventId: event?.id, eventType, problem: error.message },
       'outbox event fails its contract: parked in parked_events, the next events go on',
     );
   }
