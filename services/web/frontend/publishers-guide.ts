@@ -22,7 +22,11 @@ import path from 'node:path';
 import { zipSync } from 'fflate';
 import { Marked, type Tokens } from 'marked';
 import { getHeadingList, gfmHeadingId } from 'marked-gfm-heading-id';
-import type { Plugin } from 'vite';
+import type { Plugin, Rollup } from 'vite';
+
+type OutputBundle = Rollup.OutputBundle;
+type OutputAsset = Rollup.OutputAsset;
+type OutputChunk = Rollup.OutputChunk;
 
 export const GUIDE_MODULE = 'virtual:publishers-guide';
 const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
@@ -100,6 +104,51 @@ export function withClientFacts(
 
 const RESOLVED_ID = `\0${GUIDE_MODULE}`;
 
+type GuidePageName = 'guide' | 'errors' | 'changelog';
+
+/** The guide's pages as the web service serves them (services/web/src/http/guide-pages.ts reads the same files). */
+export const GUIDE_PAGES: ReadonlyArray<{ name: GuidePageName; file: string; title: string; testId: string }> = [
+  { name: 'guide', file: 'prerendered/guide.html', title: 'Publishers guide', testId: 'publishers-guide' },
+  { name: 'errors', file: 'prerendered/guide-errors.html', title: 'Error codes', testId: 'publishers-errors' },
+  { name: 'changelog', file: 'prerendered/guide-changelog.html', title: 'Changelog and compatibility', testId: 'publishers-changelog' },
+];
+
+/** The stylesheets of the app's guide page (its lazily loaded chunk), which the served page links itself. */
+function guideStylesheets(bundle: OutputBundle): string[] {
+  const chunk = Object.values(bundle).find(
+    (item): item is OutputChunk => item.type === 'chunk' && /[\\/]GuidePage\.tsx$/.test(item.facadeModuleId ?? ''),
+  );
+  const css = chunk?.viteMetadata?.importedCss;
+  if (!css || css.size === 0) throw new Error('the build has no stylesheet of the guide page (pages/GuidePage.tsx imports guide.css)');
+  return [...css];
+}
+
+/**
+ * index.html with the page's document inside the app's root element, laid out as the app's public pages
+ * are (PublicLayout.tsx), so the text is there as served; the app renders the same page over it when it runs.
+ */
+export function prerenderedPage(bundle: OutputBundle, page: (typeof GUIDE_PAGES)[number], html: string): string {
+  const index = bundle['index.html'] as OutputAsset | undefined;
+  if (!index) throw new Error('the build has no index.html to lay the guide pages out in');
+  const shell = String(index.source);
+  const links = guideStylesheets(bundle).map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
+  const body = [
+    '<div class="page">',
+    '<a class="skip-link" href="#main">Skip to content</a>',
+    '<header class="site-header"><a class="brand" href="/">Publisher pilot</a>',
+    '<nav aria-label="Site"><a href="/">Home</a><a href="/guide">Publishers guide</a><a href="/tr" lang="tr">Türkçe</a><a href="/signin">Sign in</a></nav></header>',
+    `<main id="main" tabindex="-1"><article class="guide" data-testid="${page.testId}">${html}</article></main>`,
+    '</div>',
+  ].join('');
+  const out = shell
+    .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`)
+    .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '')
+    .replace(/<title>[^<]*<\/title>/, `<title>${page.title} · Publisher pilot</title>`)
+    .replace('</head>', () => `${links}</head>`);
+  if (!out.includes(`data-testid="${page.testId}"`)) throw new Error('index.html has no empty <div id="root"></div> to fill');
+  return out;
+}
+
 const SNIPPETS = path.join(DOCS, 'snippets');
 export const SNIPPET_FOLDER = 'downloads/snippets';
 
@@ -130,6 +179,17 @@ export function keepsLink(href: string): boolean {
   return href.startsWith('#') || (href.startsWith('/') && !href.startsWith('//')) || /^https?:\/\//i.test(href);
 }
 
+/**
+ * Each `###` section of the error codes page as one element whose id is the code, so the page a problem's
+ * `type` names (`/guide/errors#<code>`) holds the code's explanation in the element with that id.
+ */
+export function withCodeSections(html: string): string {
+  return html.replace(
+    /<h3 id="([\w-]+)">([\s\S]*?)<\/h3>([\s\S]*?)(?=<h[23][ >]|$)/g,
+    (_match, id: string, heading: string, body: string) => `<section id="${id}" class="error-code"><h3>${heading}</h3>${body.trimEnd()}</section>\n`,
+  );
+}
+
 export function renderGuide(markdown: string): string {
   const marked = new Marked(gfmHeadingId(), {
     gfm: true,
@@ -153,31 +213,41 @@ export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE
   let python: PackedClient | undefined;
   const packed = (): PackedClient => (client ??= packNetworkClient());
   const pythonPacked = (): PackedClient => (python ??= packPythonClient());
+  const rendered = (name: GuidePageName): string => {
+    const html = renderGuide(withClientFacts(fs.readFileSync(files[name], 'utf8'), packed(), pythonPacked()));
+    return name === 'errors' ? withCodeSections(html) : html;
+  };
   return {
     name: 'pilot-publishers-guide',
     resolveId: (id) => (id === GUIDE_MODULE ? RESOLVED_ID : null),
     load(id) {
       if (id !== RESOLVED_ID) return null;
       for (const file of Object.values(files)) this.addWatchFile(file);
-      const page = (file: string) => JSON.stringify(renderGuide(withClientFacts(fs.readFileSync(file, 'utf8'), packed(), pythonPacked())));
       return [
-        `export const guideHtml = ${page(files.guide)};`,
-        `export const errorsHtml = ${page(files.errors)};`,
-        `export const changelogHtml = ${page(files.changelog)};`,
+        `export const guideHtml = ${JSON.stringify(rendered('guide'))};`,
+        `export const errorsHtml = ${JSON.stringify(rendered('errors'))};`,
+        `export const changelogHtml = ${JSON.stringify(rendered('changelog'))};`,
         '',
       ].join('\n');
     },
-    generateBundle() {
-      const { name, version, sha256, bytes } = packed();
-      this.emitFile({ type: 'asset', fileName: CLIENT_TARBALL, source: bytes });
-      this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
-      const py = pythonPacked();
-      this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
-      // Files only: running the Python snippets leaves a __pycache__ folder beside them.
-      for (const snippet of fs.readdirSync(SNIPPETS, { withFileTypes: true }).filter((entry) => entry.isFile())) {
-        this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet.name}`, source: fs.readFileSync(path.join(SNIPPETS, snippet.name)) });
-      }
-      this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
+    generateBundle: {
+      // After Vite's own step has put index.html into the bundle.
+      order: 'post',
+      handler(_options, bundle) {
+        for (const page of GUIDE_PAGES) {
+          this.emitFile({ type: 'asset', fileName: page.file, source: prerenderedPage(bundle, page, rendered(page.name)) });
+        }
+        const { name, version, sha256, bytes } = packed();
+        this.emitFile({ type: 'asset', fileName: CLIENT_TARBALL, source: bytes });
+        this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
+        const py = pythonPacked();
+        this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
+        // Files only: running the Python snippets leaves a __pycache__ folder beside them.
+        for (const snippet of fs.readdirSync(SNIPPETS, { withFileTypes: true }).filter((entry) => entry.isFile())) {
+          this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet.name}`, source: fs.readFileSync(path.join(SNIPPETS, snippet.name)) });
+        }
+        this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
+      },
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   renderGuide,
   siteAddress,
   withClientFacts,
+  withCodeSections,
 } from '../frontend/publishers-guide';
 import { isKnownPage } from '../src/http/site-routes';
 
@@ -149,5 +150,18 @@ describe('the Python client\'s download (/downloads/pilot_network_client.zip)', 
     expect(names).to.include.members([`${top}pyproject.toml`, `${top}build_backend/pilot_build.py`, `${top}src/pilot_network_client/client.py`, `${top}src/pilot_network_client/py.typed`]);
     expect(names.every((name) => name.startsWith(top))).to.equal(true);
     expect(names.some((name) => name.includes('/tests/'))).to.equal(false);
+  });
+});
+
+describe('the error codes page (/guide/errors) as served', () => {
+  it('puts each code\'s explanation in one element whose id is the code', () => {
+    const html = withCodeSections(renderGuide(fs.readFileSync(ERRORS_FILE, 'utf8')));
+    const codes = [...fs.readFileSync(ERRORS_FILE, 'utf8').matchAll(/^### (\w+)$/gm)].map((match) => match[1] ?? '');
+    expect(codes).to.include('missing_key');
+    for (const code of codes) {
+      const section = new RegExp(`<section id="${code}" class="error-code"><h3>${code}</h3>([\\s\\S]*?)</section>`).exec(html);
+      expect(section?.[1]?.trim(), code).to.have.length.above(10);
+    }
+    expect(html).to.contain('<h2 id="workspace-api">');
   });
 });
