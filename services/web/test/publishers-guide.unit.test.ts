@@ -6,6 +6,8 @@ import {
   CHANGELOG_FILE,
   CLIENT_MANIFEST,
   CLIENT_TARBALL,
+  EXAMPLE_BOT_ARCHIVE,
+  GO_ARCHIVE,
   ERRORS_FILE,
   GUIDE_FILE,
   keepsLink,
@@ -58,18 +60,16 @@ describe('the publishers guide as a page of the site (/guide)', () => {
       else {
         const snippet = /^\/downloads\/snippets\/([\w.-]+)$/.exec(href)?.[1];
         const served = snippet !== undefined && fs.existsSync(path.join(path.dirname(GUIDE_FILE), 'snippets', snippet));
-        expect(isKnownPage(href) || served || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
+        expect(isKnownPage(href) || served || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`, `/${GO_ARCHIVE}`, `/${EXAMPLE_BOT_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
       }
     }
   });
 
-  it('links repository paths to what the site serves of them, and shows the others as their text', () => {
-    expect(markdown).to.contain('](../clients/network/README.md)');
-    expect(html).to.contain(`in the repository it is <a href="/${CLIENT_TARBALL}"><code>clients/network</code></a>`);
-    expect(html).to.contain('<a href="/downloads/snippets/serve_ad.py"><code>docs/snippets/serve_ad.py</code></a>');
+  it('links a snippet to its download, and shows other repository paths as their text', () => {
+    expect(html).to.contain('<a href="/downloads/snippets/serve_ad.py"><code>serve_ad.py</code></a>');
     expect(html).to.not.match(/href="\.\.?\//);
-    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/), [the bot](../examples/publisher-bot/README.md) and [the README](../clients/network/README.md).'))).to.deep.equal([
-      `/${CLIENT_TARBALL}`,
+    expect(hrefs(renderGuide('See [`serve_ad.go`](snippets/serve_ad.go), [the bot](../examples/publisher-bot/README.md) and [the README](../clients/network/README.md).'))).to.deep.equal([
+      '/downloads/snippets/serve_ad.go',
     ]);
     expect(siteAddress('snippets/serve_ad.go')).to.equal('/downloads/snippets/serve_ad.go');
     expect(siteAddress('snippets/missing.go')).to.equal(null);
