@@ -96,7 +96,7 @@ describe('answers that explain themselves, through the gateway', function () {
   it('gives every problem, whichever service answers it, the site\'s page of its code as type', async () => {
     const answers = [
       await call('/api/network/ad'), // allocation: missing_key
-      await call('/api/network/delivery', { method: 'POST', headers: { authorization: `Bearer ${botKey}` }, body: '{' }), // tracking: invalid_json
+      await call('/api/network/delivery', { method: 'POST', headers: { authorization: `Bearer ${botKey}`, 'content-type': 'application/json' }, body: '{' }), // tracking: invalid_json
       await call('/api/nothing-here'), // gateway: route_not_found
       await call('/api/workspace/campaigns'), // gateway: not_signed_in
       await call('/api/site/placements/no-such-slot'), // placement
@@ -184,12 +184,12 @@ describe('answers that explain themselves, through the gateway', function () {
     for (const [, token] of guide.matchAll(/"delivery_token": "([^"]+)"/g)) expect(isWellFormedToken(token ?? ''), token).to.equal(true);
 
     const document = (await call('/api/network/openapi.json')).body as { components: { schemas: Record<string, Record<string, unknown>>; headers: Record<string, unknown> }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> }>> };
-    // Open bodies: the server takes extra fields and text/plain, and the schemas do not forbid them.
+    // Open bodies: the server takes extra fields, and the schemas do not forbid them.
     for (const name of ['Ad', 'DeliveryConfirmation', 'DeliveryConfirmed']) expect(document.components.schemas[name], name).to.not.have.property('additionalProperties');
     const ad = await adFor(botKey, 'tr');
     const lenient = await call('/api/network/delivery', {
       method: 'POST',
-      headers: { authorization: `Bearer ${botKey}`, 'content-type': 'text/plain' },
+      headers: { authorization: `Bearer ${botKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ token: ad.body.delivery_token, note: 'an extra field' }),
     });
     expect(lenient.status).to.equal(200);
