@@ -169,7 +169,7 @@ describe('answers that explain themselves, through the gateway', function () {
   it('keeps the guide and the documents true to the behaviour: key paths, runnable curls, real tokens, open bodies, the text/html dead link, declared headers, 400s that count', async () => {
     const guide = await readFile(GUIDE, 'utf8');
     // The live key's call, named in the guide, is the one that answers the key.
-    expect(guide).to.contain('`POST /api/workspace/publishers/{id}/keys` answers `201 {key, keyCreatedAt}`');
+    expect(guide).to.contain('`POST /api/workspace/publishers/{id}/keys` answers `201 {key, keyCreatedAt, previousKeyExpiresAt}`');
     // The guide's curls run as written once PILOT and the keys are set (no literal {base_url}).
     const testKey = (await owner.post<{ key: string }>(`/api/workspace/publishers/${(await owner.get<{ items: { id: number }[] }>('/api/workspace/publishers')).body.items[0]?.id}/test-key`)).body.key;
     const curls = [...blocksOf(guide, 'sh'), ...blocksOf(guide, 'bash')].filter((block) => block.includes('curl') && block.includes('/api/network/ad'));
