@@ -84,6 +84,10 @@ export const PublisherDemand = Type.Object(
     format: literals(PLATFORM_TYPES),
     activeCampaigns: Type.Integer({ minimum: 0 }),
     languages: Type.Array(Type.Object({ language: Type.String({ description: 'an ISO 639-1 code, or all' }), activeCampaigns: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
+    noFillReason: Type.String({
+      description:
+        "the Pilot-No-Fill-Reason a live ad request gets now in a language not listed (no_campaign_for_language when some language is served; else no_active_campaign, no_campaign_for_format or own_campaigns_only)",
+    }),
   },
   { additionalProperties: false },
 );
