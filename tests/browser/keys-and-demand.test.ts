@@ -1,7 +1,8 @@
 /**
  * The platform page's keys in a real browser against the whole running system: a new key generated with a
  * grace period leaves the previous key working, the page says until when, and "End the previous key now"
- * stops it before the page says so; the audit names both steps.
+ * stops it before the page says so; the audit names both steps. Beside the keys, what the network could
+ * serve the platform now, with the no-fill reason a live request would get.
  */
 import { expect } from 'chai';
 import { PublisherServer, signedIn } from '../e2e/support/clients';
@@ -31,6 +32,23 @@ describe('rolling a key on the platform page, in a browser against the whole sys
   });
 
   stopAndWatchForProblems(() => stack);
+
+  it('shows beside the keys what the network can serve the platform now, per language, and why another language gets nothing', async () => {
+    const { page } = owner;
+    await page.goto(`/workspace/publishers/${publisherId}`);
+    const demand = page.getByTestId('platform-demand');
+    expect(await demand.getByTestId('demand-total').textContent()).to.equal('1 active campaign for a bot, by language:');
+    expect(await demand.getByTestId('demand-languages').textContent()).to.equal('English (en): 1');
+    expect(await demand.textContent()).to.contain('Pilot-No-Fill-Reason: no_campaign_for_language');
+    await stack.screenshot(page, 'keys-00-demand');
+  });
+
+  it('says on the sandbox page which answers a test key may force on each call, as the guide does', async () => {
+    const { page } = owner;
+    await page.goto('/sandbox');
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).to.contain('204, 429 or 503 on the ad request, 404 or 503 on a delivery confirmation');
+  });
 
   it('keeps the previous key working for the chosen time, shows until when, and ends it now on request', async () => {
     const { page } = owner;

@@ -67,6 +67,14 @@ describe('the guide\'s pages without JavaScript, through the gateway', function 
     }
   });
 
+  it('dates every entry of the changelog, as served', async () => {
+    const html = await (await fetch(`${system.baseUrl}/guide/changelog`)).text();
+    const changes = html.slice(html.indexOf('<h2 id="changes">'));
+    const entries = [...changes.matchAll(/<h3[^>]*>([^<]*)<\/h3>/g)].map((match) => match[1] ?? '');
+    expect(entries.length).to.be.at.least(2);
+    for (const entry of entries) expect(entry, 'an entry opens with its date').to.match(/^\d{4}-\d{2}-\d{2}: /);
+  });
+
   it('explains every documented problem code in the element of its type\'s page that has the code as id', async () => {
     const types = problemTypesIn(await (await fetch(`${system.baseUrl}/api/network/openapi.json`)).json());
     expect(types.size, 'problem codes the network document lists').to.be.above(10);
@@ -89,5 +97,7 @@ describe('the guide\'s pages without JavaScript, through the gateway', function 
       expect(text, code).to.match(new RegExp(`^${code} `));
       expect((text ?? '').length - code.length, `the explanation of ${code}`).to.be.above(15);
     }
+    // The rate limit of test keys as the guide and the behaviour have it: one window for all of them.
+    expect(textOfElement(pages.values().next().value ?? '', 'rate_limited')).to.contain('the test keys of all your platforms share one minute');
   });
 });

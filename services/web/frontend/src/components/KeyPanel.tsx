@@ -43,7 +43,7 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
       setKey(result.key);
       setConfirming(false);
       client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) =>
-        old ? { ...old, keyCreatedAt: result.keyCreatedAt, previousKeyExpiresAt: result.previousKeyExpiresAt } : old,
+        old ? { ...old, keyCreatedAt: result.keyCreatedAt, keyLastUsedAt: null, previousKeyExpiresAt: result.previousKeyExpiresAt } : old,
       );
       void client.invalidateQueries({ queryKey: ['publishers'] });
     },
