@@ -99,7 +99,11 @@ describe('the guide\'s companion pages: error codes (/guide/errors) and changelo
       const anchors = ids(html);
       for (const href of hrefs(html)) {
         if (href.startsWith('#')) expect(anchors.has(href.slice(1)), `${page} ${href}`).to.equal(true);
-        else expect(isKnownPage(href), `${page} ${href}`).to.equal(true);
+        else {
+          const [address = '', fragment] = href.split('#');
+          expect(isKnownPage(address), `${page} ${href}`).to.equal(true);
+          if (fragment !== undefined && address === '/guide') expect(ids(renderGuide(fs.readFileSync(GUIDE_FILE, 'utf8'))).has(fragment), `${page} ${href}`).to.equal(true);
+        }
       }
     }
   });
