@@ -25,6 +25,7 @@ import { zipSync } from 'fflate';
 import { Marked, type Tokens } from 'marked';
 import { getHeadingList, gfmHeadingId } from 'marked-gfm-heading-id';
 import type { Plugin, Rollup } from 'vite';
+import { PRERENDERED_PAGES } from '../src/http/prerendered-pages';
 
 type OutputBundle = Rollup.OutputBundle;
 type OutputAsset = Rollup.OutputAsset;
@@ -160,9 +161,9 @@ type GuidePageName = 'guide' | 'errors' | 'changelog';
 
 /** The guide's pages as the web service serves them (services/web/src/http/guide-pages.ts reads the same files). */
 export const GUIDE_PAGES: ReadonlyArray<{ name: GuidePageName; file: string; title: string; testId: string }> = [
-  { name: 'guide', file: 'prerendered/guide.html', title: 'Publishers guide', testId: 'publishers-guide' },
-  { name: 'errors', file: 'prerendered/guide-errors.html', title: 'Error codes', testId: 'publishers-errors' },
-  { name: 'changelog', file: 'prerendered/guide-changelog.html', title: 'Changelog and compatibility', testId: 'publishers-changelog' },
+  { name: 'guide', file: PRERENDERED_PAGES['/guide'], title: 'Publishers guide', testId: 'publishers-guide' },
+  { name: 'errors', file: PRERENDERED_PAGES['/guide/errors'], title: 'Error codes', testId: 'publishers-errors' },
+  { name: 'changelog', file: PRERENDERED_PAGES['/guide/changelog'], title: 'Changelog and compatibility', testId: 'publishers-changelog' },
 ];
 
 /** The stylesheets of the app's guide page (its lazily loaded chunk), which the served page links itself. */

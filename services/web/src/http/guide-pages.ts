@@ -9,14 +9,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import express, { type Router } from 'express';
 import { withSiteOrigin } from './guide-origin';
+import { PRERENDERED_PAGES } from './prerendered-pages';
 import { CACHE_REVALIDATE } from './static-site';
 
-/** The page address and the file the build writes for it (under the site's root). */
-export const PRERENDERED_PAGES: Readonly<Record<string, string>> = {
-  '/guide': 'prerendered/guide.html',
-  '/guide/errors': 'prerendered/guide-errors.html',
-  '/guide/changelog': 'prerendered/guide-changelog.html',
-};
 
 interface Page {
   html: Buffer;
@@ -28,7 +23,7 @@ export function guidePages(root: string, publicBaseUrl: string): Router {
   const pages = new Map<string, Page | null>();
   const pageAt = (address: string): Page | null => {
     if (!pages.has(address)) {
-      const file = path.join(root, PRERENDERED_PAGES[address] ?? '');
+      const file = path.join(root, PRERENDERED_PAGES[address as keyof typeof PRERENDERED_PAGES] ?? '');
       const html = fs.existsSync(file) ? Buffer.from(withSiteOrigin(fs.readFileSync(file, 'utf8'), origin)) : null;
       pages.set(address, html ? { html, gzip: zlib.gzipSync(html, { level: 9 }) } : null);
     }
