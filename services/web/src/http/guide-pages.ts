@@ -12,7 +12,6 @@ import { withSiteOrigin } from './guide-origin';
 import { PRERENDERED_PAGES } from './prerendered-pages';
 import { CACHE_REVALIDATE } from './static-site';
 
-
 interface Page {
   html: Buffer;
   gzip: Buffer;
@@ -23,8 +22,9 @@ export function guidePages(root: string, publicBaseUrl: string): Router {
   const pages = new Map<string, Page | null>();
   const pageAt = (address: string): Page | null => {
     if (!pages.has(address)) {
-      const file = path.join(root, PRERENDERED_PAGES[address as keyof typeof PRERENDERED_PAGES] ?? '');
-      const html = fs.existsSync(file) ? Buffer.from(withSiteOrigin(fs.readFileSync(file, 'utf8'), origin)) : null;
+      const name: string | undefined = PRERENDERED_PAGES[address as keyof typeof PRERENDERED_PAGES];
+      const file = name ? path.join(root, name) : null;
+      const html = file && fs.existsSync(file) ? Buffer.from(withSiteOrigin(fs.readFileSync(file, 'utf8'), origin)) : null;
       pages.set(address, html ? { html, gzip: zlib.gzipSync(html, { level: 9 }) } : null);
     }
     return pages.get(address) ?? null;
