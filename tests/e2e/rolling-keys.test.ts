@@ -100,7 +100,7 @@ describe('keys that roll without downtime (through the gateway)', function () {
     expect((await stranger.call('DELETE', `/api/workspace/publishers/${publisher.id}/keys/previous`)).status).to.equal(404);
   });
 
-  it('stops the current and the previous key at once on a pause or a rejection', async () => {
+  it('stops the current and the previous key at once on a pause or a rejection, and a rejection revokes both for good', async () => {
     const { publisher, server } = await approvedPublisher(system, owner, admin);
     const next = await generate(publisher.id, { previousKeyGraceSeconds: 3600 });
     expect((await admin.post(`/api/workspace/publishers/${publisher.id}/pause`)).status).to.equal(200);
@@ -111,6 +111,12 @@ describe('keys that roll without downtime (through the gateway)', function () {
     expect((await admin.post(`/api/workspace/publishers/${publisher.id}/reject`, { reason: 'ownership not shown' })).status).to.equal(200);
     expect(await works(server.key)).to.equal(false);
     expect(await works(next.key)).to.equal(false);
+    // A rejection revokes both for good: approved again, within the grace period, neither works.
+    expect((await owner.post(`/api/workspace/publishers/${publisher.id}/submit`)).status).to.equal(200);
+    expect((await admin.post(`/api/workspace/publishers/${publisher.id}/approve`)).status).to.equal(200);
+    expect(await codeOf(server.key), 'the previous key after a rejection').to.equal('invalid_key');
+    expect(await codeOf(next.key), 'the current key after a rejection').to.equal('invalid_key');
+    expect((await owner.get(`/api/workspace/publishers/${publisher.id}`)).body).to.include({ previousKeyExpiresAt: null, keyCreatedAt: null });
   });
 
   it('refuses a grace period that is not a whole number of seconds from 0 to 86400 with 422', async () => {
