@@ -160,10 +160,10 @@ const RESOLVED_ID = `\0${GUIDE_MODULE}`;
 type GuidePageName = 'guide' | 'errors' | 'changelog';
 
 /** The guide's pages as the web service serves them (services/web/src/http/guide-pages.ts reads the same files). */
-export const GUIDE_PAGES: ReadonlyArray<{ name: GuidePageName; file: string; title: string; testId: string }> = [
-  { name: 'guide', file: PRERENDERED_PAGES['/guide'], title: 'Publishers guide', testId: 'publishers-guide' },
-  { name: 'errors', file: PRERENDERED_PAGES['/guide/errors'], title: 'Error codes', testId: 'publishers-errors' },
-  { name: 'changelog', file: PRERENDERED_PAGES['/guide/changelog'], title: 'Changelog and compatibility', testId: 'publishers-changelog' },
+export const GUIDE_PAGES: ReadonlyArray<{ name: GuidePageName; file: string; title: string }> = [
+  { name: 'guide', file: PRERENDERED_PAGES['/guide'], title: 'Publishers guide' },
+  { name: 'errors', file: PRERENDERED_PAGES['/guide/errors'], title: 'Error codes' },
+  { name: 'changelog', file: PRERENDERED_PAGES['/guide/changelog'], title: 'Changelog and compatibility' },
 ];
 
 /** The stylesheets of the app's guide page (its lazily loaded chunk), which the served page links itself. */
@@ -190,7 +190,8 @@ export function prerenderedPage(bundle: OutputBundle, page: (typeof GUIDE_PAGES)
     '<a class="skip-link" href="#main">Skip to content</a>',
     '<header class="site-header"><a class="brand" href="/">Publisher pilot</a>',
     '<nav aria-label="Site"><a href="/">Home</a><a href="/guide">Publishers guide</a><a href="/tr" lang="tr">Türkçe</a><a href="/signin">Sign in</a></nav></header>',
-    `<main id="main" tabindex="-1"><article class="guide" data-testid="${page.testId}">${html}</article></main>`,
+    // No test id: the app's own page carries it, so whoever waits for it waits for the app's take-over.
+    `<main id="main" tabindex="-1"><article class="guide" data-prerendered="${page.name}">${html}</article></main>`,
     '</div>',
   ].join('');
   const out = shell
@@ -198,7 +199,7 @@ export function prerenderedPage(bundle: OutputBundle, page: (typeof GUIDE_PAGES)
     .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '')
     .replace(/<title>[^<]*<\/title>/, `<title>${page.title} · Publisher pilot</title>`)
     .replace('</head>', () => `${links}</head>`);
-  if (!out.includes(`data-testid="${page.testId}"`)) throw new Error('index.html has no empty <div id="root"></div> to fill');
+  if (!out.includes(`data-prerendered="${page.name}"`)) throw new Error('index.html has no empty <div id="root"></div> to fill');
   return out;
 }
 
