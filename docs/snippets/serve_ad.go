@@ -34,7 +34,7 @@ type Ad struct {
 	ExpiresIn     int     `json:"expires_in"`
 }
 
-// PilotError is an error answer of the network: switch on Code (docs/publishers.md, section 3).
+// PilotError is an error answer of the network: switch on Code (the publishers guide, section 3: {base_url}/guide).
 type PilotError struct {
 	Status     int
 	Code       string `json:"code"`

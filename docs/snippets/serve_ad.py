@@ -20,7 +20,7 @@ BOT_API = "{}/bot{}".format(os.environ.get("TELEGRAM_API_ROOT", "https://api.tel
 
 
 class PilotError(Exception):
-    """An error answer of the network: switch on code (docs/publishers.md, section 3)."""
+    """An error answer of the network: switch on code (the publishers guide, section 3: {base_url}/guide)."""
 
     def __init__(self, status, code, retry_after):
         super().__init__("{} {}".format(status, code))

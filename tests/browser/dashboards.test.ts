@@ -166,15 +166,22 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await page.getByRole('button', { name: 'Create test key' }).click();
     const testKey = await page.getByTestId('new-test-key').inputValue();
     expect(await tryIt.getByTestId('try-key').inputValue()).to.equal(testKey);
+    expect(await text(tryIt.getByTestId('test-key-last-used')), 'a key just made').to.equal('not used yet');
     await tryIt.getByTestId('try-language').focus();
     await page.keyboard.press('Enter');
     await tryIt.getByText('HTTP 200: an ad').waitFor();
     expect(await text(tryIt.getByTestId('try-body'))).to.contain('"sponsored": true');
-    expect(await text(tryIt.getByTestId('try-answer'))).to.contain('x-pilot-test: true');
+    // Every answer header the guide documents is shown, in its spelling.
+    const shown = await text(tryIt.getByTestId('try-answer'));
+    for (const header of ['X-Pilot-Test: true', 'RateLimit-Limit: 60', 'RateLimit-Remaining: ', 'RateLimit-Reset: ', 'RateLimit-Policy: 60;w=60', 'X-Request-Id: ', 'Cache-Control: no-store']) {
+      expect(shown, header).to.contain(header);
+    }
     await stack.screenshot(page, 'dashboards-04-test-request');
     await tryIt.getByTestId('try-forced').selectOption('204');
     await tryIt.getByRole('button', { name: 'Send a test request' }).click();
     await tryIt.getByText('HTTP 204: no ad available').waitFor();
+    expect(await text(tryIt.getByTestId('try-answer'))).to.contain('Pilot-No-Fill-Reason: no_active_campaign');
+
 
     // Test requests are never counted; the test key's use is shown after the page is read again.
     await page.getByRole('button', { name: 'I have stored the test key; hide it' }).click();

@@ -119,6 +119,8 @@ describe('the walk-through bugs, in a browser against the whole system', functio
     await ownerPage.getByRole('button', { name: 'Rotate key…' }).click();
     expect(await focused(ownerPage)).to.equal('div:Confirm rotation');
     await ownerPage.keyboard.press('Tab');
+    expect(await focused(ownerPage), 'how long the current key keeps working').to.match(/^select:/);
+    await ownerPage.keyboard.press('Tab');
     expect(await focused(ownerPage)).to.equal('button:Yes, rotate the key');
     await ownerPage.keyboard.press('Escape');
     expect(await focused(ownerPage)).to.equal('button:Rotate key…');

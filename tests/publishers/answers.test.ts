@@ -96,7 +96,7 @@ describe('answers that explain themselves, through the gateway', function () {
   it('gives every problem, whichever service answers it, the site\'s page of its code as type', async () => {
     const answers = [
       await call('/api/network/ad'), // allocation: missing_key
-      await call('/api/network/delivery', { method: 'POST', headers: { authorization: `Bearer ${botKey}` }, body: '{' }), // tracking: invalid_json
+      await call('/api/network/delivery', { method: 'POST', headers: { authorization: `Bearer ${botKey}`, 'content-type': 'application/json' }, body: '{' }), // tracking: invalid_json
       await call('/api/nothing-here'), // gateway: route_not_found
       await call('/api/workspace/campaigns'), // gateway: not_signed_in
       await call('/api/site/placements/no-such-slot'), // placement
@@ -169,7 +169,7 @@ describe('answers that explain themselves, through the gateway', function () {
   it('keeps the guide and the documents true to the behaviour: key paths, runnable curls, real tokens, open bodies, the text/html dead link, declared headers, 400s that count', async () => {
     const guide = await readFile(GUIDE, 'utf8');
     // The live key's call, named in the guide, is the one that answers the key.
-    expect(guide).to.contain('`POST /api/workspace/publishers/{id}/keys` answers `201 {key, keyCreatedAt}`');
+    expect(guide).to.contain('`POST /api/workspace/publishers/{id}/keys` answers `201 {key, keyCreatedAt, previousKeyExpiresAt}`');
     // The guide's curls run as written once PILOT and the keys are set (no literal {base_url}).
     const testKey = (await owner.post<{ key: string }>(`/api/workspace/publishers/${(await owner.get<{ items: { id: number }[] }>('/api/workspace/publishers')).body.items[0]?.id}/test-key`)).body.key;
     const curls = [...blocksOf(guide, 'sh'), ...blocksOf(guide, 'bash')].filter((block) => block.includes('curl') && block.includes('/api/network/ad'));
@@ -184,12 +184,12 @@ describe('answers that explain themselves, through the gateway', function () {
     for (const [, token] of guide.matchAll(/"delivery_token": "([^"]+)"/g)) expect(isWellFormedToken(token ?? ''), token).to.equal(true);
 
     const document = (await call('/api/network/openapi.json')).body as { components: { schemas: Record<string, Record<string, unknown>>; headers: Record<string, unknown> }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> }>> };
-    // Open bodies: the server takes extra fields and text/plain, and the schemas do not forbid them.
+    // Open bodies: the server takes extra fields, and the schemas do not forbid them.
     for (const name of ['Ad', 'DeliveryConfirmation', 'DeliveryConfirmed']) expect(document.components.schemas[name], name).to.not.have.property('additionalProperties');
     const ad = await adFor(botKey, 'tr');
     const lenient = await call('/api/network/delivery', {
       method: 'POST',
-      headers: { authorization: `Bearer ${botKey}`, 'content-type': 'text/plain' },
+      headers: { authorization: `Bearer ${botKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ token: ad.body.delivery_token, note: 'an extra field' }),
     });
     expect(lenient.status).to.equal(200);

@@ -224,6 +224,12 @@ describe('the OpenAPI document against the running system', function () {
     documented(DELIVERY, 'post', await confirm(JSON.stringify({ token: issueToken(system.infra.tokenSecret, 'delivery', { ...claimsOf(english.id, 0), publisherId: publisherId + 1000 }) })));
     documented(DELIVERY, 'post', await confirm(JSON.stringify({ token: issueToken(system.infra.tokenSecret, 'delivery', claimsOf(english.id, 2)) })));
     documented(DELIVERY, 'post', await confirm(JSON.stringify({ token: 'x'.repeat(200) })));
+    const notJson = await fetch(`${system.baseUrl}${DELIVERY}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
+      body: JSON.stringify({ token: live.delivery_token }),
+    }).then(answerOf);
+    documented(DELIVERY, 'post', notJson);
 
     // A test key (the sandbox) with an X-Pilot-Test-Answer a confirmation does not force.
     const testKey = (await owner.post<{ key: string }>(`/api/workspace/publishers/${publisherId}/test-key`)).body.key;

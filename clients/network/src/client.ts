@@ -1,5 +1,5 @@
 /**
- * The publisher's server-side client of the network API (SPEC.md, API.md):
+ * The publisher's server-side client of the network API (the publishers guide, {base_url}/guide):
  *   requestAd()        GET  /api/network/ad       -> Ad, or null on 204; 429, 502, 503 and 504 retried within bounds
  *   requestAdResult()  the same, with the 204's Pilot-No-Fill-Reason
  *   confirmDelivery()  POST /api/network/delivery -> DeliveryConfirmed; never retried by the client

@@ -4,7 +4,7 @@
  * - every field the schema lists must be there, with its type, constant, pattern, format and length;
  * - fields the schema does not list are ignored and left out of the result (forward compatible: a newer
  *   server may add fields, and the schemas leave their objects open; ajv's removeAdditional 'all' drops them);
- * - the creative's text limits of SPEC.md are counted as people see characters (grapheme clusters), which
+ * - the creative's text limits of the network's specification are counted as people see characters (grapheme clusters), which
  *   JSON Schema cannot express; the schema's maxLength bounds the code points.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { AdSchema, DeliveryConfirmedSchema, ProblemSchema } from './generated/schemas.js';
 import type { Ad, DeliveryConfirmed, Problem } from './types.js';
 
-/** The character limits of the Ad's texts (SPEC.md), in user-perceived characters. */
+/** The character limits of the Ad's texts (the network's specification), in user-perceived characters. */
 export const AD_CHARACTER_LIMITS = { title: 100, text: 700, button_text: 32 } as const;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };

@@ -1,5 +1,5 @@
 /**
- * How an ad becomes a message, by the rendering rules of SPEC.md:
+ * How an ad becomes a message, by the rendering rules of the publishers guide:
  *   1. a clear Sponsored label;                2. click_url unchanged, as the URL of the inline button;
  *   3. title and text sent as plain text: no parse_mode, so nothing in them is ever read as markup
  *      (the label and the title are made bold with message entities, which carry no markup);

@@ -54,7 +54,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     // is checked when Redis answers within a moment, as every service that counts does.
     if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });
     else logger.warn('Redis not ready at start; its maxmemory-policy (noeviction) is not checked');
-    const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, clock);
     const keyUses = new KeyUseRecorder(redis, config.REDIS_KEY_PREFIX, (error) => logger.warn({ err: error }, 'key use not recorded'));
     const counts = new CountRecorder(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, config.COUNT_INTERVAL_MS);
 

@@ -384,7 +384,7 @@ describe('GET /api/network/openapi.json', function () {
     const doc = await document();
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
     expect(statuses('/api/network/ad', 'get')).to.deep.equal(['200', '204', '400', '401', '429', '502', '503', '504']);
-    expect(statuses('/api/network/delivery', 'post')).to.deep.equal(['200', '400', '401', '404', '413', '502', '503', '504']);
+    expect(statuses('/api/network/delivery', 'post')).to.deep.equal(['200', '400', '401', '404', '413', '415', '502', '503', '504']);
     expect(statuses('/api/network/click/{token}', 'get')).to.deep.equal(['302', '400', '404', '410', '502', '503', '504']);
     expect(statuses('/api/network/click/{token}', 'head')).to.deep.equal(['302', '404', '410', '502', '503', '504']);
     expect(doc.paths['/api/network/click/{token}']?.get?.security).to.deep.equal([]);

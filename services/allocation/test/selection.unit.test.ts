@@ -196,3 +196,31 @@ describe('CampaignIndex: why nothing qualified (Pilot-No-Fill-Reason)', () => {
     expect(index.noFillReason(botEn)).to.equal('no_active_campaign');
   });
 });
+
+describe('CampaignIndex.demand: what a platform could be served now', () => {
+  it('counts other owners\' campaigns of the format per language, all under its own name, and says why a missing language gets nothing', () => {
+    const index = new CampaignIndex(seededRandom(9));
+    expect(index.demand('bot', '1')).to.deep.equal({ format: 'bot', activeCampaigns: 0, languages: [], noFillReason: 'no_active_campaign' });
+    index.upsert(campaign(1, { format: 'channel', language: 'en', ownerAccountId: '2' }));
+    expect(index.demand('bot', '1').noFillReason).to.equal('no_campaign_for_format');
+    index.upsert(campaign(2, { format: 'bot', language: 'tr', ownerAccountId: '1' }));
+    expect(index.demand('bot', '1')).to.deep.equal({ format: 'bot', activeCampaigns: 0, languages: [], noFillReason: 'own_campaigns_only' });
+    index.upsert(campaign(3, { format: 'bot', language: 'en', ownerAccountId: '2' }));
+    index.upsert(campaign(4, { format: 'bot', language: 'all', ownerAccountId: '3' }));
+    index.upsert(campaign(5, { format: 'bot', language: 'en', ownerAccountId: '3' }));
+    expect(index.demand('bot', '1')).to.deep.equal({
+      format: 'bot',
+      activeCampaigns: 3,
+      languages: [
+        { language: 'en', activeCampaigns: 2 },
+        { language: 'all', activeCampaigns: 1 },
+      ],
+      noFillReason: 'no_campaign_for_language',
+    });
+    index.remove(5);
+    expect(index.demand('bot', '2').languages).to.deep.equal([
+      { language: 'all', activeCampaigns: 1 },
+      { language: 'tr', activeCampaigns: 1 },
+    ]);
+  });
+});

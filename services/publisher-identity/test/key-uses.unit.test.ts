@@ -10,6 +10,7 @@ describe('a platform\'s keys last used', () => {
     ownerAccountId: '2002',
     keyCreatedAt: '2026-06-01T12:00:00.000Z',
     testKeyCreatedAt: null,
+    previousKeyExpiresAt: null,
     rejectionReason: null,
     pauseReason: null,
     apiBaseUrl: 'https://ads.example',

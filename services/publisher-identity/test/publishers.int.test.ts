@@ -49,6 +49,7 @@ describe('publisher-identity: publisher platforms', () => {
       'ownerAccountId',
       'keyCreatedAt',
       'testKeyCreatedAt',
+      'previousKeyExpiresAt',
       'rejectionReason',
       'pauseReason',
       'apiBaseUrl',
@@ -189,7 +190,7 @@ describe('publisher-identity: publisher platforms', () => {
     await h.call('post', `/api/workspace/publishers/${id}/keys`, STRANGER).expect(404);
     const response = await h.call('post', `/api/workspace/publishers/${id}/keys`, OWNER).expect(201);
     expect(response.headers['cache-control']).to.equal('no-store');
-    expect(response.body).to.have.all.keys('key', 'keyCreatedAt');
+    expect(response.body).to.have.all.keys('key', 'keyCreatedAt', 'previousKeyExpiresAt');
     expect(isWellFormedApiKey(response.body.key)).to.equal(true);
     expect(await h.keys.findKeyOwner(response.body.key)).to.deep.equal({ publisherId: id, ownerAccountId: OWNER.accountId, type: 'channel' });
     const record = await h.call('get', `/api/workspace/publishers/${id}`, OWNER).expect(200);

@@ -77,7 +77,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
       new CountFolder({ journal, totals, breakdowns, hourly, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
-    const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
+    const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, clock);
     const { campaigns } = subscribe({
       bus,
       logger,

@@ -161,6 +161,7 @@ describe('tracking: restarts, faults and configuration', () => {
         expect(early.headers['retry-after']).to.match(/^[0-9]+$/);
         await signedPost(infra, tracking.url, '/api/network/delivery')
           .set('authorization', `Bearer ${key}`)
+          .set('content-type', 'application/json')
           .send(JSON.stringify({ token: a.deliveryToken }))
           .expect(200);
 

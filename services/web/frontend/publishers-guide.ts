@@ -5,24 +5,31 @@
 //   - Headings get GitHub's ids, so the guide's own `#sandbox-test-keys` links work on the page.
 //   - Raw HTML in the markdown is dropped (the snippet markers are HTML comments): the page shows only
 //     what markdown itself produces, and the gateway's page policy (no inline script or style) holds.
-//   - Links into the repository become links to what the site serves of it: the snippets
-//     (/downloads/snippets/<file>), the TypeScript and Python clients (their downloads). Other repository
-//     paths have no address on the site: they are shown as their text. In-page, site and absolute links are kept.
+//   - A link to a snippet (snippets/<file>) becomes its download (/downloads/snippets/<file>). Other
+//     repository paths have no address on the site: they are shown as their text (and a test keeps the served
+//     pages free of them). In-page, site and absolute links are kept.
 //   - A page with three or more sections opens with a table of contents of its sections.
 //   - The build packs the TypeScript client (clients/network, scripts/pack.mjs) into the site at
 //     /downloads/network-client.tgz, with /downloads/network-client.json ({name, version, sha256}), and
 //     the Python client (clients/python) as a source archive pip installs, /downloads/pilot_network_client.zip,
-//     with /downloads/pilot_network_client.json; the guide's %NETWORK_CLIENT_VERSION%,
+//     with /downloads/pilot_network_client.json; the Go module (clients/go) as /downloads/network-client-go.zip
+//     and the example bot (examples/publisher-bot, the client's tarball inside) as /downloads/example-bot.tgz; the guide's %NETWORK_CLIENT_VERSION%,
 //     %NETWORK_CLIENT_SHA256%, %PYTHON_CLIENT_VERSION% and %PYTHON_CLIENT_SHA256% show their versions and checksums.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { zipSync } from 'fflate';
 import { Marked, type Tokens } from 'marked';
 import { getHeadingList, gfmHeadingId } from 'marked-gfm-heading-id';
-import type { Plugin } from 'vite';
+import type { Plugin, Rollup } from 'vite';
+import { PRERENDERED_PAGES } from '../src/http/prerendered-pages';
+
+type OutputBundle = Rollup.OutputBundle;
+type OutputAsset = Rollup.OutputAsset;
+type OutputChunk = Rollup.OutputChunk;
 
 export const GUIDE_MODULE = 'virtual:publishers-guide';
 const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
@@ -85,6 +92,56 @@ export function packPythonClient(folder = PYTHON_CLIENT_FOLDER): PackedClient {
   return { name, version, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
 }
 
+const GO_MODULE_FOLDER = path.resolve(__dirname, '..', '..', '..', 'clients', 'go');
+export const GO_ARCHIVE = 'downloads/network-client-go.zip';
+/** The top folder of the Go archive: the folder a `replace` directive names. */
+export const GO_ARCHIVE_FOLDER = 'networkclient';
+
+/** The Go module as a zip of one folder: its go.mod, its sources, its embedded schemas and its README (no tests). */
+export function packGoModule(folder = GO_MODULE_FOLDER): PackedClient {
+  const goMod = fs.readFileSync(path.join(folder, 'go.mod'), 'utf8');
+  const name = /^module\s+(\S+)/m.exec(goMod)?.[1];
+  const version = /^const Version = "([^"]+)"/m.exec(fs.readFileSync(path.join(folder, 'client.go'), 'utf8'))?.[1];
+  if (!name || !version) throw new Error(`${folder}: go.mod names no module or client.go no Version`);
+  const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
+  for (const file of fs.readdirSync(folder).sort()) {
+    if (file === 'go.mod' || file === 'README.md' || file === 'LICENSE' || file.endsWith('.json') || (file.endsWith('.go') && !file.endsWith('_test.go'))) {
+      entries[`${GO_ARCHIVE_FOLDER}/${file}`] = [fs.readFileSync(path.join(folder, file)), { mtime: FIXED_MTIME }];
+    }
+  }
+  const bytes = Buffer.from(zipSync(entries, { level: 9 }));
+  return { name, version, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+}
+
+const EXAMPLE_BOT_FOLDER = path.resolve(__dirname, '..', '..', '..', 'examples', 'publisher-bot');
+export const EXAMPLE_BOT_ARCHIVE = 'downloads/example-bot.tgz';
+/** What a publisher needs of the example bot; the client's tarball is added at vendor/, where package.json expects it. */
+const EXAMPLE_BOT_SOURCES = ['.gitignore', 'README.md', 'package.json', 'tsconfig.json', 'scripts', 'src'];
+const EXAMPLE_BOT_CLIENT = 'vendor/pilot-network-client.tgz';
+
+/**
+ * The example bot as a gzipped tar of one folder, `publisher-bot/`, with the packed client inside, so
+ * `npm install` works as it unpacks. Written by the system's tar in a fixed order, owner and time, and gzipped
+ * without a time stamp, so the same sources give the same archive.
+ */
+export function packExampleBot(client: Pick<PackedClient, 'bytes'>, folder = EXAMPLE_BOT_FOLDER): Buffer {
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'pilot-site-example-'));
+  try {
+    const top = path.join(stage, 'publisher-bot');
+    for (const source of EXAMPLE_BOT_SOURCES) fs.cpSync(path.join(folder, source), path.join(top, source), { recursive: true });
+    fs.mkdirSync(path.join(top, path.dirname(EXAMPLE_BOT_CLIENT)), { recursive: true });
+    fs.writeFileSync(path.join(top, EXAMPLE_BOT_CLIENT), client.bytes);
+    const tar = execFileSync(
+      'tar',
+      ['--create', '--sort=name', `--mtime=${FIXED_MTIME.toISOString()}`, '--owner=0', '--group=0', '--numeric-owner', '--file=-', 'publisher-bot'],
+      { cwd: stage, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return zlib.gzipSync(tar, { level: 9 });
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
+}
+
 /** The guide's placeholders for the downloadable clients, filled with what the build packed. */
 export function withClientFacts(
   markdown: string,
@@ -100,6 +157,52 @@ export function withClientFacts(
 
 const RESOLVED_ID = `\0${GUIDE_MODULE}`;
 
+type GuidePageName = 'guide' | 'errors' | 'changelog';
+
+/** The guide's pages as the web service serves them (services/web/src/http/guide-pages.ts reads the same files). */
+export const GUIDE_PAGES: ReadonlyArray<{ name: GuidePageName; file: string; title: string }> = [
+  { name: 'guide', file: PRERENDERED_PAGES['/guide'], title: 'Publishers guide' },
+  { name: 'errors', file: PRERENDERED_PAGES['/guide/errors'], title: 'Error codes' },
+  { name: 'changelog', file: PRERENDERED_PAGES['/guide/changelog'], title: 'Changelog and compatibility' },
+];
+
+/** The stylesheets of the app's guide page (its lazily loaded chunk), which the served page links itself. */
+function guideStylesheets(bundle: OutputBundle): string[] {
+  const chunk = Object.values(bundle).find(
+    (item): item is OutputChunk => item.type === 'chunk' && /[\\/]GuidePage\.tsx$/.test(item.facadeModuleId ?? ''),
+  );
+  const css = chunk?.viteMetadata?.importedCss;
+  if (!css || css.size === 0) throw new Error('the build has no stylesheet of the guide page (pages/GuidePage.tsx imports guide.css)');
+  return [...css];
+}
+
+/**
+ * index.html with the page's document inside the app's root element, laid out as the app's public pages
+ * are (PublicLayout.tsx), so the text is there as served; the app renders the same page over it when it runs.
+ */
+export function prerenderedPage(bundle: OutputBundle, page: (typeof GUIDE_PAGES)[number], html: string): string {
+  const index = bundle['index.html'] as OutputAsset | undefined;
+  if (!index) throw new Error('the build has no index.html to lay the guide pages out in');
+  const shell = String(index.source);
+  const links = guideStylesheets(bundle).map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`).join('');
+  const body = [
+    '<div class="page">',
+    '<a class="skip-link" href="#main">Skip to content</a>',
+    '<header class="site-header"><a class="brand" href="/">Publisher pilot</a>',
+    '<nav aria-label="Site"><a href="/">Home</a><a href="/guide">Publishers guide</a><a href="/tr" lang="tr">Türkçe</a><a href="/signin">Sign in</a></nav></header>',
+    // No test id: the app's own page carries it, so whoever waits for it waits for the app's take-over.
+    `<main id="main" tabindex="-1"><article class="guide" data-prerendered="${page.name}">${html}</article></main>`,
+    '</div>',
+  ].join('');
+  const out = shell
+    .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`)
+    .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '')
+    .replace(/<title>[^<]*<\/title>/, `<title>${page.title} · Publisher pilot</title>`)
+    .replace('</head>', () => `${links}</head>`);
+  if (!out.includes(`data-prerendered="${page.name}"`)) throw new Error('index.html has no empty <div id="root"></div> to fill');
+  return out;
+}
+
 const SNIPPETS = path.join(DOCS, 'snippets');
 export const SNIPPET_FOLDER = 'downloads/snippets';
 
@@ -107,8 +210,6 @@ export const SNIPPET_FOLDER = 'downloads/snippets';
 export function siteAddress(href: string): string | null {
   const snippet = /^snippets\/([\w.-]+)$/.exec(href)?.[1];
   if (snippet && fs.existsSync(path.join(SNIPPETS, snippet))) return `/${SNIPPET_FOLDER}/${snippet}`;
-  if (href === '../clients/network/README.md') return `/${CLIENT_TARBALL}`;
-  if (href === '../clients/python/README.md') return `/${PYTHON_ARCHIVE}`;
   return null;
 }
 
@@ -128,6 +229,17 @@ function withContents(html: string, sections: Array<{ id: string; text: string }
 /** Whether a link of the guide has an address a reader of the site can open. */
 export function keepsLink(href: string): boolean {
   return href.startsWith('#') || (href.startsWith('/') && !href.startsWith('//')) || /^https?:\/\//i.test(href);
+}
+
+/**
+ * Each `###` section of the error codes page as one element whose id is the code, so the page a problem's
+ * `type` names (`/guide/errors#<code>`) holds the code's explanation in the element with that id.
+ */
+export function withCodeSections(html: string): string {
+  return html.replace(
+    /<h3 id="([\w-]+)">([\s\S]*?)<\/h3>([\s\S]*?)(?=<h[23][ >]|$)/g,
+    (_match, id: string, heading: string, body: string) => `<section id="${id}" class="error-code"><h3>${heading}</h3>${body.trimEnd()}</section>\n`,
+  );
 }
 
 export function renderGuide(markdown: string): string {
@@ -153,31 +265,43 @@ export function publishersGuide(files = { guide: GUIDE_FILE, errors: ERRORS_FILE
   let python: PackedClient | undefined;
   const packed = (): PackedClient => (client ??= packNetworkClient());
   const pythonPacked = (): PackedClient => (python ??= packPythonClient());
+  const rendered = (name: GuidePageName): string => {
+    const html = renderGuide(withClientFacts(fs.readFileSync(files[name], 'utf8'), packed(), pythonPacked()));
+    return name === 'errors' ? withCodeSections(html) : html;
+  };
   return {
     name: 'pilot-publishers-guide',
     resolveId: (id) => (id === GUIDE_MODULE ? RESOLVED_ID : null),
     load(id) {
       if (id !== RESOLVED_ID) return null;
       for (const file of Object.values(files)) this.addWatchFile(file);
-      const page = (file: string) => JSON.stringify(renderGuide(withClientFacts(fs.readFileSync(file, 'utf8'), packed(), pythonPacked())));
       return [
-        `export const guideHtml = ${page(files.guide)};`,
-        `export const errorsHtml = ${page(files.errors)};`,
-        `export const changelogHtml = ${page(files.changelog)};`,
+        `export const guideHtml = ${JSON.stringify(rendered('guide'))};`,
+        `export const errorsHtml = ${JSON.stringify(rendered('errors'))};`,
+        `export const changelogHtml = ${JSON.stringify(rendered('changelog'))};`,
         '',
       ].join('\n');
     },
-    generateBundle() {
-      const { name, version, sha256, bytes } = packed();
-      this.emitFile({ type: 'asset', fileName: CLIENT_TARBALL, source: bytes });
-      this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
-      const py = pythonPacked();
-      this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
-      // Files only: running the Python snippets leaves a __pycache__ folder beside them.
-      for (const snippet of fs.readdirSync(SNIPPETS, { withFileTypes: true }).filter((entry) => entry.isFile())) {
-        this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet.name}`, source: fs.readFileSync(path.join(SNIPPETS, snippet.name)) });
-      }
-      this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
+    generateBundle: {
+      // After Vite's own step has put index.html into the bundle.
+      order: 'post',
+      handler(_options, bundle) {
+        for (const page of GUIDE_PAGES) {
+          this.emitFile({ type: 'asset', fileName: page.file, source: prerenderedPage(bundle, page, rendered(page.name)) });
+        }
+        const { name, version, sha256, bytes } = packed();
+        this.emitFile({ type: 'asset', fileName: CLIENT_TARBALL, source: bytes });
+        this.emitFile({ type: 'asset', fileName: CLIENT_MANIFEST, source: `${JSON.stringify({ name, version, sha256, url: `/${CLIENT_TARBALL}` })}\n` });
+        const py = pythonPacked();
+        this.emitFile({ type: 'asset', fileName: PYTHON_ARCHIVE, source: py.bytes });
+        // Files only: running the Python snippets leaves a __pycache__ folder beside them.
+        for (const snippet of fs.readdirSync(SNIPPETS, { withFileTypes: true }).filter((entry) => entry.isFile())) {
+          this.emitFile({ type: 'asset', fileName: `${SNIPPET_FOLDER}/${snippet.name}`, source: fs.readFileSync(path.join(SNIPPETS, snippet.name)) });
+        }
+        this.emitFile({ type: 'asset', fileName: GO_ARCHIVE, source: packGoModule().bytes });
+        this.emitFile({ type: 'asset', fileName: EXAMPLE_BOT_ARCHIVE, source: packExampleBot(packed()) });
+        this.emitFile({ type: 'asset', fileName: PYTHON_MANIFEST, source: `${JSON.stringify({ name: py.name, version: py.version, sha256: py.sha256, url: `/${PYTHON_ARCHIVE}` })}\n` });
+      },
     },
   };
 }

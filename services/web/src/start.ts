@@ -1,11 +1,12 @@
 /**
  * Serves the workspace frontend and the public site pages (the Vite build, static files) behind the
- * gateway. Config -> app (probes, logs, signature check) -> static site -> listen; stop() closes the server.
+ * gateway. Config -> app (probes, logs, signature check) -> the guide's pages -> static site -> listen; stop() closes the server.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { listen, createServiceApp, type Logger } from '@pilot/platform';
 import type { Config } from './config';
+import { guidePages } from './http/guide-pages';
 import { staticSite } from './http/static-site';
 
 export interface RunningWeb {
@@ -31,6 +32,7 @@ export async function start(config: Config, logger: Logger): Promise<RunningWeb>
       },
     },
   });
+  app.use(guidePages(root, config.PUBLIC_BASE_URL));
   app.use(staticSite(root));
   finish();
   const server = await listen(app, config.PORT, config.HOST);

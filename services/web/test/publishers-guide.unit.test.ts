@@ -6,6 +6,8 @@ import {
   CHANGELOG_FILE,
   CLIENT_MANIFEST,
   CLIENT_TARBALL,
+  EXAMPLE_BOT_ARCHIVE,
+  GO_ARCHIVE,
   ERRORS_FILE,
   GUIDE_FILE,
   keepsLink,
@@ -14,6 +16,7 @@ import {
   renderGuide,
   siteAddress,
   withClientFacts,
+  withCodeSections,
 } from '../frontend/publishers-guide';
 import { isKnownPage } from '../src/http/site-routes';
 
@@ -57,18 +60,16 @@ describe('the publishers guide as a page of the site (/guide)', () => {
       else {
         const snippet = /^\/downloads\/snippets\/([\w.-]+)$/.exec(href)?.[1];
         const served = snippet !== undefined && fs.existsSync(path.join(path.dirname(GUIDE_FILE), 'snippets', snippet));
-        expect(isKnownPage(href) || served || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
+        expect(isKnownPage(href) || served || [`/${CLIENT_TARBALL}`, `/${PYTHON_ARCHIVE}`, `/${GO_ARCHIVE}`, `/${EXAMPLE_BOT_ARCHIVE}`].includes(href) || /^https:\/\//.test(href), href).to.equal(true);
       }
     }
   });
 
-  it('links repository paths to what the site serves of them, and shows the others as their text', () => {
-    expect(markdown).to.contain('](../clients/network/README.md)');
-    expect(html).to.contain(`in the repository it is <a href="/${CLIENT_TARBALL}"><code>clients/network</code></a>`);
-    expect(html).to.contain('<a href="/downloads/snippets/serve_ad.py"><code>docs/snippets/serve_ad.py</code></a>');
+  it('links a snippet to its download, and shows other repository paths as their text', () => {
+    expect(html).to.contain('<a href="/downloads/snippets/serve_ad.py"><code>serve_ad.py</code></a>');
     expect(html).to.not.match(/href="\.\.?\//);
-    expect(hrefs(renderGuide('See [`docs/snippets`](snippets/), [the bot](../examples/publisher-bot/README.md) and [the README](../clients/network/README.md).'))).to.deep.equal([
-      `/${CLIENT_TARBALL}`,
+    expect(hrefs(renderGuide('See [`serve_ad.go`](snippets/serve_ad.go), [the bot](../examples/publisher-bot/README.md) and [the README](../clients/network/README.md).'))).to.deep.equal([
+      '/downloads/snippets/serve_ad.go',
     ]);
     expect(siteAddress('snippets/serve_ad.go')).to.equal('/downloads/snippets/serve_ad.go');
     expect(siteAddress('snippets/missing.go')).to.equal(null);
@@ -98,7 +99,11 @@ describe('the guide\'s companion pages: error codes (/guide/errors) and changelo
       const anchors = ids(html);
       for (const href of hrefs(html)) {
         if (href.startsWith('#')) expect(anchors.has(href.slice(1)), `${page} ${href}`).to.equal(true);
-        else expect(isKnownPage(href), `${page} ${href}`).to.equal(true);
+        else {
+          const [address = '', fragment] = href.split('#');
+          expect(isKnownPage(address), `${page} ${href}`).to.equal(true);
+          if (fragment !== undefined && address === '/guide') expect(ids(renderGuide(fs.readFileSync(GUIDE_FILE, 'utf8'))).has(fragment), `${page} ${href}`).to.equal(true);
+        }
       }
     }
   });
@@ -149,5 +154,18 @@ describe('the Python client\'s download (/downloads/pilot_network_client.zip)', 
     expect(names).to.include.members([`${top}pyproject.toml`, `${top}build_backend/pilot_build.py`, `${top}src/pilot_network_client/client.py`, `${top}src/pilot_network_client/py.typed`]);
     expect(names.every((name) => name.startsWith(top))).to.equal(true);
     expect(names.some((name) => name.includes('/tests/'))).to.equal(false);
+  });
+});
+
+describe('the error codes page (/guide/errors) as served', () => {
+  it('puts each code\'s explanation in one element whose id is the code', () => {
+    const html = withCodeSections(renderGuide(fs.readFileSync(ERRORS_FILE, 'utf8')));
+    const codes = [...fs.readFileSync(ERRORS_FILE, 'utf8').matchAll(/^### (\w+)$/gm)].map((match) => match[1] ?? '');
+    expect(codes).to.include('missing_key');
+    for (const code of codes) {
+      const section = new RegExp(`<section id="${code}" class="error-code"><h3>${code}</h3>([\\s\\S]*?)</section>`).exec(html);
+      expect(section?.[1]?.trim(), code).to.have.length.above(10);
+    }
+    expect(html).to.contain('<h2 id="workspace-api">');
   });
 });

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import { expect } from 'chai';
-import { exampleAnswer, exampleCommand, testKeyProblem } from '../frontend/src/try-request';
+import { GUIDE_FILE } from '../frontend/publishers-guide';
+import { exampleAnswer, exampleCommand, SHOWN_HEADERS, testKeyProblem } from '../frontend/src/try-request';
 
 describe('the platform page\'s test request', () => {
   it('sends only a test key: a live key or anything else is refused before a request is made', () => {
@@ -16,5 +18,16 @@ describe('the platform page\'s test request', () => {
     expect(Object.keys(answer)).to.deep.equal(['campaign_id', 'title', 'text', 'button_text', 'image_url', 'click_url', 'delivery_token', 'expires_in', 'sponsored', 'billing']);
     expect(answer.click_url).to.match(/^https:\/\/ads\.example\/api\/network\/click\//);
     expect(answer.sponsored).to.equal(true);
+  });
+
+  it('shows every answer header of the ad request the guide documents, in its spelling', () => {
+    const guide = fs.readFileSync(GUIDE_FILE, 'utf8');
+    const documented = new Set([...guide.matchAll(/\bRateLimit-[A-Za-z]+/g)].map((match) => match[0]));
+    for (const header of ['Retry-After', 'X-Request-Id', 'Pilot-No-Fill-Reason', 'X-Pilot-Test', 'Cache-Control', 'WWW-Authenticate']) {
+      expect(guide, header).to.contain(header);
+      documented.add(header);
+    }
+    expect(documented.size).to.be.at.least(10);
+    for (const header of documented) expect(SHOWN_HEADERS, header).to.include(header);
   });
 });

@@ -23,6 +23,12 @@ function fixtureSite(): string {
   fs.writeFileSync(path.join(root, 'assets', 'index-AbC123.js.br'), zlib.brotliCompressSync(app));
   fs.writeFileSync(path.join(root, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(app));
   fs.writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *\n');
+  // As the build writes the guide's pages: the document inside the root element, the example origin in it.
+  fs.mkdirSync(path.join(root, 'prerendered'));
+  fs.writeFileSync(
+    path.join(root, 'prerendered', 'guide-errors.html'),
+    '<!doctype html><html><body><div id="root"><section id="missing_key"><h3>missing_key</h3><p>401. See https://pilot.example/guide and {base_url}/guide/errors#missing_key.</p></section></div></body></html>',
+  );
   return root;
 }
 
@@ -45,6 +51,25 @@ describe('web service (static site behind the gateway)', () => {
     expect(response.status).to.equal(200);
     expect(response.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
     expect(response.headers['content-type']).to.match(/javascript/);
+  });
+
+  it('serves a guide page the build wrote, with its text as served and the site\'s origin in it, gzipped once when accepted', async () => {
+    for (const route of ['/guide/errors', '/guide/errors/']) {
+      const response = await request(web.url).get(route).set(signed('GET', route));
+      expect(response.status, route).to.equal(200);
+      expect(response.headers['content-type']).to.equal('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).to.equal('no-cache');
+      expect(response.text).to.contain('<section id="missing_key"><h3>missing_key</h3>');
+      expect(response.text).to.contain('See http://127.0.0.1:8080/guide and http://127.0.0.1:8080/guide/errors#missing_key.');
+    }
+    const gzip = await rawGet(`${web.url}/guide/errors`, { ...signed('GET', '/guide/errors'), 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).to.equal('gzip');
+    expect(gzip.headers.vary).to.contain('Accept-Encoding');
+    expect(zlib.gunzipSync(gzip.body).toString()).to.contain('<section id="missing_key">');
+    // A page the build did not write is the app's, as before.
+    const app = await request(web.url).get('/guide/changelog').set(signed('GET', '/guide/changelog'));
+    expect(app.status).to.equal(200);
+    expect(app.text).to.contain('<div id="root"></div>');
   });
 
   it('serves index.html at / with no-cache so a new build is picked up at once', async () => {

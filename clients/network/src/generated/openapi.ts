@@ -328,7 +328,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 200 characters. The body is read as JSON whatever its Content-Type (send application/json); fields other than token are ignored. */
+        /** @description At most 200 characters of plain (uncompressed) UTF-8 JSON: Content-Type application/json (or none), no charset other than utf-8, no Content-Encoding other than identity (else 415 unsupported_media_type). Fields other than token are ignored. */
         requestBody: {
             content: {
                 /**
@@ -416,6 +416,21 @@ export interface operations {
                         status?: 413;
                         /** @enum {string} */
                         code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description A declared Content-Type other than JSON, a charset other than utf-8, a Content-Encoding other than identity, or a body that is not UTF-8 text */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 415;
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
                     };
                 };
             };

@@ -30,6 +30,7 @@ export const NETWORK_PROBLEMS = {
   linkExpired: answer(410, 'link_expired', 'Gone', 'The link expired (one hour after allocation)'),
   campaignInactive: answer(410, 'campaign_inactive', 'Gone', 'The campaign of this link is no longer active'),
   publisherInactive: answer(410, 'publisher_inactive', 'Gone', 'The publisher of this link is no longer active'),
+  unsupportedMediaType: answer(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as application/json'),
   payloadTooLarge: answer(413, 'payload_too_large', 'Payload too large', 'The body must not exceed 200 characters'),
   rateLimited: answer(429, 'rate_limited', 'Too many requests', 'Over 60 ad requests per publisher per minute'),
   badGateway: answer(502, 'bad_gateway', 'Bad gateway', 'The service is unreachable; retry later'),

@@ -155,7 +155,7 @@ export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOpt
       'x-status': NETWORK_API_LABEL,
     },
     ...(site
-      ? { externalDocs: { description: 'Publishers: from a key to your first sponsored message (docs/publishers.md; the workspace links to it)', url: site } }
+      ? { externalDocs: { description: 'Publishers: from a key to your first sponsored message (the publishers guide; the workspace links to it)', url: site } }
       : {}),
     servers: [{ url: '/', description: 'the service origin (PUBLIC_BASE_URL)' }],
     tags: [{ name: 'network', description: 'Publisher servers, authenticated with the publisher API key' }],
@@ -250,7 +250,8 @@ export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOpt
           requestBody: {
             required: true,
             description:
-              'At most 200 characters. The body is read as JSON whatever its Content-Type (send application/json); fields other than token are ignored.',
+              'At most 200 characters of plain (uncompressed) UTF-8 JSON: Content-Type application/json (or none), no charset other than utf-8, ' +
+              'no Content-Encoding other than identity (else 415 unsupported_media_type). Fields other than token are ignored.',
             content: {
               'application/json': { schema: { $ref: '#/components/schemas/DeliveryConfirmation' }, example: { token: AD_EXAMPLE.delivery_token } },
             },
@@ -274,6 +275,11 @@ export function networkOpenApi({ publicBaseUrl, problemType }: NetworkOpenApiOpt
               NETWORK_PROBLEMS.tokenExpired,
             ]),
             '413': problem(problemType, 'Body over 200 characters', [NETWORK_PROBLEMS.payloadTooLarge]),
+            '415': problem(
+              problemType,
+              'A declared Content-Type other than JSON, a charset other than utf-8, a Content-Encoding other than identity, or a body that is not UTF-8 text',
+              [NETWORK_PROBLEMS.unsupportedMediaType],
+            ),
             ...gatewayAnswers(problemType),
             '503': unavailable(problemType),
           },

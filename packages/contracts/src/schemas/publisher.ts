@@ -39,6 +39,7 @@ export const Publisher = Type.Object(
     ownerAccountId: AccountId,
     keyCreatedAt: Nullable(Timestamp),
     testKeyCreatedAt: Nullable(Timestamp, 'when the sandbox test key was made, null when the platform has none'),
+    previousKeyExpiresAt: Nullable(Timestamp, 'when the live key the last generation replaced stops working (a rolling deploy), null when none works'),
     rejectionReason: Nullable(Type.String(), "the administrator's reason of the last rejection while it stands (a later transition clears it)"),
     pauseReason: Nullable(Type.String(), 'the reason given with the pause that left it paused, else null'),
     apiBaseUrl: Type.String({ description: "PUBLIC_BASE_URL without a trailing slash: where the platform's server sends its network calls" }),
@@ -59,3 +60,35 @@ export type PublisherList = Static<typeof PublisherList>;
 /** 201 of POST .../keys and .../test-key: the key, shown only here. */
 export const IssuedKey = Type.Object({ key: Type.String(), keyCreatedAt: Timestamp }, { additionalProperties: false });
 export type IssuedKey = Static<typeof IssuedKey>;
+
+/** Optional body of POST .../keys: how long the replaced key keeps working (API.md). */
+export const KeyGenerationBody = Type.Object(
+  {
+    previousKeyGraceSeconds: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 86_400, default: 0, description: 'seconds the replaced key keeps working (a rolling deploy); 0: it stops before the answer' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+/** 201 of POST .../keys: the new live key, shown only here, and when the replaced key stops working. */
+export const IssuedLiveKey = Type.Object(
+  { key: Type.String(), keyCreatedAt: Timestamp, previousKeyExpiresAt: Nullable(Timestamp, 'when the replaced key stops working; null: it stopped before this answer, or there was none') },
+  { additionalProperties: false },
+);
+export type IssuedLiveKey = Static<typeof IssuedLiveKey>;
+
+/** GET .../demand: the active campaigns of the platform's format, other owners' only, by language (API.md). */
+export const PublisherDemand = Type.Object(
+  {
+    format: literals(PLATFORM_TYPES),
+    activeCampaigns: Type.Integer({ minimum: 0 }),
+    languages: Type.Array(Type.Object({ language: Type.String({ description: 'an ISO 639-1 code, or all' }), activeCampaigns: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
+    noFillReason: Type.String({
+      description:
+        "the Pilot-No-Fill-Reason a live ad request gets now in a language not listed (no_campaign_for_language when some language is served; else no_active_campaign, no_campaign_for_format or own_campaigns_only)",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PublisherDemand = Static<typeof PublisherDemand>;

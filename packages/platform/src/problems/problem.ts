@@ -77,8 +77,7 @@ export const problems = {
   conflict: (code: string, detail: string) => new HttpError(409, code, 'Conflict', detail),
   gone: (code: string, detail: string) => new HttpError(410, code, 'Gone', detail),
   payloadTooLarge: (detail = 'The request body is too large') => new HttpError(413, 'payload_too_large', 'Payload too large', detail),
-  unsupportedMediaType: () =>
-    new HttpError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as application/json'),
+  unsupportedMediaType: (detail = 'Send the body as application/json') => new HttpError(415, 'unsupported_media_type', 'Unsupported media type', detail),
   validation: (errors: FieldError[]) =>
     new HttpError(422, 'validation_failed', 'Validation failed', 'One or more fields are invalid', errors),
   tooManyRequests: (retryAfterSeconds: number, detail = 'Too many requests') =>

@@ -1,4 +1,4 @@
-import { asInfrastructureFault } from '@pilot/platform';
+import { asInfrastructureFault, systemClock, type Clock } from '@pilot/platform';
 import type { Redis } from 'ioredis';
 import { bearerKeyOf } from '../key-format';
 import { KeyReadModel, type KeyHolder, type KeyOwner } from './read-model';
@@ -28,11 +28,12 @@ export class KeyReader {
     redis: Redis,
     prefix: string,
     private readonly timeoutMs: number,
+    clock: Clock = systemClock,
   ) {
-    this.model = new KeyReadModel(redis, prefix);
+    this.model = new KeyReadModel(redis, prefix, clock);
   }
 
-  /** The publisher whose current key this is, with its status (any), or null (unknown, revoked). */
+  /** The publisher whose current key (or unexpired previous live key) this is, with its status (any), or null (unknown, revoked, expired). */
   checkKey(key: string): Promise<KeyHolder | null> {
     return asInfrastructureFault(() => this.model.checkKey(key), this.timeoutMs, 'redis', 'key read model');
   }

@@ -3,9 +3,12 @@
  * publisher. publisher-identity writes it before it answers an approval, key generation, pause or
  * rejection; readers never call publisher-identity. Layout in Redis (under a deployment prefix):
  *
- *   <prefix>publisher:<id>    hash {status, ownerAccountId, type, keyHash, testKeyHash, version, incarnation}
- *                             the authority: a live key works only while it is this entry's keyHash, a
- *                             test key (sandbox) only while it is its testKeyHash
+ *   <prefix>publisher:<id>    hash {status, ownerAccountId, type, keyHash, testKeyHash, previousKeyHash,
+ *                             previousKeyExpiresAt, version, incarnation}
+ *                             the authority: a live key works only while it is this entry's keyHash, or its
+ *                             previousKeyHash before previousKeyExpiresAt (ms since the epoch, compared with
+ *                             the reader's clock at lookup: a rolling deploy); a test key (sandbox) only
+ *                             while it is its testKeyHash. The status covers every key of the entry at once.
  *   <prefix>key:<sha256>      hash {publisherId}: an index from a key's hash to its publisher (either kind)
  *
  * `version` is the record's version in publisher-identity's database and `incarnation` names that
@@ -17,6 +20,7 @@
  * model needs one Redis (or a cluster slot for the whole prefix), not keys spread over a cluster.
  */
 import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '@pilot/platform';
 import { hashApiKey, keyKindOf, type KeyKind } from '../key-format';
 import { keyReadModelCommandsOn } from './lua-commands';
 
@@ -42,6 +46,9 @@ export interface PublisherEntry extends KeyOwner {
   keyHash: string | null;
   /** SHA-256 of the current test key, null when it has none (absent: none). */
   testKeyHash?: string | null;
+  /** SHA-256 of the previous live key, which works until `previousKeyExpiresAt` (absent or null: none). */
+  previousKeyHash?: string | null;
+  previousKeyExpiresAt?: Date | null;
   version: number;
   incarnation: string;
 }
@@ -57,6 +64,7 @@ export class KeyReadModel {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly clock: Clock = systemClock,
   ) {
     this.commands = keyReadModelCommandsOn(redis);
   }
@@ -74,8 +82,9 @@ export class KeyReadModel {
   }
 
   /**
-   * Reader: the publisher whose current key (live or test, told by the key's prefix) this is, with its
-   * status (any), or null (unknown, revoked). One script, one round trip, for either kind.
+   * Reader: the publisher whose current key (live or test, told by the key's prefix) this is, or whose
+   * previous live key before its expiry by this reader's clock, with its status (any), or null (unknown,
+   * revoked, expired). One script, one round trip, for either kind.
    */
   async checkKey(key: string): Promise<KeyHolder | null> {
     const keyKind = keyKindOf(key);
@@ -83,9 +92,10 @@ export class KeyReadModel {
     const field = keyKind === 'test' ? 'testKeyHash' : 'keyHash';
     const found = await this.commands.checkKey(this.keyEntry(keyHash), this.publisherPrefix, keyHash, field);
     if (!found) return null;
-    const [id, status, ownerAccountId, type] = found;
+    const [id, status, ownerAccountId, type, previousKeyExpiresAt] = found;
     const publisherId = Number(id);
     if (!Number.isSafeInteger(publisherId) || !ownerAccountId || !status) return null;
+    if (previousKeyExpiresAt && !(this.clock.now().getTime() < Number(previousKeyExpiresAt))) return null;
     return { publisherId, ownerAccountId, type: type === 'channel' ? 'channel' : 'bot', status, keyKind };
   }
 
@@ -102,7 +112,8 @@ export class KeyReadModel {
   }
 
   /**
-   * Writer (publisher-identity only): the publisher's state, its one live key and its one test key, and
+   * Writer (publisher-identity only): the publisher's state, its one live key, its previous live key with
+   * its expiry, and its one test key, and
    * the removal of `revokedKeyHashes`, in one atomic script. Applied unless this database already wrote a newer version
    * (equal versions rewrite), so a delayed write can never roll a pause or rotation back. Returns false
    * when a newer version was there and nothing changed.
@@ -110,10 +121,12 @@ export class KeyReadModel {
   async writePublisher(entry: PublisherEntry, revokedKeyHashes: string[] = []): Promise<boolean> {
     const publisherEntry = this.publisherEntry(entry.publisherId);
     const testKeyHash = entry.testKeyHash ?? null;
+    const previous = entry.previousKeyHash && entry.previousKeyExpiresAt ? { hash: entry.previousKeyHash, expiresAt: entry.previousKeyExpiresAt } : null;
     const keys = [
       publisherEntry,
       entry.keyHash ? this.keyEntry(entry.keyHash) : publisherEntry,
       testKeyHash ? this.keyEntry(testKeyHash) : publisherEntry,
+      previous ? this.keyEntry(previous.hash) : publisherEntry,
       ...revokedKeyHashes.map((hash) => this.keyEntry(hash)),
     ];
     const applied = await this.commands.writePublisher(
@@ -127,6 +140,8 @@ export class KeyReadModel {
       String(entry.publisherId),
       entry.keyHash ?? '',
       testKeyHash ?? '',
+      previous?.hash ?? '',
+      previous ? String(previous.expiresAt.getTime()) : '',
     );
     return applied === 1;
   }

@@ -66,6 +66,15 @@ class Bucket {
   }
 }
 
+/** What the index could serve a platform of `format` owned by someone: per language (`all` under its own name). */
+export interface Demand {
+  format: 'bot' | 'channel';
+  activeCampaigns: number;
+  languages: Array<{ language: string; activeCampaigns: number }>;
+  /** Why an ad request in a language not listed gets nothing now: no_campaign_for_language when some language is served. */
+  noFillReason: NoFillReason;
+}
+
 export interface SelectionQuery {
   format: 'bot' | 'channel';
   language: string;
@@ -160,6 +169,32 @@ export class CampaignIndex implements CampaignCacheListener {
     if ((this.perFormat.get(query.format) ?? 0) === 0) return 'no_campaign_for_format';
     const candidates = this.candidatesOf(query).reduce((sum, part) => sum + part.size, 0);
     return candidates === 0 ? 'no_campaign_for_language' : 'own_campaigns_only';
+  }
+
+  /**
+   * The active campaigns a platform of `format` owned by `excludedOwnerAccountId` could be served, per
+   * language, its owner's own left out. One look at each of the format's buckets (one per language in use).
+   */
+  demand(format: 'bot' | 'channel', excludedOwnerAccountId: string): Demand {
+    const languages: Array<{ language: string; activeCampaigns: number }> = [];
+    const prefix = CampaignIndex.keyOf(format, '');
+    for (const [key, bucket] of this.buckets) {
+      if (!key.startsWith(prefix)) continue;
+      const count = bucket.size - bucket.ownedBy(excludedOwnerAccountId);
+      if (count > 0) languages.push({ language: key.slice(prefix.length), activeCampaigns: count });
+    }
+    languages.sort((a, b) => b.activeCampaigns - a.activeCampaigns || a.language.localeCompare(b.language));
+    const activeCampaigns = languages.reduce((sum, entry) => sum + entry.activeCampaigns, 0);
+    // The format's campaigns all belong to the owner when it has some and none counted.
+    const noFillReason: NoFillReason =
+      activeCampaigns > 0
+        ? 'no_campaign_for_language'
+        : this.locations.size === 0
+          ? 'no_active_campaign'
+          : (this.perFormat.get(format) ?? 0) === 0
+            ? 'no_campaign_for_format'
+            : 'own_campaigns_only';
+    return { format, activeCampaigns, languages, noFillReason };
   }
 
   /** A uniform integer in [0, bound). */

@@ -1,5 +1,5 @@
 /**
- * The gateway's own routes: the audit composition and the workspace API's document, then one dispatcher
+ * The gateway's own routes: the audit and a platform's demand composed, the workspace API's document, then one dispatcher
  * that decides the upstream, checks the origin of writes, resolves the session where the workspace needs
  * one, holds each account's workspace writes to their limit, and forwards.
  */
@@ -9,6 +9,7 @@ import type { Express, Request } from 'express';
 import { bodyRefusal } from '../domain/body-limits';
 import { isWrite, originAllowed, routeOf } from '../domain/routing';
 import { composeAudit } from './audit';
+import { composeDemand } from './demand';
 import type { Forward } from './proxy';
 import { cookieValue } from './session';
 import type { SessionCache } from './session-cache';
@@ -47,6 +48,12 @@ export function mountRoutes(app: Express, options: GatewayRouteOptions): void {
     const principal = await principalOf(req);
     res.setHeader('Cache-Control', 'no-store');
     res.json(await composeAudit(upstreams, secret, principal, req.query as Record<string, unknown>, String(req.id)));
+  });
+
+  app.get('/api/workspace/publishers/:id/demand', async (req, res) => {
+    const principal = await principalOf(req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await composeDemand(upstreams, secret, principal, String(req.params.id), String(req.id)));
   });
 
   // Public, like the network API's document; built once from the contracts.

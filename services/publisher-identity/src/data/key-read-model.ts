@@ -32,8 +32,8 @@ export class PublisherKeyWriter {
   }
 
   /**
-   * Writes the record as it is: its status, its current key (usable only while approved), earlier keys
-   * removed. Versioned: a delayed write of an older version never overwrites a newer one; false then.
+   * Writes the record as it is: its status, its current key and its previous key until its expiry (usable
+   * only while approved, both by the one status), earlier keys removed. Versioned: a delayed write of an older version never overwrites a newer one; false then.
    */
   write(record: ReadModelRecord): Promise<boolean> {
     return this.writeAs(record, record.status, record.keyHash, record.revokedKeyHashes ?? []);
@@ -45,6 +45,12 @@ export class PublisherKeyWriter {
     await this.writeAs(record, record.status, record.keyHash, revoked, null);
   }
 
+  /** Fail-closed step before the previous live key's end is stored: it stops working at once. */
+  async revokePreviousKeyAhead(record: ReadModelRecord): Promise<void> {
+    const revoked = record.previousKeyHash ? [record.previousKeyHash, ...(record.revokedKeyHashes ?? [])] : (record.revokedKeyHashes ?? []);
+    await this.writeAs({ ...record, previousKeyHash: null, previousKeyExpiresAt: null }, record.status, record.keyHash, revoked);
+  }
+
   /**
    * Fail-closed step before a pause or rejection is stored: the publisher shows `status` at once, so from
    * here on its key is refused whatever happens to the database write. Same version as the record read:
@@ -54,10 +60,14 @@ export class PublisherKeyWriter {
     await this.writeAs(record, status, record.keyHash, record.revokedKeyHashes ?? []);
   }
 
-  /** Fail-closed step before a rotation is stored: the current key stops working at once. */
-  async revokeKeyAhead(record: ReadModelRecord): Promise<void> {
-    const revoked = record.keyHash ? [record.keyHash, ...(record.revokedKeyHashes ?? [])] : (record.revokedKeyHashes ?? []);
-    await this.writeAs(record, record.status, null, revoked);
+  /**
+   * Fail-closed step before a rotation is stored: the previous key (if any) stops working at once, and so
+   * does the current key unless `keepCurrent` (it becomes the previous key, with a grace period).
+   */
+  async revokeKeyAhead(record: ReadModelRecord, keepCurrent = false): Promise<void> {
+    const ending = [record.previousKeyHash, keepCurrent ? null : record.keyHash].filter((hash): hash is string => Boolean(hash));
+    const revoked = [...ending, ...(record.revokedKeyHashes ?? [])];
+    await this.writeAs({ ...record, previousKeyHash: null, previousKeyExpiresAt: null }, record.status, keepCurrent ? record.keyHash : null, revoked);
   }
 
   /** Removes entries of other database incarnations and key entries that are no longer current. */
@@ -80,6 +90,8 @@ export class PublisherKeyWriter {
         type: record.type,
         keyHash,
         testKeyHash,
+        previousKeyHash: record.previousKeyHash ?? null,
+        previousKeyExpiresAt: record.previousKeyExpiresAt ? new Date(record.previousKeyExpiresAt) : null,
         version: record.version,
         incarnation: this.incarnation,
       },

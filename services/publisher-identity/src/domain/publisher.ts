@@ -38,6 +38,39 @@ export interface PublisherState {
   /** SHA-256 (hex) of the sandbox test key; absent or null: none. */
   testKeyHash?: string | null;
   testKeyCreatedAt?: Date | null;
+  /**
+   * SHA-256 (hex) of the live key the last generation replaced with a grace period, and when it stops
+   * working (a rolling deploy); absent or null: none. At most one: generating again ends it at once.
+   */
+  previousKeyHash?: string | null;
+  previousKeyExpiresAt?: Date | null;
+}
+
+/** The longest a replaced live key may keep working (API.md: previousKeyGraceSeconds 0 to 86400). */
+export const MAX_PREVIOUS_KEY_GRACE_SECONDS = 86_400;
+
+/**
+ * The optional body of a live key generation, `{previousKeyGraceSeconds}`: an integer from 0 to 86400,
+ * default 0 (the previous key stops at once). Anything else in the field: 422.
+ */
+export function validateKeyGeneration(body: unknown): Validated<{ previousKeyGraceSeconds: number }> {
+  const input = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const grace = input.previousKeyGraceSeconds;
+  if (grace === undefined || grace === null) return { ok: true, value: { previousKeyGraceSeconds: 0 } };
+  if (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0 || grace > MAX_PREVIOUS_KEY_GRACE_SECONDS) {
+    return {
+      ok: false,
+      errors: [{ field: 'previousKeyGraceSeconds', code: 'out_of_range', message: `a whole number of seconds from 0 to ${MAX_PREVIOUS_KEY_GRACE_SECONDS}` }],
+    };
+  }
+  return { ok: true, value: { previousKeyGraceSeconds: grace } };
+}
+
+/** When the previous live key stops working, if it still works at `now`; else null. */
+export function previousKeyExpiry(state: Pick<PublisherState, 'previousKeyHash' | 'previousKeyExpiresAt'>, now: Date): Date | null {
+  if (!state.previousKeyHash || !state.previousKeyExpiresAt) return null;
+  const expiresAt = new Date(state.previousKeyExpiresAt);
+  return expiresAt.getTime() > now.getTime() ? expiresAt : null;
 }
 
 // ---- input ----
@@ -117,7 +150,7 @@ export function withKeyUses(view: PublisherView, uses: { live: Date | null; test
 
 const isoOrNull = (at: Date | null | undefined): string | null => (at ? new Date(at).toISOString() : null);
 
-export function viewOf(record: PublisherState & { _id: number | string; createdAt: Date; updatedAt: Date }, apiBaseUrl: string): PublisherView {
+export function viewOf(record: PublisherState & { _id: number | string; createdAt: Date; updatedAt: Date }, apiBaseUrl: string, now: Date): PublisherView {
   return {
     id: Number(record._id),
     type: record.type,
@@ -126,6 +159,7 @@ export function viewOf(record: PublisherState & { _id: number | string; createdA
     ownerAccountId: record.ownerAccountId,
     keyCreatedAt: isoOrNull(record.keyCreatedAt),
     testKeyCreatedAt: isoOrNull(record.testKeyCreatedAt),
+    previousKeyExpiresAt: isoOrNull(previousKeyExpiry(record, now)),
     rejectionReason: record.rejectionReason ?? null,
     pauseReason: record.status === 'paused' ? (record.pauseReason ?? null) : null,
     apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),

@@ -5,7 +5,8 @@
  * Decisions API.md leaves to this service:
  * - Administrator actions (approve, reject, pause) are 403 `admin_only` for other accounts before the
  *   record is looked up; owner actions on a visible record of someone else are 403 `owner_only`.
- * - Generating a key for a platform that is not approved is 409 `publisher_not_approved`.
+ * - Generating a key for a platform that is not approved is 409 `publisher_not_approved`. Ending the previous
+ *   key when there is none is 204 as well (the answer is the same state).
  * - A test key is made or revoked by the owner only (403 `owner_only`, administrators included), whatever
  *   the platform's status; revoking when there is none is 204 as well (the answer is the same state).
  * - `?status=` filters the list (the administrator review queue is `?status=submitted`); another value is
@@ -16,13 +17,14 @@ import { AUDIT_POSITION } from '@pilot/contracts';
 import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, requireAdmin, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
-import { isPublisherStatus, validateNewPublisher, validateReason } from '../domain/publisher';
+import { isPublisherStatus, validateKeyGeneration, validateNewPublisher, validateReason } from '../domain/publisher';
 import { createTestKey } from '../use-cases/create-test-key';
 import type { IdentityDeps } from '../use-cases/deps';
 import { listPublishers } from '../use-cases/list-publishers';
 import { readAudit } from '../use-cases/read-audit';
 import { readPublisher } from '../use-cases/read-publisher';
 import { registerPublisher } from '../use-cases/register-publisher';
+import { revokePreviousKey } from '../use-cases/revoke-previous-key';
 import { revokeTestKey } from '../use-cases/revoke-test-key';
 import { rotateKey } from '../use-cases/rotate-key';
 import { approvePublisher, pausePublisher, rejectPublisher, submitPublisher } from '../use-cases/transition-publisher';
@@ -91,11 +93,20 @@ export function mountPublisherRoutes(app: Express, deps: IdentityDeps): void {
     res.json(await rejectPublisher(deps, caller, id, reason.value));
   });
 
-  app.post(`${BASE}/:id/keys`, signedIn, async (req, res) => {
+  // API.md: an optional {previousKeyGraceSeconds} keeps the replaced key working that long (a rolling deploy).
+  app.post(`${BASE}/:id/keys`, signedIn, jsonBody('4kb'), async (req, res) => {
     const caller = requirePrincipal(req);
-    const created = await rotateKey(deps, caller, idOf(req));
+    const id = idOf(req);
+    const input = validateKeyGeneration(req.body);
+    if (!input.ok) throw problems.validation(input.errors);
+    const created = await rotateKey(deps, caller, id, input.value.previousKeyGraceSeconds);
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(created);
+  });
+
+  app.delete(`${BASE}/:id/keys/previous`, signedIn, async (req, res) => {
+    await revokePreviousKey(deps, requirePrincipal(req), idOf(req));
+    res.status(204).end();
   });
 
   // The sandbox: one test key per platform, for its owner, whatever the platform's status.

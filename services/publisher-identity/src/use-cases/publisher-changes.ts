@@ -27,7 +27,15 @@ export function stateOf(record: PublisherRecord): PublisherState {
     pauseReason: record.pauseReason ?? null,
     testKeyHash: record.testKeyHash ?? null,
     testKeyCreatedAt: record.testKeyCreatedAt ?? null,
+    previousKeyHash: record.previousKeyHash ?? null,
+    previousKeyExpiresAt: record.previousKeyExpiresAt ?? null,
   };
+}
+
+/** The key fields of a record whose previous live key is ended: none, the old one among the revoked. */
+export function withoutPreviousKey(record: PublisherRecord): Pick<PublisherState, 'previousKeyHash' | 'previousKeyExpiresAt' | 'revokedKeyHashes'> {
+  const revoked = record.previousKeyHash ? [...(record.revokedKeyHashes ?? []), record.previousKeyHash] : (record.revokedKeyHashes ?? []);
+  return { previousKeyHash: null, previousKeyExpiresAt: null, revokedKeyHashes: revoked.slice(-KEPT_REVOKED_HASHES) };
 }
 
 /** The test key fields of a record whose test key is revoked: none, the old one among the revoked. */
@@ -53,8 +61,8 @@ export function eventData(id: number, state: PublisherState): PublisherEventData
   };
 }
 
-export function publisherView(deps: Pick<IdentityDeps, 'apiBaseUrl'>, record: PublisherRecord): PublisherView {
-  return viewOf(record, deps.apiBaseUrl);
+export function publisherView(deps: Pick<IdentityDeps, 'apiBaseUrl' | 'clock'>, record: PublisherRecord): PublisherView {
+  return viewOf(record, deps.apiBaseUrl, deps.clock.now());
 }
 
 /** 429 once the account generated its window's keys; checked after the caller may generate this one. */

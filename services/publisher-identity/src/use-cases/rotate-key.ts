@@ -5,10 +5,21 @@ import { ConcurrentChangeError } from '@pilot/storage';
 import type { PublisherState } from '../domain/publisher';
 import type { PublisherRecord } from '../data/publisher-repository';
 import type { IdentityDeps } from './deps';
-import { admitKeyGeneration, answerOnlyWorkingKey, eventData, MAX_ATTEMPTS, repairLater, stateOf, syncReadModel, visiblePublisher, withoutKey } from './publisher-changes';
+import { admitKeyGeneration, answerOnlyWorkingKey, eventData, MAX_ATTEMPTS, repairLater, stateOf, syncReadModel, visiblePublisher, withoutKey, withoutPreviousKey } from './publisher-changes';
 
-/** The owner of an approved platform gets a new key; the previous key stops working before this returns. */
-export async function rotateKey(deps: IdentityDeps, caller: Principal, id: number): Promise<{ key: string; keyCreatedAt: string }> {
+export interface IssuedLiveKey {
+  key: string;
+  keyCreatedAt: string;
+  /** When the replaced key stops working; null when it stopped before this answer (or there was none). */
+  previousKeyExpiresAt: string | null;
+}
+
+/**
+ * The owner of an approved platform gets a new key. With `previousKeyGraceSeconds` above 0 the replaced key
+ * keeps working that long (a rolling deploy); otherwise it stops before this returns. An older previous
+ * key stops at once either way: a platform holds at most one.
+ */
+export async function rotateKey(deps: IdentityDeps, caller: Principal, id: number, previousKeyGraceSeconds = 0): Promise<IssuedLiveKey> {
   for (let attempt = 1; ; attempt += 1) {
     const record = await visiblePublisher(deps, caller, id);
     if (record.ownerAccountId !== caller.accountId) throw problems.forbidden('owner_only', 'Only the owner of this platform may generate its key');
@@ -17,22 +28,22 @@ export async function rotateKey(deps: IdentityDeps, caller: Principal, id: numbe
     const now = deps.clock.now();
     const key = generateApiKey('live');
     const previous = record.keyHash ?? null;
+    const rolling = previous !== null && previousKeyGraceSeconds > 0;
+    const olderEnded = withoutPreviousKey(record);
     const next: PublisherState = {
       ...stateOf(record),
       keyHash: hashApiKey(key),
       keyCreatedAt: now,
-      revokedKeyHashes: withoutKey(record).revokedKeyHashes,
+      ...(rolling
+        ? { revokedKeyHashes: olderEnded.revokedKeyHashes, previousKeyHash: previous, previousKeyExpiresAt: new Date(now.getTime() + previousKeyGraceSeconds * 1000) }
+        : { revokedKeyHashes: withoutKey({ ...record, revokedKeyHashes: olderEnded.revokedKeyHashes }).revokedKeyHashes, previousKeyHash: null, previousKeyExpiresAt: null }),
     };
     const event = createEnvelope('publisher.key_rotated', String(id), record.version + 1, { ...eventData(id, next), actorAccountId: caller.accountId }, now);
+    const action = !previous ? 'key_generated' : rolling ? 'key_rolled' : 'key_rotated';
     let changed: PublisherRecord;
     try {
-      if (previous) await deps.readModel.revokeKeyAhead(record);
-      changed = await deps.publishers.change(
-        record,
-        next,
-        { at: now, actorAccountId: caller.accountId, action: previous ? 'key_rotated' : 'key_generated', from: 'approved', to: 'approved' },
-        [event],
-      );
+      if (previous || record.previousKeyHash) await deps.readModel.revokeKeyAhead(record, rolling);
+      changed = await deps.publishers.change(record, next, { at: now, actorAccountId: caller.accountId, action, from: 'approved', to: 'approved' }, [event]);
     } catch (error) {
       await syncReadModel(deps, id).catch((syncError: unknown) => repairLater(deps, id, syncError));
       if (error instanceof ConcurrentChangeError && attempt < MAX_ATTEMPTS) continue;
@@ -40,6 +51,6 @@ export async function rotateKey(deps: IdentityDeps, caller: Principal, id: numbe
       throw error;
     }
     await answerOnlyWorkingKey(deps, id, changed);
-    return { key, keyCreatedAt: now.toISOString() };
+    return { key, keyCreatedAt: now.toISOString(), previousKeyExpiresAt: next.previousKeyExpiresAt ? next.previousKeyExpiresAt.toISOString() : null };
   }
 }

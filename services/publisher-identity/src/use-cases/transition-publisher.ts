@@ -4,7 +4,7 @@ import { ConcurrentChangeError } from '@pilot/storage';
 import { ACTION_NAMES, TRANSITIONS, nextStatus, type PublisherAction, type PublisherState, type PublisherView } from '../domain/publisher';
 import type { PublisherRecord } from '../data/publisher-repository';
 import type { IdentityDeps } from './deps';
-import { eventData, MAX_ATTEMPTS, publisherView, repairLater, stateOf, syncReadModel, visiblePublisher, withoutKey } from './publisher-changes';
+import { eventData, MAX_ATTEMPTS, publisherView, repairLater, stateOf, syncReadModel, visiblePublisher, withoutKey, withoutPreviousKey } from './publisher-changes';
 
 /** POST /api/workspace/publishers/:id/submit: the owner sends a draft or rejected platform for review. */
 export function submitPublisher(deps: IdentityDeps, caller: Principal, id: number): Promise<PublisherView> {
@@ -51,8 +51,9 @@ async function transition(deps: IdentityDeps, caller: Principal, id: number, act
       rejectionReason: action === 'reject' ? reason : null,
       pauseReason: action === 'pause' ? reason : null,
     };
-    // A rejection revokes the key for good: after a new approval the owner generates a new one.
+    // A rejection revokes the keys for good, the previous one too: after a new approval the owner generates a new one.
     if (to === 'rejected' && record.keyHash) Object.assign(next, withoutKey(record));
+    if (to === 'rejected' && record.previousKeyHash) Object.assign(next, withoutPreviousKey({ ...record, revokedKeyHashes: next.revokedKeyHashes }));
     const facts = { actorAccountId: caller.accountId, reason };
     const event = createEnvelope(`publisher.${ACTION_NAMES[action]}` as const, String(id), record.version + 1, { ...eventData(id, next), ...facts }, now);
     const revoking = to === 'paused' || to === 'rejected';

@@ -16,6 +16,37 @@ export function characterCount(raw: string): number {
   return count;
 }
 
+/**
+ * Why a body's headers say it is not plain (uncompressed) UTF-8 JSON, the only body the endpoint reads
+ * (API.md: 415 unsupported_media_type), or null. No Content-Type is read as JSON; a declared one must be
+ * application/json or application/<x>+json, with no charset or charset=utf-8; Content-Encoding may only
+ * be identity.
+ */
+export function bodyMediaRefusal(contentType: string | undefined, contentEncoding: string | undefined): string | null {
+  const encodings = (contentEncoding ?? '').split(',').map((coding) => coding.trim().toLowerCase()).filter(Boolean);
+  if (encodings.some((coding) => coding !== 'identity')) return 'Send the body uncompressed: Content-Encoding may only be identity';
+  if (contentType === undefined || contentType.trim() === '') return null;
+  const [mediaType = '', ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  if (mediaType !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(mediaType)) return 'Send the body as application/json';
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=').map((part) => part.trim());
+    if (name === 'charset' && value.replace(/^"(.*)"$/, '$1') !== 'utf-8') return 'Send the body as UTF-8 (charset=utf-8, or no charset)';
+  }
+  return null;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body's bytes as text when they are UTF-8 without NUL characters (which JSON text never holds), else null. */
+export function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    const text = UTF8.decode(bytes);
+    return text.includes('\u0000') ? null : text;
+  } catch {
+    return null;
+  }
+}
+
 export type ParsedDeliveryBody = { ok: true; token: string } | { ok: false; code: 'invalid_json' | 'invalid_token'; detail: string };
 
 /** Parses a body already known to be within the limit. */

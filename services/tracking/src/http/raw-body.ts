@@ -1,12 +1,12 @@
 import { verifyBodyDigest } from '@pilot/platform';
 import type { Request } from 'express';
 
-export type RawBody = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' | 'not_signed' };
+export type RawBody = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'unreadable' | 'not_signed' };
 
 /**
- * Reads a request body as UTF-8 text without parsing it, refusing early (without reading the rest) once
+ * Reads a request body's bytes without decoding them, refusing early (without reading the rest) once
  * it exceeds `maxBytes`, and refusing a body that is not the one the gateway signed (its digest comes as
- * trailers after the body). The character limit is then checked on the text by the caller.
+ * trailers after the body). The caller decodes the text and checks its character limit.
  */
 export function readRawBody(req: Request, maxBytes: number): Promise<RawBody> {
   const declared = Number(req.headers['content-length']);
@@ -31,7 +31,7 @@ export function readRawBody(req: Request, maxBytes: number): Promise<RawBody> {
     };
     const onEnd = () => {
       const bytes = Buffer.concat(chunks);
-      finish(verifyBodyDigest(req, bytes) ? { ok: true, text: bytes.toString('utf8') } : { ok: false, reason: 'not_signed' });
+      finish(verifyBodyDigest(req, bytes) ? { ok: true, bytes } : { ok: false, reason: 'not_signed' });
     };
     const onError = () => finish({ ok: false, reason: 'unreadable' });
     req.on('data', onData);

@@ -10,7 +10,15 @@
  */
 import { requirePrincipal, problems, sendProblem, type HttpError } from '@pilot/platform';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { characterCount, DELIVERY_BODY_LIMIT, DELIVERY_BODY_MAX_BYTES, parseDeliveryBody, parseDeliveryTestAnswer } from '../domain/delivery';
+import {
+  bodyMediaRefusal,
+  characterCount,
+  DELIVERY_BODY_LIMIT,
+  DELIVERY_BODY_MAX_BYTES,
+  parseDeliveryBody,
+  parseDeliveryTestAnswer,
+  utf8Text,
+} from '../domain/delivery';
 import { parseBreakdownQuery } from '../domain/breakdown';
 import { parseGranularity, parseStatsQuery } from '../domain/stats';
 import { confirmDelivery } from '../use-cases/confirm-delivery';
@@ -69,13 +77,19 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       if (!authenticated.ok) throw problems.publisherKeyRefused(authenticated.refusal.code, authenticated.refusal.detail);
       const owner = authenticated.holder;
 
+      const mediaRefusal = bodyMediaRefusal(req.headers['content-type'], req.headers['content-encoding']);
+      if (mediaRefusal) {
+        req.resume(); // the body is not read: drain it so the connection stays usable
+        throw problems.unsupportedMediaType(mediaRefusal);
+      }
       const raw = await readRawBody(req, DELIVERY_BODY_MAX_BYTES);
       if (!raw.ok && raw.reason === 'unreadable') throw problems.badRequest('invalid_body', 'The body could not be read');
       if (!raw.ok && raw.reason === 'not_signed') throw problems.unauthorized('internal_signature_invalid', 'The body is not the one the gateway signed');
-      if (!raw.ok || characterCount(raw.text) > DELIVERY_BODY_LIMIT) {
-        throw problems.payloadTooLarge(`The body must not exceed ${DELIVERY_BODY_LIMIT} characters`);
-      }
-      const body = parseDeliveryBody(raw.text);
+      if (!raw.ok) throw problems.payloadTooLarge(`The body must not exceed ${DELIVERY_BODY_LIMIT} characters`);
+      const text = utf8Text(raw.bytes);
+      if (text === null) throw problems.unsupportedMediaType('Send the body as UTF-8 JSON text');
+      if (characterCount(text) > DELIVERY_BODY_LIMIT) throw problems.payloadTooLarge(`The body must not exceed ${DELIVERY_BODY_LIMIT} characters`);
+      const body = parseDeliveryBody(text);
       if (!body.ok) throw problems.badRequest(body.code, body.detail);
       if (owner.keyKind === 'test') {
         const forced = forcedDeliveryAnswer(req.headers[TEST_ANSWER_HEADER]);

@@ -41,6 +41,8 @@ const ACTION_WORDS: Record<string, string> = {
   paused: 'Paused',
   key_generated: 'Server key generated',
   key_rotated: 'Server key rotated',
+  key_rolled: 'Server key rotated, the previous one kept working for a while',
+  previous_key_revoked: 'Previous server key ended',
   test_key_generated: 'Test key generated',
   test_key_rotated: 'Test key replaced',
   test_key_revoked: 'Test key revoked',

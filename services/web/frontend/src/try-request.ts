@@ -45,8 +45,20 @@ export interface TryAnswer {
   body: string;
 }
 
-/** The answer headers worth showing a developer (the rest are the proxy's). */
-const SHOWN_HEADERS = ['content-type', 'x-pilot-test', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'cache-control'];
+/** Every answer header the publishers guide documents on the ad request, in the guide's spelling (the rest are the proxy's). */
+export const SHOWN_HEADERS = [
+  'Content-Type',
+  'Cache-Control',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Pilot-No-Fill-Reason',
+  'X-Pilot-Test',
+  'WWW-Authenticate',
+  'X-Request-Id',
+];
 
 export async function sendTestRequest(key: string, language: string, forced: string, signal?: AbortSignal): Promise<TryAnswer> {
   const headers: Record<string, string> = { authorization: `Bearer ${key.trim()}`, accept: 'application/json' };

@@ -1,12 +1,14 @@
 /**
  * Key generation: the key is shown once, only in this component's memory (never in browser storage or a
  * URL), with a copy button and a warning that it belongs on the publisher's server. Rotating an existing
- * key asks for confirmation first because the previous key stops working at once.
+ * key asks for confirmation first, with how long the replaced key keeps working (at once by default, or a
+ * grace period for a rolling deploy); a previous key still working is shown with its expiry and a button
+ * that ends it now.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useSafeMutation } from '../hooks/safe-mutation';
 import { useQueryClient } from '@tanstack/react-query';
-import { apiBody } from '../api';
+import { api, apiBody } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import { LeaveGuard } from './LeaveGuard';
 import type { Publisher } from '../types';
@@ -16,7 +18,16 @@ import { CopyButton } from './CopyButton';
 interface NewKey {
   key: string;
   keyCreatedAt: string;
+  previousKeyExpiresAt: string | null;
 }
+
+/** How long the replaced key may keep working, as offered (API.md: 0 to 86400 seconds). */
+const GRACE_CHOICES: ReadonlyArray<{ seconds: number; label: string }> = [
+  { seconds: 0, label: 'Not at all: it stops now' },
+  { seconds: 15 * 60, label: '15 minutes' },
+  { seconds: 60 * 60, label: '1 hour' },
+  { seconds: 24 * 60 * 60, label: '24 hours' },
+];
 
 export function KeyPanel({ publisher }: { publisher: Publisher }) {
   const client = useQueryClient();
@@ -24,12 +35,16 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
   // The key in the component's own state: hiding it drops the leave guard within the click itself, where the
   // mutation's reset reaches the component through the query client's batched notifications, after it.
   const [key, setKey] = useState<string | undefined>();
+  const [graceSeconds, setGraceSeconds] = useState(0);
   const generate = useSafeMutation({
-    mutationFn: () => apiBody<NewKey>(`/api/workspace/publishers/${publisher.id}/keys`, { method: 'POST', body: {} }),
+    mutationFn: () =>
+      apiBody<NewKey>(`/api/workspace/publishers/${publisher.id}/keys`, { method: 'POST', body: graceSeconds > 0 ? { previousKeyGraceSeconds: graceSeconds } : {} }),
     onSuccess: (result) => {
       setKey(result.key);
       setConfirming(false);
-      client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, keyCreatedAt: result.keyCreatedAt } : old));
+      client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) =>
+        old ? { ...old, keyCreatedAt: result.keyCreatedAt, keyLastUsedAt: null, previousKeyExpiresAt: result.previousKeyExpiresAt } : old,
+      );
       void client.invalidateQueries({ queryKey: ['publishers'] });
     },
     gcTime: 0,
@@ -98,7 +113,21 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
                 if (event.key === 'Escape') setConfirming(false);
               }}
             >
-              <p className="warning">The current key will stop working immediately. Continue?</p>
+              <label className="field">
+                Keep the current key working
+                <select value={graceSeconds} onChange={(event) => setGraceSeconds(Number(event.target.value))} data-testid="previous-key-grace">
+                  {GRACE_CHOICES.map((choice) => (
+                    <option key={choice.seconds} value={choice.seconds}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <p className="warning">
+                {graceSeconds > 0
+                  ? 'The current key keeps working for the time chosen, then stops: deploy the new key before then. Continue?'
+                  : 'The current key will stop working immediately. Continue?'}
+              </p>
               <button type="button" className="button button-danger" onClick={() => generate.mutate()} disabled={generate.isPending}>
                 Yes, rotate the key
               </button>
@@ -115,6 +144,33 @@ export function KeyPanel({ publisher }: { publisher: Publisher }) {
         </>
       )}
       <ErrorMessage error={generate.error} />
+      <PreviousKeyNote publisher={publisher} />
+    </div>
+  );
+}
+
+/** The previous key while it still works: until when, and a button that ends it now. */
+function PreviousKeyNote({ publisher }: { publisher: Publisher }) {
+  const client = useQueryClient();
+  const end = useSafeMutation({
+    mutationFn: () => api(`/api/workspace/publishers/${publisher.id}/keys/previous`, { method: 'DELETE' }),
+    onSuccess: () => {
+      client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, previousKeyExpiresAt: null } : old));
+      void client.invalidateQueries({ queryKey: ['publisher', String(publisher.id)] });
+      void client.invalidateQueries({ queryKey: ['audit'] });
+    },
+  });
+  if (!publisher.previousKeyExpiresAt) return null;
+  return (
+    <div className="previous-key" data-testid="previous-key">
+      <p>
+        The previous key keeps working until {formatDateTime(publisher.previousKeyExpiresAt)}, so servers not yet deployed with the new key are
+        still answered.
+      </p>
+      <button type="button" className="button button-danger-outline" onClick={() => end.mutate()} disabled={end.isPending}>
+        End the previous key now
+      </button>
+      <ErrorMessage error={end.error} />
     </div>
   );
 }

@@ -30,8 +30,9 @@ export function TestKeyPanel({ publisher, onKey }: { publisher: Publisher; onKey
     onKey?.(shown ?? null);
   };
   const path = `/api/workspace/publishers/${publisher.id}/test-key`;
+  // A key just made or revoked has not been used: its last use is known, none.
   const setTestKeyCreatedAt = (testKeyCreatedAt: string | null) => {
-    client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, testKeyCreatedAt } : old));
+    client.setQueryData<Publisher>(['publisher', String(publisher.id)], (old) => (old ? { ...old, testKeyCreatedAt, testKeyLastUsedAt: null } : old));
     void client.invalidateQueries({ queryKey: ['publishers'] });
   };
   const create = useSafeMutation({

@@ -10,7 +10,7 @@ import { formatDateTime } from '../format';
 function lastUse(at: string | null | undefined, createdAt: string | null | undefined): string {
   if (!createdAt) return 'no key';
   if (at === undefined) return 'not known right now';
-  if (at === null) return 'not used since it was made';
+  if (at === null) return 'not used yet';
   return formatDateTime(at);
 }
 

@@ -6,6 +6,7 @@ import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { IntegrationFacts } from '../components/IntegrationFacts';
 import { KeyPanel } from '../components/KeyPanel';
+import { PlatformDemand } from '../components/PlatformDemand';
 import { PlatformFill } from '../components/PlatformFill';
 import { KeyStatusNote } from '../components/KeyStatusNote';
 import { PausedNotice } from '../components/PausedNotice';
@@ -99,6 +100,7 @@ export function PublisherDetailPage() {
       </div>
       <ErrorMessage error={transition.error} />
       {owner || account.admin ? <PlatformFill publisherId={p.id} /> : null}
+      {owner || account.admin ? <PlatformDemand publisherId={p.id} /> : null}
       {owner ? <IntegrationFacts publisher={p} /> : null}
       {owner && p.status === 'approved' ? <KeyPanel publisher={p} /> : null}
       {owner && p.status !== 'approved' ? <KeyStatusNote publisher={p} /> : null}

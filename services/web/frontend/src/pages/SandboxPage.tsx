@@ -28,8 +28,9 @@ export function SandboxPage() {
           The limit of 60 ad requests a minute applies to test keys as to live keys, on one window shared by the test keys of all your platforms.
         </li>
         <li>
-          To test your error handling, send <code>X-Pilot-Test-Answer: 204</code>, <code>429</code> or <code>503</code> with a test key: the
-          ad request answers exactly that. Any other value is refused with 400 <code>invalid_test_answer</code>; a live key ignores the header.
+          To test your error handling, send <code>X-Pilot-Test-Answer</code> with a test key: <code>204</code>, <code>429</code> or{' '}
+          <code>503</code> on the ad request, <code>404</code> or <code>503</code> on a delivery confirmation, which then answer exactly that.
+          Any other value is refused with 400 <code>invalid_test_answer</code>; a live key ignores the header.
         </li>
       </ul>
       <p>
