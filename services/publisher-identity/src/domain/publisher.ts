@@ -38,6 +38,8 @@ export interface PublisherState {
   /** SHA-256 (hex) of the sandbox test key; absent or null: none. */
   testKeyHash?: string | null;
   testKeyCreatedAt?: Date | null;
+  /** When it entered its current status (a key made later changes `updatedAt`, not this); absent in records stored before it was kept. */
+  statusChangedAt?: Date | null;
 }
 
 // ---- input ----
@@ -131,5 +133,6 @@ export function viewOf(record: PublisherState & { _id: number | string; createdA
     apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),
+    ...(record.statusChangedAt ? { statusChangedAt: new Date(record.statusChangedAt).toISOString() } : {}),
   };
 }

@@ -27,6 +27,7 @@ export function stateOf(record: PublisherRecord): PublisherState {
     pauseReason: record.pauseReason ?? null,
     testKeyHash: record.testKeyHash ?? null,
     testKeyCreatedAt: record.testKeyCreatedAt ?? null,
+    statusChangedAt: record.statusChangedAt ?? null,
   };
 }
 
