@@ -28,8 +28,13 @@ const NEVER_SHOWN = new Set(['draft', 'submitted', 'approved', 'rejected']);
 
 type Action = 'submit' | 'approve' | 'reject' | 'activate' | 'pause';
 
+/** One page state per campaign: going to another one (its duplicate) starts afresh. */
 export function CampaignDetailPage() {
   const { id = '' } = useParams();
+  return <CampaignDetail key={id} id={id} />;
+}
+
+function CampaignDetail({ id }: { id: string }) {
   const account = useAccount();
   const client = useQueryClient();
   const navigate = useNavigate();
