@@ -394,7 +394,8 @@ describe('the workspace\'s UX, in a browser against the whole system', function 
     await page.getByLabel('Destination (https)').fill('https://advertiser.example/tk');
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.waitForURL(/\/workspace\/campaigns\/\d+$/);
-    await page.locator('.facts dd', { hasText: /^tk$/ }).waitFor();
+    // The page names the language, with its code.
+    await page.locator('.facts dd', { hasText: /^Turkmen \(tk\)$/ }).waitFor();
     await stack.screenshot(page, 'ux-11-any-language');
   });
 

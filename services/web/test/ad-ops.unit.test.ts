@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { breakdownRows, changeWords, previousRange } from '../frontend/src/breakdown-view';
 import { matchingChoices } from '../frontend/src/combobox-logic';
-import { dayHours } from '../frontend/src/hourly';
+import { dayHours, hoursCsv } from '../frontend/src/hourly';
 import { nextCursorOf, pagedItems, pagePath } from '../frontend/src/paged-list';
 import { approveThenActivate, historyWords, moveIndex, shortcutOf, type KeyPress } from '../frontend/src/review-logic';
 
@@ -131,12 +131,21 @@ describe('the review queue\'s rules', () => {
 });
 
 describe('a day\'s hourly figures', () => {
-  it('has every UTC hour of the day, quiet hours as zeros', () => {
-    const hours = dayHours([{ hour: '2026-11-27T09:00:00.000Z', adRequests: 4, confirmedDeliveries: 3, clickedLinks: 1 }], '2026-11-27');
+  it('has every UTC hour of the day, quiet hours as zeros, hours not begun yet to come', () => {
+    const now = new Date('2026-11-27T10:30:00.000Z');
+    const hours = dayHours([{ hour: '2026-11-27T09:00:00.000Z', adRequests: 4, confirmedDeliveries: 3, clickedLinks: 1 }], '2026-11-27', now);
     expect(hours).to.have.length(24);
-    expect(hours[0]).to.deep.equal({ hour: '2026-11-27T00:00:00.000Z', adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
-    expect(hours[9]).to.deep.equal({ hour: '2026-11-27T09:00:00.000Z', adRequests: 4, confirmedDeliveries: 3, clickedLinks: 1 });
-    expect(dayHours([], 'today')).to.deep.equal([]);
+    expect(hours[0]).to.deep.equal({ hour: '2026-11-27T00:00:00.000Z', adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, toCome: false });
+    expect(hours[9]).to.deep.equal({ hour: '2026-11-27T09:00:00.000Z', adRequests: 4, confirmedDeliveries: 3, clickedLinks: 1, toCome: false });
+    expect(hours[10]?.toCome, 'the hour under way has begun').to.equal(false);
+    expect(hours[11]?.toCome).to.equal(true);
+    expect(dayHours([], '2026-11-26', now).every((hour) => !hour.toCome), 'a past day has every hour').to.equal(true);
+    expect(dayHours([], 'today', now)).to.deep.equal([]);
+  });
+
+  it('writes the hours begun as CSV, none of those to come', () => {
+    const csv = hoursCsv(dayHours([{ hour: '2026-11-27T01:00:00.000Z', adRequests: 2, confirmedDeliveries: 1, clickedLinks: 0 }], '2026-11-27', new Date('2026-11-27T01:59:00.000Z')));
+    expect(csv).to.equal('hour,ad_requests,confirmed_deliveries,clicked_links\r\n2026-11-27T00:00:00.000Z,0,0,0\r\n2026-11-27T01:00:00.000Z,2,1,0\r\n');
   });
 });
 

@@ -8,12 +8,22 @@ describe('the workspace\'s one number format and time rule', () => {
     expect(formatCount(1234567)).to.equal('1,234,567');
   });
 
-  it('writes shares with one decimal, never rounding up to a whole not reached', () => {
+  it('writes shares rounded to one decimal, never as a whole not reached nor as nothing when there is some', () => {
+    expect(formatShare(15, 27)).to.equal('55.6%');
+    expect(formatShare(6, 9)).to.equal('66.7%');
+    expect(formatShare(19, 60)).to.equal('31.7%');
     expect(formatShare(23769, 23775)).to.equal('99.9%');
+    expect(formatShare(1, 5000)).to.equal('0.1%');
+    expect(formatShare(0, 5000)).to.equal('0.0%');
     expect(formatShare(3, 3)).to.equal('100.0%');
     expect(formatShare(1, 3)).to.equal('33.3%');
     expect(formatShare(1, 40)).to.equal('2.5%');
     expect(formatShare(1, 0)).to.equal(null);
+  });
+
+  it('writes no share of a part larger than its whole (3 clicks on 1 confirmed delivery is not a rate)', () => {
+    expect(formatShare(3, 1)).to.equal(null);
+    expect(formatShare(-1, 3)).to.equal(null);
   });
 
   it('writes changes against a previous period with their sign', () => {

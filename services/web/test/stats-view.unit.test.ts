@@ -6,7 +6,7 @@ describe('a record\'s totals: rates, presets and CSV', () => {
   it('computes click-through as clicked / confirmed and confirmation as confirmed / ad requests, one decimal', () => {
     const totals = { adRequests: 54, confirmedDeliveries: 40, clickedLinks: 1 };
     expect(clickThroughRate(totals)).to.equal('2.5%');
-    expect(confirmationRate(totals), '40 / 54 is 74.07%: rounded down').to.equal('74.0%');
+    expect(confirmationRate(totals), '40 / 54 is 74.07%').to.equal('74.1%');
     expect(confirmationRate({ adRequests: 23_775, confirmedDeliveries: 23_769 }), 'never rounded up to a whole not reached').to.equal('99.9%');
     expect(confirmationRate({ adRequests: 3, confirmedDeliveries: 3 })).to.equal('100.0%');
   });

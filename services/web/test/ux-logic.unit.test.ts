@@ -85,6 +85,14 @@ describe('the review queue', () => {
     ];
     expect(oldestFirst(items).map((item) => item.id)).to.deep.equal([1, 2, 3]);
   });
+
+  it('orders platforms by when they entered their status, not by a key made since', () => {
+    const items = [
+      { id: 1, updatedAt: '2026-01-05T00:00:00Z', statusChangedAt: '2026-01-01T00:00:00Z' },
+      { id: 2, updatedAt: '2026-01-02T00:00:00Z', statusChangedAt: '2026-01-02T00:00:00Z' },
+    ];
+    expect(oldestFirst(items).map((item) => item.id)).to.deep.equal([1, 2]);
+  });
 });
 
 /** WCAG 2 contrast ratio of two #rrggbb colours. */

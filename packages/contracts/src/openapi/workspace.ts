@@ -174,6 +174,15 @@ export function workspaceOpenApi(): Record<string, unknown> {
       '/api/workspace/campaigns/{id}/reject': campaignTransition('reject', 'submitted -> rejected, with a reason (administrator)', 'ReasonBody'),
       '/api/workspace/campaigns/{id}/activate': campaignTransition('activate', 'approved or paused -> active (administrator)'),
       '/api/workspace/campaigns/{id}/pause': campaignTransition('pause', 'active -> paused, with an optional reason (owner, administrator)', 'OptionalReasonBody', false),
+      '/api/workspace/campaigns/{id}/duplicate': {
+        parameters: [idParameter('campaign')],
+        post: operation('duplicateCampaign', {
+          write: true,
+          summary: 'A new draft with the same creative inputs, its name followed by " (copy)" (cut to fit its 100 characters), replacing nothing (owner)',
+          answer: ['201', 'Campaign', 'The new draft'],
+          problems: { '403': ORIGIN_REFUSED, '404': problem('No such campaign of this account (campaign_not_found): an administrator duplicates only its own'), '409': problem('The 101st record of an account (campaign_limit)') },
+        }),
+      },
       '/api/workspace/publishers': {
         post: operation('createPublisher', { write: true, summary: 'Register a draft publisher platform', body: 'NewPublisherBody', answer: ['201', 'Publisher', 'The new draft'], problems: { '403': ORIGIN_REFUSED, '409': problem('The 101st platform of an account (publisher_limit)'), '422': INVALID } }),
         get: {

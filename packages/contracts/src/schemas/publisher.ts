@@ -49,6 +49,9 @@ export const Publisher = Type.Object(
     testKeyLastUsedAt: Type.Optional(Nullable(Timestamp, 'the same for the test key')),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    statusChangedAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'when the platform entered its current status (a key made since changes updatedAt, not this); absent for platforms not changed since it was kept' }),
+    ),
   },
   { additionalProperties: false },
 );

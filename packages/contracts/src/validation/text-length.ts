@@ -19,6 +19,18 @@ export function graphemeLength(value: string): number {
   return count;
 }
 
+/** The first `maxCharacters` user-perceived characters of a text (all of it when it is no longer). */
+export function graphemePrefix(value: string, maxCharacters: number): string {
+  let kept = '';
+  let count = 0;
+  for (const { segment } of segmenter.segment(value)) {
+    if (count === maxCharacters) break;
+    kept += segment;
+    count += 1;
+  }
+  return kept;
+}
+
 /**
  * Whether a text is over a limit of `maxCharacters`: `too_long` counted in characters, `too_long_encoded`
  * when few characters are built of too many code units; null when within it.

@@ -3,6 +3,10 @@
  * pure: who may move a campaign from which state to which, and what that move records and announces.
  */
 import {
+  CAMPAIGN_LIMITS,
+  graphemeLength,
+  graphemePrefix,
+  lengthExcess,
   CAMPAIGN_ACTIVATED,
   CAMPAIGN_APPROVED,
   CAMPAIGN_PAUSED,
@@ -41,6 +45,24 @@ export const MAX_CAMPAIGNS_PER_ACCOUNT = 100;
 
 export function newDraft(campaignId: number, ownerAccountId: string, input: CreativeInput): CampaignRecord {
   return { campaignId, ownerAccountId, status: 'draft', ...input, rejectionReason: null, pauseReason: null };
+}
+
+const COPY_SUFFIX = ' (copy)';
+
+/**
+ * The name of a campaign's duplicate: its name followed by " (copy)", the name cut (in characters, and in
+ * code units for the encoded cap) so that the whole stays within the name's limit.
+ */
+export function copyName(name: string): string {
+  let kept = graphemePrefix(name, CAMPAIGN_LIMITS.name - graphemeLength(COPY_SUFFIX));
+  while (kept !== '' && lengthExcess(`${kept}${COPY_SUFFIX}`, CAMPAIGN_LIMITS.name) !== null) kept = graphemePrefix(kept, graphemeLength(kept) - 1);
+  return `${kept.trimEnd()}${COPY_SUFFIX}`;
+}
+
+/** A duplicate's creative inputs: the same as the campaign's, its name marked as a copy, replacing nothing. */
+export function duplicateInput(campaign: CreativeInput): CreativeInput {
+  const { name, format, title, text, destinationUrl, buttonText, imageUrl, language } = campaign;
+  return { name: copyName(name), format, title, text, destinationUrl, buttonText, imageUrl, language, replaces: null };
 }
 
 /** Owners see their own records; administrators see the whole network; everyone else sees nothing. */

@@ -5,6 +5,7 @@ import type { Express, Request, Response } from 'express';
 import { isCampaignStatus } from '../domain/campaign';
 import { createCampaign } from '../use-cases/create-campaign';
 import type { CampaignDeps } from '../use-cases/deps';
+import { duplicateCampaign } from '../use-cases/duplicate-campaign';
 import { getCampaign } from '../use-cases/get-campaign';
 import { listCampaigns } from '../use-cases/list-campaigns';
 import { readActiveSnapshot } from '../use-cases/read-active-snapshot';
@@ -56,6 +57,10 @@ export function mountRoutes(app: Express, deps: CampaignDeps): void {
 
   app.post('/api/workspace/campaigns/:id/pause', body, async (req, res) => {
     answerMove(res, await pauseCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id), req.body));
+  });
+
+  app.post('/api/workspace/campaigns/:id/duplicate', body, async (req, res) => {
+    res.status(201).json(await duplicateCampaign(deps, requirePrincipal(req), positiveIntOf(req.params.id)));
   });
 
   // Service-to-service: the snapshot the campaign caches of allocation and tracking rebuild from.

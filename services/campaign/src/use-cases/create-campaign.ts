@@ -1,6 +1,6 @@
 import { problems, type Principal } from '@pilot/platform';
 import { MAX_CAMPAIGNS_PER_ACCOUNT, newDraft } from '../domain/campaign';
-import { validateCreative, type FieldProblem } from '../domain/validation';
+import { validateCreative, type CreativeInput, type FieldProblem } from '../domain/validation';
 import type { CampaignDeps } from './deps';
 import { viewOf, type CampaignView } from './stored-campaign';
 
@@ -22,7 +22,14 @@ export async function createCampaign(deps: CampaignDeps, caller: Principal, body
     }
   }
   if (!validated.ok || errors.length > 0) throw problems.validation(errors);
+  return storeDraft(deps, caller, validated.value, 'created');
+}
 
+/**
+ * Stores a new draft of the caller's from creative inputs already checked: a slot claimed within the
+ * account's limit (409 `campaign_limit` past it), an id, then the record with its audit entry (`action`).
+ */
+export async function storeDraft(deps: CampaignDeps, caller: Principal, input: CreativeInput, action: 'created' | 'duplicated'): Promise<CampaignView> {
   const at = deps.clock.now();
   const leakedBefore = new Date(at.getTime() - LEAKED_COUNT_GRACE_MS);
   if (!(await deps.repository.takeRecordCount(caller.accountId, MAX_CAMPAIGNS_PER_ACCOUNT, at, leakedBefore))) {
@@ -31,11 +38,11 @@ export async function createCampaign(deps: CampaignDeps, caller: Principal, body
   let campaignId: number | null = null;
   try {
     campaignId = await deps.repository.nextId();
-    const record = newDraft(campaignId, caller.accountId, validated.value);
+    const record = newDraft(campaignId, caller.accountId, input);
     const stored = await deps.repository.create(record, {
       at,
       actorAccountId: caller.accountId,
-      action: 'created',
+      action,
       from: null,
       to: 'draft',
       reason: null,

@@ -44,6 +44,8 @@ export interface PublisherState {
    */
   previousKeyHash?: string | null;
   previousKeyExpiresAt?: Date | null;
+  /** When it entered its current status (a key made later changes `updatedAt`, not this); absent in records stored before it was kept. */
+  statusChangedAt?: Date | null;
 }
 
 /** The longest a replaced live key may keep working (API.md: previousKeyGraceSeconds 0 to 86400). */
@@ -165,5 +167,6 @@ export function viewOf(record: PublisherState & { _id: number | string; createdA
     apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),
+    ...(record.statusChangedAt ? { statusChangedAt: new Date(record.statusChangedAt).toISOString() } : {}),
   };
 }

@@ -29,6 +29,7 @@ export function stateOf(record: PublisherRecord): PublisherState {
     testKeyCreatedAt: record.testKeyCreatedAt ?? null,
     previousKeyHash: record.previousKeyHash ?? null,
     previousKeyExpiresAt: record.previousKeyExpiresAt ?? null,
+    statusChangedAt: record.statusChangedAt ?? null,
   };
 }
 

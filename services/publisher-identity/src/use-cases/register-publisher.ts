@@ -28,6 +28,7 @@ export async function registerPublisher(deps: IdentityDeps, caller: Principal, i
       pauseReason: null,
       testKeyHash: null,
       testKeyCreatedAt: null,
+      statusChangedAt: now,
     };
     const record = await deps.publishers.create(id, state, { at: now, actorAccountId: caller.accountId, action: 'created', from: null, to: 'draft' });
     return publisherView(deps, record);

@@ -50,6 +50,7 @@ async function transition(deps: IdentityDeps, caller: Principal, id: number, act
       status: to,
       rejectionReason: action === 'reject' ? reason : null,
       pauseReason: action === 'pause' ? reason : null,
+      statusChangedAt: now,
     };
     // A rejection revokes the keys for good, the previous one too: after a new approval the owner generates a new one.
     if (to === 'rejected' && record.keyHash) Object.assign(next, withoutKey(record));

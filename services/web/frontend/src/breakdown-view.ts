@@ -58,7 +58,7 @@ export function changeWords(current: number, previous: number | null): string | 
 export interface BreakdownRow {
   id: number;
   figures: Record<Figure, number>;
-  /** clicks / confirmed deliveries, formatted; null without confirmed deliveries */
+  /** clicks / confirmed deliveries, formatted; null without confirmed deliveries or with more clicks than them */
   ctr: string | null;
   /** requests answered with an ad among all counted requests, formatted; null when not reported or none */
   fill: string | null;

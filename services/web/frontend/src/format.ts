@@ -1,6 +1,7 @@
 /**
  * One number format and one time rule for the whole workspace: counts with thousands separators, shares
- * with one decimal that never round up to a whole they have not reached, and every time in UTC, labelled.
+ * rounded to one decimal that never read as a whole they have not reached (nor as nothing when there is
+ * some), and every time in UTC, labelled.
  */
 const COUNT = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const SHARE = new Intl.NumberFormat('en', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -20,18 +21,26 @@ const HOUR = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit'
 /** The label every page shows beside its times. */
 export const TIME_ZONE_LABEL = 'UTC';
 
+/** A count with its noun in the number it takes: "1 campaign", "2 campaigns", "1,429 days". */
+export function countOf(value: number, noun: { one: string; many: string }): string {
+  return `${formatCount(value)} ${value === 1 ? noun.one : noun.many}`;
+}
+
 /** "23,775". */
 export function formatCount(value: number): string {
   return COUNT.format(value);
 }
 
 /**
- * A share as a percentage with one decimal ("99.9%"), rounded down so that 23,769 of 23,775 never reads as
- * 100.0%; null when there is nothing to divide by.
+ * A share as a percentage rounded to one decimal ("55.6%" for 15 of 27). A share short of the whole never
+ * reads 100.0% (23,769 of 23,775 is "99.9%"), a share above nothing never reads 0.0% ("0.1%"). Null when
+ * there is nothing to divide by, or when the part exceeds the whole (then it is not a share of it).
  */
 export function formatShare(part: number, whole: number): string | null {
-  if (!Number.isFinite(part) || !Number.isFinite(whole) || whole <= 0) return null;
-  const tenths = Math.floor((part / whole) * 1000 + 1e-9);
+  if (!Number.isFinite(part) || !Number.isFinite(whole) || whole <= 0 || part < 0 || part > whole) return null;
+  let tenths = Math.round((part / whole) * 1000);
+  if (tenths === 1000 && part < whole) tenths = 999;
+  if (tenths === 0 && part > 0) tenths = 1;
   return SHARE.format(tenths / 1000);
 }
 

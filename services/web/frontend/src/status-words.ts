@@ -34,6 +34,7 @@ export const PUBLISHER_STATUSES = everyStatusOf<PublisherStatus>()(['draft', 'su
 
 const ACTION_WORDS: Record<string, string> = {
   created: 'Created',
+  duplicated: 'Created as a duplicate',
   submitted: 'Submitted for review',
   approved: 'Approved',
   rejected: 'Rejected',

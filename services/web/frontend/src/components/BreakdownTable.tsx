@@ -22,12 +22,17 @@ export interface BreakdownTableProps {
   /** the breakdown's filter: the platforms of one campaign, or the campaigns of one platform */
   campaignId?: string;
   publisherId?: string;
-  /** the rows' records can be read by this account, so their names are shown */
+  /** the rows' records can be read by this account, so their names are shown and linked */
   names: boolean;
   testId: string;
+  /** the period of the page's totals, when the page has them: the table follows it and has no period of its own */
+  preset?: Preset;
 }
 
-const NOUN = { campaign: { one: 'Campaign', many: 'campaigns', path: 'campaigns' }, publisher: { one: 'Platform', many: 'platforms', path: 'publishers' } } as const;
+const NOUN = {
+  campaign: { one: 'Campaign', single: 'campaign', many: 'campaigns', path: 'campaigns' },
+  publisher: { one: 'Platform', single: 'platform', many: 'platforms', path: 'publishers' },
+} as const;
 
 function rangeWords(range: { from: string; to: string }): string {
   return range.from ? `${formatDate(range.from)} to ${formatDate(range.to)} (UTC)` : 'all time';
@@ -66,13 +71,17 @@ function FigureCell({ row, figure }: { row: BreakdownRow; figure: Figure }) {
   );
 }
 
-export function BreakdownTable({ by, title, campaignId, publisherId, names: showNames, testId }: BreakdownTableProps) {
-  const [preset, setPreset] = useState<Preset>('7d');
+export function BreakdownTable({ by, title, campaignId, publisherId, names: showNames, testId, preset: shared }: BreakdownTableProps) {
+  const [own, setPreset] = useState<Preset>('7d');
+  const preset = shared ?? own;
   const [sort, setSort] = useState<Figure>('adRequests');
   const range = presetRange(preset, new Date());
   const report = useBreakdown({ by, range, sort, campaignId, publisherId });
   const names = useNames(by, report.rows.map((row) => row.id), showNames);
   const noun = NOUN[by];
+  // Fill means something for platforms over every campaign: requests left unfilled have no campaign, so
+  // one campaign's platforms would always read 100%.
+  const withFill = by === 'publisher' && !campaignId;
 
   const columns = useMemo<Array<ColumnDef<BreakdownRow>>>(
     () => [
@@ -80,12 +89,17 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
         id: 'record',
         header: noun.one,
         enableSorting: false,
-        cell: ({ row }) => (
-          <Link to={`/workspace/${noun.path}/${row.original.id}`}>
-            #{row.original.id}
-            {names.get(row.original.id) ? ` ${names.get(row.original.id)}` : ''}
-          </Link>
-        ),
+        // A row whose record this account cannot open (another account's platform) is its id, not a link.
+        cell: ({ row }) => {
+          const name = names.get(row.original.id);
+          return name ? (
+            <Link to={`/workspace/${noun.path}/${row.original.id}`}>
+              #{row.original.id} <bdi dir="auto">{name}</bdi>
+            </Link>
+          ) : (
+            <span title={`${noun.one} of another account`}>#{row.original.id}</span>
+          );
+        },
       },
       ...FIGURES.map(
         ({ key, label }): ColumnDef<BreakdownRow> => ({
@@ -98,9 +112,9 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
         }),
       ),
       { id: 'ctr', header: 'CTR', enableSorting: false, cell: ({ row }) => row.original.ctr ?? '–' },
-      ...(by === 'publisher' ? [{ id: 'fill', header: 'Fill', enableSorting: false, cell: ({ row }) => row.original.fill ?? '–' } satisfies ColumnDef<BreakdownRow>] : []),
+      ...(withFill ? [{ id: 'fill', header: 'Fill', enableSorting: false, cell: ({ row }) => row.original.fill ?? '–' } satisfies ColumnDef<BreakdownRow>] : []),
     ],
-    [by, names, noun],
+    [withFill, names, noun],
   );
   const sorting: SortingState = [{ id: sort, desc: true }];
   const table = useReactTable({
@@ -125,18 +139,20 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
   return (
     <section className="breakdown" data-testid={testId} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      {/* A select, not the preset buttons: a record's page shows its own totals' buttons above. */}
-      <form className="filters" aria-label={`Period and order of the ${noun.many}' figures`} onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Period
-          <select value={preset} onChange={(event) => setPreset(event.target.value as Preset)}>
-            {PRESETS.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
+      {/* A list page's table has its period as a select; a record's page sets it with its totals' buttons above. */}
+      <form className="filters" aria-label={`${shared ? 'Order' : 'Period and order'} of the ${noun.many}' figures`} onSubmit={(event) => event.preventDefault()}>
+        {shared ? null : (
+          <label>
+            Period
+            <select value={preset} onChange={(event) => setPreset(event.target.value as Preset)}>
+              {PRESETS.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           Highest first by
           <select value={sort} onChange={(event) => setSort(event.target.value as Figure)}>
@@ -150,8 +166,8 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
       </form>
       <p className="help">
         {rangeWords(range)}
-        {report.previous ? `, against ${rangeWords(report.previous)}.` : '.'} CTR: clicks / confirmed deliveries.
-        {by === 'publisher' ? ' Fill: requests answered with an ad / all counted requests.' : ''} Choose a figure's heading, or the order above, to sort by it.
+        {report.previous ? `, against ${rangeWords(report.previous)}.` : '.'} CTR: clicks / confirmed deliveries (– where there are none, or more clicks than them).
+        {withFill ? ' Fill: requests answered with an ad / all counted requests.' : ''} Choose a figure's heading, or the order above, to sort by it.
       </p>
       <ErrorMessage error={report.error} />
       {report.loaded ? (
@@ -201,7 +217,7 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
                 </tbody>
               </table>
             </div>
-            <LoadMore shown={report.rows.length} hasMore={report.hasMore} loading={report.loadingMore} onMore={report.loadMore} noun={noun.many} />
+            <LoadMore shown={report.rows.length} hasMore={report.hasMore} loading={report.loadingMore} onMore={report.loadMore} noun={{ one: noun.single, many: noun.many }} />
           </div>
         )
       ) : report.isPending ? (

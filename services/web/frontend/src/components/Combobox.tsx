@@ -66,48 +66,52 @@ export function Combobox({ inputProps, label, value, valueLabel, choices, onChan
   return (
     <div className="combobox" data-testid={testId}>
       {label ? <label htmlFor={inputId}>{label}</label> : null}
-      <input
-        {...inputProps}
-        id={inputId}
-        type="text"
-        role="combobox"
-        autoComplete="off"
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-activedescendant={open && shown[active] ? `${listId}-${active}` : undefined}
-        value={typing ? text : valueLabel}
-        placeholder={placeholder}
-        onChange={(event) => {
-          setText(event.target.value);
-          setOpen(true);
-          setActive(-1);
-          onSearch?.(event.target.value);
-        }}
-        onFocus={(event) => event.target.select()}
-        onClick={() => setOpen(true)}
-        onKeyDown={keyDown}
-        onBlur={close}
-      />
-      <ul id={listId} role="listbox" aria-label={label ? `${label} choices` : 'Choices'} className="combobox-list" hidden={!open}>
-        {shown.map((choice, index) => (
-          <li
-            key={choice.value}
-            id={`${listId}-${index}`}
-            role="option"
-            aria-selected={choice.value === value}
-            className={index === active ? 'combobox-active' : undefined}
-            // Chosen before the field loses focus (a click would blur it first and close the list).
-            onMouseDown={(event) => {
-              event.preventDefault();
-              choose(choice);
-            }}
-          >
-            {choice.label}
-          </li>
-        ))}
-        {shown.length === 0 ? <li className="combobox-none" role="option" aria-disabled="true" aria-selected={false}>{loading ? 'Searching…' : 'Nothing matches.'}</li> : null}
-      </ul>
+      {/* The list opens from the field itself, whatever the label or the row around it. */}
+      <div className="combobox-control">
+        <input
+          {...inputProps}
+          id={inputId}
+          type="text"
+          role="combobox"
+          dir="auto"
+          autoComplete="off"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-activedescendant={open && shown[active] ? `${listId}-${active}` : undefined}
+          value={typing ? text : valueLabel}
+          placeholder={placeholder}
+          onChange={(event) => {
+            setText(event.target.value);
+            setOpen(true);
+            setActive(-1);
+            onSearch?.(event.target.value);
+          }}
+          onFocus={(event) => event.target.select()}
+          onClick={() => setOpen(true)}
+          onKeyDown={keyDown}
+          onBlur={close}
+        />
+        <ul id={listId} role="listbox" aria-label={label ? `${label} choices` : 'Choices'} className="combobox-list" hidden={!open}>
+          {shown.map((choice, index) => (
+            <li
+              key={choice.value}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={choice.value === value}
+              className={index === active ? 'combobox-active' : undefined}
+              // Chosen before the field loses focus (a click would blur it first and close the list).
+              onMouseDown={(event) => {
+                event.preventDefault();
+                choose(choice);
+              }}
+            >
+              <bdi dir="auto">{choice.label}</bdi>
+            </li>
+          ))}
+          {shown.length === 0 ? <li className="combobox-none" role="option" aria-disabled="true" aria-selected={false}>{loading ? 'Searching…' : 'Nothing matches.'}</li> : null}
+        </ul>
+      </div>
     </div>
   );
 }

@@ -1,10 +1,8 @@
-/** Downloads the per-day rows as a CSV file, made in the browser from the rows on screen. */
-import { daysCsv } from '../stats-view';
-import type { Stats } from '../types';
-
-export function CsvExportButton({ days, fileName }: { days: Stats['days']; fileName: string }) {
+/** Downloads rows as a CSV file, made in the browser from the rows on screen; `csv` null: nothing to download yet. */
+export function CsvExportButton({ csv, fileName }: { csv: string | null; fileName: string }) {
   const download = () => {
-    const url = URL.createObjectURL(new Blob([daysCsv(days)], { type: 'text/csv;charset=utf-8' }));
+    if (csv === null) return;
+    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
     link.download = fileName;
@@ -15,7 +13,7 @@ export function CsvExportButton({ days, fileName }: { days: Stats['days']; fileN
     setTimeout(() => URL.revokeObjectURL(url), 0);
   };
   return (
-    <button type="button" className="button button-secondary" onClick={download} disabled={days.length === 0} data-testid="csv-export">
+    <button type="button" className="button button-secondary" onClick={download} disabled={csv === null} data-testid="csv-export">
       Download CSV
     </button>
   );

@@ -1,6 +1,6 @@
 /**
- * Above a workspace list: the search and the status filter, both answered by the service. The status
- * select keeps its label "Status".
+ * Above a workspace list: the search, the status filter and, for administrators, the owner, all answered
+ * by the service. The status select keeps its label "Status".
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ListState } from '../hooks/list-params';
@@ -12,12 +12,15 @@ export function ListControls({
   statuses,
   searchHelp,
   noun,
+  ownerFilter = false,
 }: {
   state: ListState;
   onChange: (change: Partial<ListState>) => void;
   statuses: readonly string[];
   searchHelp: string;
   noun: string;
+  /** offers the owner filter (administrators, who see every account's records) */
+  ownerFilter?: boolean;
 }) {
   // The box keeps what is typed: the address follows each key a moment later, and reading it back would
   // drop the keys typed meanwhile. The address wins when it changes while the box is not being typed in.
@@ -33,6 +36,7 @@ export function ListControls({
         <input
           ref={box}
           type="search"
+          dir="auto"
           value={typed}
           onChange={(event) => {
             setTyped(event.target.value);
@@ -53,6 +57,18 @@ export function ListControls({
           ))}
         </select>
       </label>
+      {ownerFilter ? (
+        <label>
+          Owner account
+          <input
+            inputMode="numeric"
+            value={state.owner}
+            onChange={(event) => onChange({ owner: event.target.value.replace(/\D/g, '') })}
+            placeholder="Any account"
+            data-testid="list-owner"
+          />
+        </label>
+      ) : null}
     </form>
   );
 }

@@ -35,7 +35,9 @@ export function PausedNotice({ record, id, ownerAccountId, viewer, pauseReason }
         <strong>{record === 'campaign' ? 'This campaign is paused' : 'This platform is paused'}</strong>
         {pause ? ` by ${who} on ${formatDateTime(pause.at)}.` : '.'}
       </p>
-      {reason ? <p className="reason-text">Reason: {reason}</p> : null}
+      {reason ? <p className="reason-text">
+          Reason: <bdi dir="auto">{reason}</bdi>
+        </p> : null}
       {pause && !reason ? <p className="help">No reason was given.</p> : null}
       <p>{WHAT_IT_MEANS[record][asOwner ? 'owner' : 'admin']}</p>
     </div>

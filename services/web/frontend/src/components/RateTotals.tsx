@@ -6,6 +6,14 @@ import { formatCount } from '../format';
 import { clickThroughRate, confirmationRate } from '../stats-view';
 import type { Totals } from '../types';
 
+/** What the click-through rate is of, or why there is none. */
+function ctrNote(totals: Totals, ctr: string | null): string {
+  if (ctr) return 'clicked links / confirmed deliveries';
+  if (totals.confirmedDeliveries === 0) return 'no confirmed deliveries yet';
+  // A click counts whether or not its delivery was confirmed, so clicks can outnumber confirmations.
+  return `not a rate: more clicked links (${formatCount(totals.clickedLinks)}) than confirmed deliveries (${formatCount(totals.confirmedDeliveries)}); clicks also count on deliveries the platform did not confirm`;
+}
+
 export function RateTotals({ totals }: { totals: Totals }) {
   const ctr = clickThroughRate(totals);
   const confirmation = confirmationRate(totals);
@@ -26,7 +34,7 @@ export function RateTotals({ totals }: { totals: Totals }) {
       <div>
         <dt>Click-through rate</dt>
         <dd data-testid="rate-ctr">{ctr ?? '–'}</dd>
-        <p className="help">{ctr ? 'clicked links / confirmed deliveries' : 'no confirmed deliveries yet'}</p>
+        <p className="help" data-testid="rate-ctr-note">{ctrNote(totals, ctr)}</p>
       </div>
       <div>
         <dt>Confirmation rate</dt>

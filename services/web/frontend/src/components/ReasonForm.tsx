@@ -26,11 +26,13 @@ export interface ReasonFormProps {
   shortcut?: string;
   /** where the typed reason is kept if the session ends meanwhile (one per record and form) */
   draftKey: string;
+  /** reasons to pick from, each put in the field to be edited there */
+  presets?: readonly string[];
 }
 
 export const REASON_MAX = 500;
 
-export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit, draftKey, openName, shortcut }: ReasonFormProps) {
+export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required, consequence, pending, onSubmit, draftKey, openName, shortcut, presets = [] }: ReasonFormProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const id = useId();
@@ -73,11 +75,33 @@ export function ReasonForm({ openLabel, name, reasonLabel, submitLabel, required
         </div>
       ) : null}
       <DraftRestoredNotice shown={restored} />
+      {presets.length > 0 ? (
+        <div className="reason-presets" role="group" aria-label="Common reasons">
+          <p className="help">Pick a common reason, then edit it for this record:</p>
+          <ul>
+            {presets.map((preset) => (
+              <li key={preset}>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    setReason(preset);
+                    field.current?.focus();
+                  }}
+                >
+                  {preset}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <label htmlFor={id}>{reasonLabel}</label>
       <textarea
         ref={field}
         id={id}
         value={reason}
+        dir="auto"
         onChange={(event) => setReason(event.target.value)}
         rows={3}
         required={required}

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBody, query } from '../api';
 import { timeline } from '../chart-series';
-import { csvFileName, presetRange, type Preset } from '../stats-view';
+import { csvFileName, daysCsv, presetRange, type Preset } from '../stats-view';
 import type { Stats } from '../types';
 import { CsvExportButton } from './CsvExportButton';
 import { DatePresets } from './DatePresets';
@@ -16,8 +16,11 @@ import { ErrorMessage } from './ErrorMessage';
 import { RateTotals } from './RateTotals';
 import { formatCount, formatDate } from '../format';
 
-export function RecordStats({ record, id }: { record: 'campaign' | 'publisher'; id: number }) {
-  const [preset, setPreset] = useState<Preset>('all');
+/** `preset` and `onPreset`: the period when the page shares it with its other figures (else its own, all time first). */
+export function RecordStats({ record, id, preset: shared, onPreset }: { record: 'campaign' | 'publisher'; id: number; preset?: Preset; onPreset?: (preset: Preset) => void }) {
+  const [own, setOwn] = useState<Preset>('all');
+  const preset = shared ?? own;
+  const setPreset = onPreset ?? setOwn;
   const range = presetRange(preset, new Date());
   const filter = record === 'campaign' ? { campaignId: String(id) } : { publisherId: String(id) };
   const stats = useQuery({
@@ -49,7 +52,7 @@ export function RecordStats({ record, id }: { record: 'campaign' | 'publisher'; 
           ) : (
             <p>No events in this period.</p>
           )}
-          <CsvExportButton days={days} fileName={csvFileName(subject, range, days)} />
+          <CsvExportButton csv={days.length > 0 ? daysCsv(days) : null} fileName={csvFileName(subject, range, days)} />
         </div>
       ) : stats.isPending ? (
         <p className="loading" role="status">

@@ -1,9 +1,22 @@
+import { CAMPAIGN_REJECTION_REASONS, PLATFORM_REJECTION_REASONS } from '../rejection-reasons';
 import { ReasonForm } from './ReasonForm';
 
-/** Rejecting needs a reason (1 to 500 characters) that the owner will read. */
-export function RejectForm({ onReject, pending, draftKey, openLabel = 'Reject…', openName, shortcut }: { onReject: (reason: string) => void; pending: boolean; draftKey: string; openLabel?: string; openName?: string; shortcut?: string }) {
+interface RejectFormProps {
+  onReject: (reason: string) => void;
+  pending: boolean;
+  draftKey: string;
+  openLabel?: string;
+  openName?: string;
+  shortcut?: string;
+  /** what is rejected, for the common reasons offered; none for a mixed selection */
+  record?: 'campaign' | 'publisher';
+}
+
+/** Rejecting needs a reason (1 to 500 characters) that the owner will read; common ones can be picked and edited. */
+export function RejectForm({ onReject, pending, draftKey, openLabel = 'Reject…', openName, shortcut, record }: RejectFormProps) {
   return (
     <ReasonForm
+      presets={record === 'campaign' ? CAMPAIGN_REJECTION_REASONS : record === 'publisher' ? PLATFORM_REJECTION_REASONS : []}
       openLabel={openLabel}
       openName={openName}
       shortcut={shortcut}

@@ -41,7 +41,9 @@ export function StatusHistory({ record, id, ownerAccountId, viewer }: RecordSeen
                   </span>
                 ) : null}{' '}
                 by {actorWords(item.actorAccountId, viewer.accountId, ownerAccountId, viewer.admin)}
-                {item.reason ? <span className="reason-text">: “{item.reason}”</span> : null}
+                {item.reason ? <span className="reason-text">
+                    : “<bdi dir="auto">{item.reason}</bdi>”
+                  </span> : null}
               </li>
             ))}
           </ol>

@@ -8,9 +8,17 @@ import { useCampaignList, usePublisherList } from './workspace-lists';
 /** Rows the queue asks for at a time. */
 const QUEUE_PAGE = 50;
 
-/** Oldest change of state first: `updatedAt` is when the record entered its current status. */
-export function oldestFirst<T extends { updatedAt: string; id: number }>(items: T[]): T[] {
-  return [...items].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id);
+/**
+ * When a record entered its current status: a platform's `statusChangedAt` (its `updatedAt` also moves
+ * when a key is made), else `updatedAt`, which for a campaign (immutable but for its status) is the same.
+ */
+export function inStatusSince(record: { updatedAt: string; statusChangedAt?: string }): string {
+  return record.statusChangedAt ?? record.updatedAt;
+}
+
+/** Oldest change of state first. */
+export function oldestFirst<T extends { updatedAt: string; statusChangedAt?: string; id: number }>(items: T[]): T[] {
+  return [...items].sort((a, b) => inStatusSince(a).localeCompare(inStatusSince(b)) || a.id - b.id);
 }
 
 export function useReviewQueue(enabled: boolean) {

@@ -103,7 +103,7 @@ export function AuditPage() {
               </tbody>
             </table>
           </div>
-          <LoadMore shown={items.length} hasMore={audit.hasNextPage} loading={audit.isFetchingNextPage} onMore={() => void audit.fetchNextPage()} noun="entries" label="Older entries" />
+          <LoadMore shown={items.length} hasMore={audit.hasNextPage} loading={audit.isFetchingNextPage} onMore={() => void audit.fetchNextPage()} noun={{ one: 'entry', many: 'entries' }} label="Older entries" />
           </div>
         )
       ) : null}

@@ -120,7 +120,7 @@ export function CampaignCreatePage() {
       <div className="editor">
         <form ref={form} onSubmit={submit} noValidate aria-label="Campaign">
           <Field label="Internal name" hint={hintFor('name')} counter={counterOf(draft.name, LIMITS.name.max)} serverErrors={errorsFor('name')}>
-            {(props) => <input {...props} name="name" value={draft.name} onChange={change('name')} />}
+            {(props) => <input {...props} name="name" dir="auto" value={draft.name} onChange={change('name')} />}
           </Field>
           <Field label="Format" serverErrors={errorsFor('format')} help="Where the creative is sent: a bot's chats or a channel.">
             {(props) => (
@@ -143,7 +143,7 @@ export function CampaignCreatePage() {
             )}
           </Field>
           <Field label="Title" hint={hintFor('title')} counter={counterOf(draft.title, LIMITS.title.max)} serverErrors={errorsFor('title')}>
-            {(props) => <input {...props} name="title" value={draft.title} onChange={change('title')} />}
+            {(props) => <input {...props} name="title" dir="auto" value={draft.title} onChange={change('title')} />}
           </Field>
           <Field
             label="Message"
@@ -152,7 +152,7 @@ export function CampaignCreatePage() {
             serverErrors={errorsFor('text')}
             help="Plain text; it is never treated as markup."
           >
-            {(props) => <textarea {...props} name="text" rows={6} value={draft.text} onChange={change('text')} />}
+            {(props) => <textarea {...props} name="text" dir="auto" rows={6} value={draft.text} onChange={change('text')} />}
           </Field>
           <Field
             label="Button label"
@@ -160,7 +160,7 @@ export function CampaignCreatePage() {
             counter={counterOf(draft.buttonText, LIMITS.buttonText.max)}
             serverErrors={errorsFor('buttonText')}
           >
-            {(props) => <input {...props} name="buttonText" value={draft.buttonText} onChange={change('buttonText')} />}
+            {(props) => <input {...props} name="buttonText" dir="auto" value={draft.buttonText} onChange={change('buttonText')} />}
           </Field>
           <Field
             label="Destination (https)"

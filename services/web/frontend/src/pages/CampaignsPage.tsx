@@ -1,15 +1,51 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { apiBody } from '../api';
+import type { BulkAction } from '../components/BulkActions';
 import { FilteredList } from '../components/FilteredList';
+import { languageWords } from '../languages';
 import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
 import { useCampaignList } from '../hooks/workspace-lists';
 import { useAccount } from '../session';
 import { CAMPAIGN_STATUSES } from '../status-words';
+import type { Campaign } from '../types';
+
+const move = (campaign: Campaign, action: 'submit' | 'pause') =>
+  apiBody<Campaign>(`/api/workspace/campaigns/${campaign.id}/${action}`, { method: 'POST', body: {} });
+
+/** An owner's moves on several of its campaigns: drafts and rejected ones submitted, active ones paused. */
+function ownerMoves(accountId: string): Array<BulkAction<Campaign>> {
+  const own = (campaign: Campaign) => campaign.ownerAccountId === accountId;
+  return [
+    {
+      id: 'submit',
+      label: 'Submit for review',
+      applies: (campaign) => own(campaign) && (campaign.status === 'draft' || campaign.status === 'rejected'),
+      run: async (campaign) => {
+        await move(campaign, 'submit');
+        return 'submitted for review';
+      },
+    },
+    {
+      id: 'pause',
+      label: 'Pause',
+      applies: (campaign) => own(campaign) && campaign.status === 'active',
+      confirm: (count) => `Pause ${count === 1 ? 'this campaign' : `these ${count} campaigns`}? Publishers stop showing ${count === 1 ? 'it' : 'them'} at once; an administrator activates ${count === 1 ? 'it' : 'them'} again.`,
+      run: async (campaign) => {
+        const answer = await move(campaign, 'pause');
+        return answer.status === 'paused' ? 'paused' : `now ${answer.status}`;
+      },
+    },
+  ];
+}
 
 export function CampaignsPage() {
   const account = useAccount();
   usePageTitle(account.admin ? 'Campaigns of the network' : 'Your campaigns');
+  const any = useCampaignList({}, { limit: 1 });
+  const client = useQueryClient();
   return (
     <section>
       <div className="section-head">
@@ -23,7 +59,8 @@ export function CampaignsPage() {
           <Link to="/workspace/review">Review queue</Link>
         </p>
       ) : null}
-      <LazyBreakdownTable by="campaign" title="Figures by campaign" names testId="campaign-figures" />
+      {/* Figures once there is a record to have them: a new account sees one empty-state message, the list's. */}
+      {any.items.length > 0 ? <LazyBreakdownTable by="campaign" title="Figures by campaign" names testId="campaign-figures" /> : null}
       <h2>{account.admin ? 'Every campaign' : 'Every campaign of yours'}</h2>
       <FilteredList
         useList={useCampaignList}
@@ -31,19 +68,27 @@ export function CampaignsPage() {
         searchHelp="Part of the name or title"
         noun={{ one: 'campaign', many: 'campaigns' }}
         testId="campaign-list"
+        ownerFilter={account.admin}
+        bulk={{
+          actions: ownerMoves(account.accountId),
+          onDone: () => {
+            void client.invalidateQueries({ queryKey: ['campaigns'] });
+            void client.invalidateQueries({ queryKey: ['audit'] });
+          },
+        }}
         card={(campaign) => (
           <>
             <Link to={`/workspace/campaigns/${campaign.id}`}>
-              #{campaign.id} {campaign.name}
+              #{campaign.id} <bdi dir="auto">{campaign.name}</bdi>
             </Link>{' '}
             <StatusBadge status={campaign.status} />
-            <p className="card-title">{campaign.title}</p>
+            <p className="card-title" dir="auto">{campaign.title}</p>
             <p className="help">
-              {campaign.format} · {campaign.language}
+              {campaign.format} · {languageWords(campaign.language)}
               {account.admin ? ` · owner ${campaign.ownerAccountId}` : ''}
               {campaign.replaces ? ` · replaces #${campaign.replaces}` : ''}
             </p>
-            {campaign.status === 'rejected' && campaign.rejectionReason ? <p className="reason">Rejected: {campaign.rejectionReason}</p> : null}
+            {campaign.status === 'rejected' && campaign.rejectionReason ? <p className="reason">Rejected: <bdi dir="auto">{campaign.rejectionReason}</bdi></p> : null}
           </>
         )}
       />

@@ -10,10 +10,10 @@ import { RateTotals } from '../components/RateTotals';
 import { HourlyFigures } from '../components/HourlyFigures';
 import { RecordPicker } from '../components/RecordPicker';
 import { SERIES, chartOf, minBarSize, rangeProblem, seriesOrder, timeline } from '../chart-series';
-import { formatCount, formatDate, formatMonth } from '../format';
+import { countOf, formatCount, formatDate, formatMonth } from '../format';
 import { useAddressParams } from '../hooks/address-params';
 import { usePageTitle } from '../hooks/page-title';
-import { csvFileName, presetOf, presetRange } from '../stats-view';
+import { csvFileName, daysCsv, presetOf, presetRange } from '../stats-view';
 import type { Stats } from '../types';
 
 /** The CSV file's subject: what the totals are of. */
@@ -71,12 +71,14 @@ export function DashboardPage() {
       {stats.data ? (
         <>
           <RateTotals totals={stats.data} />
-          {oneDay ? <HourlyFigures date={filters.from} campaignId={filters.campaignId} publisherId={filters.publisherId} /> : null}
+          {oneDay ? <HourlyFigures date={filters.from} campaignId={filters.campaignId} publisherId={filters.publisherId} csvSubject={csvSubject(filters)} /> : null}
           {oneDay ? null : days.length > 0 ? (
             <>
               {chart.unit === 'month' ? (
                 <p className="help" data-testid="chart-by-month">
-                  The period is longer than a year, so the chart shows one bar a month; the table and the CSV keep every day.
+                  The period is longer than a year, so the chart shows one bar a month. The table lists the{' '}
+                  {countOf(stats.data.days.length, { one: 'day', many: 'days' })} with events; the CSV has every day of the period (
+                  {countOf(days.length, { one: 'day', many: 'days' })}), days without events included.
                 </p>
               ) : null}
               <div className="chart" aria-hidden="true">
@@ -93,10 +95,10 @@ export function DashboardPage() {
                   </BarChart>
                 </ResponsiveContainer>
               </div>
-              <DayTable days={stats.data.days} caption="Per day (UTC)" />
+              <DayTable days={stats.data.days} caption="Days with events (UTC)" />
               <p>
                 {/* Disabled while the rows on screen are still those of the previous filters. */}
-                <CsvExportButton days={stats.isPlaceholderData ? [] : days} fileName={csvFileName(csvSubject(filters), filters, days)} />{' '}
+                <CsvExportButton csv={stats.isPlaceholderData || days.length === 0 ? null : daysCsv(days)} fileName={csvFileName(csvSubject(filters), filters, days)} />{' '}
                 <span className="help">Every day of the period, days without events included.</span>
               </p>
             </>

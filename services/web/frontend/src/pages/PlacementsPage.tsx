@@ -8,8 +8,8 @@ import { PlacementView } from '../components/PlacementSlot';
 import { StatusBadge } from '../components/StatusBadge';
 import { useFocusFirstInvalid } from '../hooks/focus-invalid';
 import { usePageTitle } from '../hooks/page-title';
-import { creativeTextHint, httpsUrlHint } from '../limits';
-import { placementState, saveOutcome } from '../placement-schedule';
+import { counterOf, creativeTextHint, httpsUrlHint } from '../limits';
+import { placementState, saveOutcome, scheduleWarning } from '../placement-schedule';
 import { useAccount } from '../session';
 import type { Slot, SlotState } from '../types';
 import { formatCount, formatDateTime } from '../format';
@@ -110,6 +110,7 @@ function SlotEditor({ state }: { state: SlotState }) {
     setSaved(null);
     setForm({ ...form, [key]: event.target.value });
   };
+  const warning = scheduleWarning({ status: form.status, startsAt: toIso(form.startsAt) ?? null, endsAt: toIso(form.endsAt) ?? null }, new Date());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body: Record<string, unknown> = {
@@ -137,11 +138,16 @@ function SlotEditor({ state }: { state: SlotState }) {
         Impressions of the current placement: {formatCount(state.impressions)}
         {current ? ` · ${scheduleWords(current.startsAt, current.endsAt)}` : ''}
       </p>
-      <Field label="Title" hint={form.title ? creativeTextHint(form.title, { min: 1, max: 100 }) : null} serverErrors={errorsFor('title')}>
-        {(props) => <input {...props} value={form.title} onChange={set('title')} />}
+      <Field label="Title" hint={form.title ? creativeTextHint(form.title, { min: 1, max: 100 }) : null} counter={counterOf(form.title, 100)} serverErrors={errorsFor('title')}>
+        {(props) => <input {...props} dir="auto" value={form.title} onChange={set('title')} />}
       </Field>
-      <Field label="Button label" hint={form.buttonText ? creativeTextHint(form.buttonText, { min: 1, max: 32 }) : null} serverErrors={errorsFor('buttonText')}>
-        {(props) => <input {...props} value={form.buttonText} onChange={set('buttonText')} />}
+      <Field
+        label="Button label"
+        hint={form.buttonText ? creativeTextHint(form.buttonText, { min: 1, max: 32 }) : null}
+        counter={counterOf(form.buttonText, 32)}
+        serverErrors={errorsFor('buttonText')}
+      >
+        {(props) => <input {...props} dir="auto" value={form.buttonText} onChange={set('buttonText')} />}
       </Field>
       <Field label="Destination (https)" hint={form.destinationUrl ? httpsUrlHint(form.destinationUrl, true) : null} serverErrors={errorsFor('destinationUrl')}>
         {(props) => <input {...props} type="url" value={form.destinationUrl} onChange={set('destinationUrl')} />}
@@ -164,6 +170,11 @@ function SlotEditor({ state }: { state: SlotState }) {
       <Field label="Ends at (UTC, optional)" serverErrors={errorsFor('endsAt')}>
         {(props) => <input {...props} type="datetime-local" value={form.endsAt} onChange={set('endsAt')} />}
       </Field>
+      {warning ? (
+        <p className="warning" role="status" data-testid="schedule-warning">
+          {warning}
+        </p>
+      ) : null}
       <div className="slot-preview">
         <p className="help">Preview (as drawn on the page; shown there only while active and inside its schedule):</p>
         <PlacementView preview placement={{ slot: state.slot, title: form.title || 'Title', buttonText: form.buttonText || 'Button', destinationUrl: form.destinationUrl, imageUrl: form.imageUrl || null }} label={WHERE[state.slot].label} />

@@ -12,6 +12,8 @@ import { KeyStatusNote } from '../components/KeyStatusNote';
 import { PausedNotice } from '../components/PausedNotice';
 import { PauseForm } from '../components/PauseForm';
 import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
+import type { Preset } from '../stats-view';
+import { RecordLoadFailed } from '../components/RecordLoadFailed';
 import { RecordStats } from '../components/RecordStats';
 import { RejectForm } from '../components/RejectForm';
 import { SharedLinkNotice } from '../components/SharedLinkNotice';
@@ -34,6 +36,8 @@ export function PublisherDetailPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   // A test key just made is handed to the test request form, so it can be tried without pasting.
   const [freshTestKey, setFreshTestKey] = useState<string | null>(null);
+  // One period for the totals and the table by campaign.
+  const [period, setPeriod] = useState<Preset>('all');
   usePageTitle(`Platform #${id}`);
   const transition = useSafeMutation({
     mutationFn: ({ action, reason }: { action: Action; reason?: string }) =>
@@ -48,7 +52,7 @@ export function PublisherDetailPage() {
     // A refusal because the record moved meanwhile: the page shows what it is now.
     onError: () => void client.invalidateQueries({ queryKey: ['publisher', id] }),
   });
-  if (publisher.error) return <ErrorMessage error={publisher.error} />;
+  if (publisher.error) return <RecordLoadFailed kind="publisher" id={id} error={publisher.error} />;
   if (!publisher.data)
     return (
       <p className="loading" role="status">
@@ -77,7 +81,7 @@ export function PublisherDetailPage() {
         <dd>{owner ? 'You' : p.ownerAccountId}</dd>
       </dl>
       {account.admin ? <SharedLinkNotice publisher={p} /> : null}
-      {p.status === 'rejected' && p.rejectionReason ? <p className="reason">Rejected: {p.rejectionReason}</p> : null}
+      {p.status === 'rejected' && p.rejectionReason ? <p className="reason">Rejected: <bdi dir="auto">{p.rejectionReason}</bdi></p> : null}
       {p.status === 'paused' ? <PausedNotice record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} pauseReason={p.pauseReason} /> : null}
       {p.status === 'submitted' && owner ? <p>An administrator checks ownership and the placement before approval.</p> : null}
       <div className="actions" aria-label="Actions">
@@ -95,7 +99,7 @@ export function PublisherDetailPage() {
           <PauseForm draftKey={`platform-${p.id}`} record="publisher" asOwner={false} pending={busy} onPause={(reason) => transition.mutate({ action: 'pause', reason })} />
         ) : null}
         {account.admin && (p.status === 'submitted' || p.status === 'approved' || p.status === 'paused') ? (
-          <RejectForm draftKey={`platform-${p.id}`} pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
+          <RejectForm record="publisher" draftKey={`platform-${p.id}`} pending={busy} onReject={(reason) => transition.mutate({ action: 'reject', reason })} />
         ) : null}
       </div>
       <ErrorMessage error={transition.error} />
@@ -106,8 +110,8 @@ export function PublisherDetailPage() {
       {owner && p.status !== 'approved' ? <KeyStatusNote publisher={p} /> : null}
       {owner ? <TestKeyPanel publisher={p} onKey={setFreshTestKey} /> : null}
       {owner ? <TryItPanel key={freshTestKey ?? ''} publisher={p} freshTestKey={freshTestKey} /> : null}
-      <RecordStats record="publisher" id={p.id} />
-      <LazyBreakdownTable by="campaign" publisherId={String(p.id)} title="This platform by campaign" names={account.admin} testId="platform-campaigns" />
+      <RecordStats record="publisher" id={p.id} preset={period} onPreset={setPeriod} />
+      <LazyBreakdownTable by="campaign" publisherId={String(p.id)} title="This platform by campaign" names={account.admin} testId="platform-campaigns" preset={period} />
       <StatusHistory record="publisher" id={p.id} ownerAccountId={p.ownerAccountId} viewer={account} />
     </section>
   );

@@ -30,6 +30,7 @@ function linkHint(link: string, type: Format): string | null {
 export function PublishersPage() {
   const account = useAccount();
   usePageTitle(account.admin ? 'Platforms of the network' : 'Your platforms');
+  const any = usePublisherList({}, { limit: 1 });
   const client = useQueryClient();
   const navigate = useNavigate();
   const [type, setType] = useState<Format>('bot');
@@ -58,7 +59,8 @@ export function PublishersPage() {
   return (
     <section>
       <h1>{account.admin ? 'Platforms of the network' : 'Your platforms'}</h1>
-      <LazyBreakdownTable by="publisher" title="Figures by platform" names testId="platform-figures" />
+      {/* Figures once there is a record to have them: a new account sees one empty-state message, the list's. */}
+      {any.items.length > 0 ? <LazyBreakdownTable by="publisher" title="Figures by platform" names testId="platform-figures" /> : null}
       <h2>{account.admin ? 'Every platform' : 'Every platform of yours'}</h2>
       <FilteredList
         useList={usePublisherList}
@@ -66,6 +68,7 @@ export function PublishersPage() {
         searchHelp="Part of the link"
         noun={{ one: 'platform', many: 'platforms' }}
         testId="publisher-list"
+        ownerFilter={account.admin}
         card={(publisher, shown) => (
           <>
             <Link to={`/workspace/publishers/${publisher.id}`}>

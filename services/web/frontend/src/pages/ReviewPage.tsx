@@ -15,10 +15,11 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
 import { OwnerHistory } from '../components/OwnerHistory';
 import { RejectForm } from '../components/RejectForm';
-import { useReviewQueue } from '../hooks/review-queue';
+import { inStatusSince, useReviewQueue } from '../hooks/review-queue';
 import { usePageTitle } from '../hooks/page-title';
 import { dropFromStatusLists, type PagedList } from '../hooks/workspace-lists';
 import { SHORTCUTS, approveThenActivate, moveIndex, shortcutOf } from '../review-logic';
+import { languageWords } from '../languages';
 import { useAccount } from '../session';
 import { formatCount, formatDateTime } from '../format';
 import type { CampaignTransitionAnswer } from '../types';
@@ -155,7 +156,7 @@ export function ReviewPage() {
           Approve and activate
         </button>
       ) : null}
-      <RejectForm draftKey={`${kind}-${id}`} pending={busy} shortcut="reject" openName={`Reject… #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`} onReject={(reason) => decide.mutate([{ kind, id, decision: 'reject', reason }])} />
+      <RejectForm record={kind === 'campaigns' ? 'campaign' : 'publisher'} draftKey={`${kind}-${id}`} pending={busy} shortcut="reject" openName={`Reject… #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`} onReject={(reason) => decide.mutate([{ kind, id, decision: 'reject', reason }])} />
     </div>
   );
   const itemProps = (kind: Kind, id: number) => ({
@@ -210,14 +211,14 @@ export function ReviewPage() {
       ) : null}
       {queue.loaded ? (
         <>
-          <QueueSection title="Campaigns in review" list={queue.campaigns} noun="campaigns in review" empty="No campaign waits for review." testId="review-campaigns">
+          <QueueSection title="Campaigns in review" list={queue.campaigns} noun={{ one: 'campaign in review', many: 'campaigns in review' }} empty="No campaign waits for review." testId="review-campaigns">
             {(campaign) => (
               <QueueItem {...itemProps('campaigns', campaign.id)}>
                 <Link to={`/workspace/campaigns/${campaign.id}`}>
-                  #{campaign.id} {campaign.name}
+                  #{campaign.id} <bdi dir="auto">{campaign.name}</bdi>
                 </Link>
                 <p className="help">
-                  {campaign.format} · {campaign.language} · in review since {formatDateTime(campaign.updatedAt)}
+                  {campaign.format} · {languageWords(campaign.language)} · in review since {formatDateTime(inStatusSince(campaign))}
                   {campaign.replaces ? ` · replaces #${campaign.replaces}` : ''}
                 </p>
                 <OwnerHistory ownerAccountId={campaign.ownerAccountId} />
@@ -227,28 +228,28 @@ export function ReviewPage() {
               </QueueItem>
             )}
           </QueueSection>
-          <QueueSection title="Platforms in review" list={queue.platforms} noun="platforms in review" empty="No platform waits for review." testId="review-platforms">
+          <QueueSection title="Platforms in review" list={queue.platforms} noun={{ one: 'platform in review', many: 'platforms in review' }} empty="No platform waits for review." testId="review-platforms">
             {(publisher) => (
               <QueueItem {...itemProps('publishers', publisher.id)}>
                 <Link to={`/workspace/publishers/${publisher.id}`}>
                   #{publisher.id} {publisher.link}
                 </Link>
                 <p className="help">
-                  {publisher.type} · in review since {formatDateTime(publisher.updatedAt)}
+                  {publisher.type} · in review since <span data-testid="in-review-since">{formatDateTime(inStatusSince(publisher))}</span>
                 </p>
                 <OwnerHistory ownerAccountId={publisher.ownerAccountId} />
                 {decisionButtons('publishers', publisher.id)}
               </QueueItem>
             )}
           </QueueSection>
-          <QueueSection title="Approved, waiting for activation" list={queue.waitingForActivation} noun="approved campaigns" empty="No approved campaign waits for activation." testId="review-waiting">
+          <QueueSection title="Approved, waiting for activation" list={queue.waitingForActivation} noun={{ one: 'approved campaign', many: 'approved campaigns' }} empty="No approved campaign waits for activation." testId="review-waiting">
             {(campaign) => (
               <li className="card">
                 <Link to={`/workspace/campaigns/${campaign.id}`}>
-                  #{campaign.id} {campaign.name}
+                  #{campaign.id} <bdi dir="auto">{campaign.name}</bdi>
                 </Link>
                 <p className="help">
-                  owner {campaign.ownerAccountId} · approved {formatDateTime(campaign.updatedAt)}
+                  owner {campaign.ownerAccountId} · approved {formatDateTime(inStatusSince(campaign))}
                 </p>
                 <button type="button" className="button" disabled={busy} aria-label={`Activate #${campaign.id}, campaign`} onClick={() => decide.mutate([{ kind: 'campaigns', id: campaign.id, decision: 'activate' }])}>
                   Activate #{campaign.id}
@@ -283,7 +284,7 @@ function QueueItem({ queueKey, current, selected, onSelect, onFocus, label, chil
 }
 
 /** One part of the queue: its title with how many are loaded, the words when none waits, a row per record, and more on demand. */
-function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T>; noun: string; empty: string; testId: string; children: (item: T) => ReactNode }) {
+function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T>; noun: { one: string; many: string }; empty: string; testId: string; children: (item: T) => ReactNode }) {
   return (
     <>
       <h2>
