@@ -149,6 +149,50 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     rmSync(snapshot, { recursive: true, force: true });
   });
 
+  it('applies an interval once when Redis goes back to a copy taken while the interval was open', async () => {
+    if (!own || !redis || !mongo) throw new Error('not started');
+    const server = own;
+    const prefix = `${infra.redisPrefix}open-`;
+    const totals = new TotalsStore(mongo, 5000);
+    await totals.ensureIndexes();
+    const journal = new CountJournal(redis, prefix);
+    // Intervals of an hour: the one counted into stays open across the copy.
+    const recorder = new CountRecorder(redis, prefix, 1000, 3_600_000);
+    const folder = new CountFolder({ journal, totals, clock: { now: () => new Date() }, logger, tickMs: 0, ...COUNT_FOLDING });
+    folders.push(folder);
+    const allocation: CountedAllocation = { campaignId: 31, publisherId: 41, campaignOwnerAccountId: '9911', publisherOwnerAccountId: '9912', allocatedAt: new Date() };
+    const count = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 1) await recorder.countAdRequest(41, { points: 1e9, windowSeconds: 60 }, { ...allocation, allocationId: `open-${i}` }, new Date());
+    };
+    const figure = async () => (await totals.read(['c:31'], [allocation.allocatedAt.toISOString().slice(0, 7)])).get('c:31')?.days[allocation.allocatedAt.toISOString().slice(0, 10)]?.adRequests;
+
+    await count(0, 5);
+    const copy = mkdtempSync(join(tmpdir(), 'pilot-redis-open-copy-'));
+    try {
+      await server.stop('SIGTERM');
+      cpSync(server.dir, copy, { recursive: true });
+      await server.start();
+      await waitForRedis(redis);
+      await count(5, 8);
+      await folder.foldNow(true);
+      expect(await figure(), 'the interval folded').to.equal(8);
+
+      // Redis goes back to the copy: the interval is open again, with the five counts it held then.
+      await server.stop('SIGKILL');
+      for (const entry of readdirSync(server.dir)) rmSync(join(server.dir, entry), { recursive: true, force: true });
+      cpSync(copy, server.dir, { recursive: true });
+      await server.start();
+      await waitForRedis(redis);
+      expect(await journal.closedIntervals(new Date(8.64e15), 0), 'the interval open again').to.have.length(1);
+      await folder.foldNow(true);
+      await folder.stop();
+      expect(await journal.pendingFolds(), 'nothing left to fold').to.deep.equal([]);
+      expect(await figure(), 'the interval applied once').to.equal(8);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it('numbers the folds of the older Redis above what MongoDB holds: the totals stay exact', async () => {
     if (!own || !redis || !mongo) throw new Error('not started');
     const server = own;
@@ -187,8 +231,7 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     const acknowledged = traffic.acknowledged.length;
     await waitFor(() => traffic.acknowledged.length >= acknowledged + 30, { timeoutMs: 30_000, message: 'counts for the claimed fold' });
     await traffic.pause();
-    const floor = (await totals.readState()).appliedThrough;
-    for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval, floor);
+    for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
     const [claimedInCopy] = await journal.pendingFolds();
     const sequenceInCopy = Number(await redis.get(journal.keys.foldSequence));
     await server.stop('SIGTERM');
