@@ -1,11 +1,11 @@
 /**
  * A failover to a replica that missed the claim of an interval: a private primary and a replica of it
- * (`--replicaof`), the replica held still (`DEBUG SLEEP`) while the primary claims the interval and the
+ * (`--replicaof`, through a TCP relay), the relay frozen while the primary claims the interval and the
  * folder applies it, the primary killed before the replica hears of the claim, the replica promoted. The
  * replica holds the interval open again; folding it must not add it a second time.
  */
 import { createLogger } from '@pilot/platform';
-import { AOF_ALWAYS, OwnRedis, reservedPort, testInfra, waitFor } from '@pilot/testkit';
+import { AOF_ALWAYS, OwnRedis, reservedPort, TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, type CountedAllocation } from '../../packages/counting/src';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
@@ -19,6 +19,7 @@ describe('Redis failed over to a replica that missed a claim (counting)', functi
   const servers: OwnRedis[] = [];
   const clients: Redis[] = [];
   const folders: CountFolder[] = [];
+  const relays: TcpRelay[] = [];
   let mongo: Connection | undefined;
 
   before(async () => {
@@ -31,11 +32,13 @@ describe('Redis failed over to a replica that missed a claim (counting)', functi
     for (const client of clients) client.disconnect();
     await mongo?.db?.dropDatabase().catch(() => undefined);
     await mongo?.close();
+    for (const relay of relays) await relay.cut();
     for (const server of servers) await server.remove();
   });
 
   async function client(server: OwnRedis, name: string): Promise<Redis> {
-    const made = createRedis(server.url, name);
+    // WAIT answers once the replica acknowledges, within a second or so.
+    const made = createRedis(server.url, name, { commandTimeoutMs: 15_000 });
     clients.push(made);
     await waitForRedis(made);
     return made;
@@ -46,7 +49,10 @@ describe('Redis failed over to a replica that missed a claim (counting)', functi
     const primary = new OwnRedis(await reservedPort());
     servers.push(primary);
     await primary.start();
-    const replica = new OwnRedis(await reservedPort(), [...AOF_ALWAYS, '--replicaof', '127.0.0.1', String(primary.port), '--enable-debug-command', 'yes']);
+    const link = new TcpRelay(primary.url);
+    relays.push(link);
+    await link.open();
+    const replica = new OwnRedis(await reservedPort(), [...AOF_ALWAYS, '--replicaof', '127.0.0.1', String(link.port)]);
     servers.push(replica);
     await replica.start();
     const onPrimary = await client(primary, 'failover-primary');
@@ -71,15 +77,14 @@ describe('Redis failed over to a replica that missed a claim (counting)', functi
     await count(onPrimary, 0, 5, new Date());
     expect(await onPrimary.wait(1, 5000), 'the counts replicated').to.equal(1);
 
-    // The replica stops reading the primary's stream for a while; the claim and the fold happen meanwhile.
-    const sleeper = await client(replica, 'failover-replica-sleeper');
-    const asleep = sleeper.call('DEBUG', 'SLEEP', '6').catch(() => undefined);
+    // The primary's stream stops reaching the replica; the claim and the fold happen meanwhile.
+    link.freeze();
     const onPrimaryFolder = folderOn(onPrimary);
     await onPrimaryFolder.foldNow(true);
     await onPrimaryFolder.stop();
     expect(await figure(), 'the interval folded from the primary').to.equal(5);
     await primary.stop('SIGKILL');
-    await asleep;
+    await link.cut();
 
     // The replica promoted: it never heard of the claim.
     await onReplica.call('REPLICAOF', 'NO', 'ONE');

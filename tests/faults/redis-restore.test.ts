@@ -5,10 +5,10 @@
  * the machine's shared Redis is never touched) and the test's FerretDB.
  *
  * The older copy holds a fold sequence far behind what MongoDB has applied since, and one fold that was
- * claimed and then applied after the copy was taken. Afterwards, the totals are exactly what MongoDB held
- * when Redis went back plus every count acknowledged after: the folds claimed by the older Redis are
- * numbered above what MongoDB holds (none is dropped as already applied), and the old fold applied again
- * adds nothing. What the older copy cannot hold (counts acknowledged after it and not folded when Redis
+ * claimed and then applied after the copy was taken; another test takes the copy while an interval is
+ * open. Afterwards, the totals are exactly what MongoDB held when Redis went back plus every count
+ * acknowledged after: a fold is numbered by its interval, so the old fold (or the interval claimed again)
+ * adds nothing, and the intervals counted after the restore are new ones. What the older copy cannot hold (counts acknowledged after it and not folded when Redis
  * went) is lost, as with any restore; the test takes that from the figures, not from the pipeline.
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -153,7 +153,9 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     if (!own || !redis || !mongo) throw new Error('not started');
     const server = own;
     const prefix = `${infra.redisPrefix}open-`;
-    const totals = new TotalsStore(mongo, 5000);
+    // A pipeline of its own: its Redis prefix and its database, as a service has.
+    const ownDb = await connectMongo({ url: infra.mongoUrl, dbName: `redis_restore_open_${infra.runId}` });
+    const totals = new TotalsStore(ownDb, 5000);
     await totals.ensureIndexes();
     const journal = new CountJournal(redis, prefix);
     // Intervals of an hour: the one counted into stays open across the copy.
@@ -190,10 +192,12 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
       expect(await figure(), 'the interval applied once').to.equal(8);
     } finally {
       rmSync(copy, { recursive: true, force: true });
+      await ownDb.db?.dropDatabase().catch(() => undefined);
+      await ownDb.close();
     }
   });
 
-  it('numbers the folds of the older Redis above what MongoDB holds: the totals stay exact', async () => {
+  it('applies each interval of the older Redis once, the one claimed in the copy included: the totals stay exact', async () => {
     if (!own || !redis || !mongo) throw new Error('not started');
     const server = own;
     const prefix = infra.redisPrefix;
@@ -293,7 +297,6 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
       heldWhenKilled: held.all,
       acknowledgedAfter: after.all,
     });
-    expect(firstAfter, 'folds numbered above what MongoDB held').to.be.greaterThan(appliedWhenKilled);
     expect(await stored()).to.deep.equal(expected);
   });
 });
