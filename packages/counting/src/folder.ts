@@ -45,6 +45,8 @@ export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 1
  */
 const MAX_FOLDS_PER_PASS = 64;
 const GRAINS_PER_CHUNK = 200;
+/** How many times a pass renews the lease within each lease's length. */
+const LEASE_RENEWALS = 5;
 /** The pass's set of grains outlives a folder that died by this much (renewed at every chunk). */
 const GATHERED_GRAINS_MS = 10 * 60_000;
 
@@ -104,8 +106,20 @@ export class CountFolder {
     for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
     // A bounded pass, so the next one (and its sweep, and a lease check) comes soon even with a backlog.
     const seqs = await journal.pendingFolds(MAX_FOLDS_PER_PASS);
-    // A pass longer than the lease must not go on beside a replica that took over.
-    const guard: FoldGuard = { fence, stillHeld: async () => (await this.lease.hold(this.holder, this.options.leaseMs)) === fence };
+    // A pass longer than the lease must not go on beside a replica that took over. The lease is renewed a
+    // few times per lease, not before every write: a write that goes out after the lease was lost anyway
+    // matches nothing on a document the next holder wrote (the fence).
+    let renewedAt = clock.now().getTime();
+    const guard: FoldGuard = {
+      fence,
+      stillHeld: async () => {
+        const at = clock.now().getTime();
+        if (at - renewedAt < this.options.leaseMs / LEASE_RENEWALS) return true;
+        const held = (await this.lease.hold(this.holder, this.options.leaseMs)) === fence;
+        if (held) renewedAt = at;
+        return held;
+      },
+    };
     if (seqs.length === 0 || !(await guard.stillHeld())) return { held: true, claimed, applied: 0, swept };
     const through = Math.max(...seqs);
     // The grains of the batch, a chunk at a time: what the pass holds stays the same whatever the backlog.

@@ -7,7 +7,6 @@
  */
 import { cleanEnv, type CleanedEnv, type ValidatorSpec } from 'envalid';
 import { makeValidator, num as numValidator, str as strValidator, url as urlValidator } from 'envalid';
-import type { RedisTarget } from '../redis/client';
 import { isSecretSettingName, weakSecretProblem } from './secrets';
 
 export { MIN_SECRET_LENGTH, isSecretSettingName, weakSecretProblem } from './secrets';
@@ -151,6 +150,14 @@ export const redisSettings = {
   REDIS_SENTINEL_NAME: strValidator({ default: '', desc: 'the primary group the sentinels monitor (required with REDIS_SENTINELS)' }),
   REDIS_KEY_PREFIX: strValidator({ default: 'pilot:', desc: 'prefix of every Redis key of this deployment' }),
 };
+
+/** Where Redis is: its URL, or, with Sentinel, the sentinels that name the current primary of `sentinelName`. */
+export interface RedisTarget {
+  /** The URL; with sentinels, only its credentials and database number are used. */
+  url: string;
+  sentinels?: Array<{ host: string; port: number }>;
+  sentinelName?: string;
+}
 
 /** The Redis of a process's settings (redisSettings), directly or through its sentinels. */
 export function redisTargetOf(config: { REDIS_URL: string; REDIS_SENTINELS: Array<{ host: string; port: number }>; REDIS_SENTINEL_NAME: string }): RedisTarget {

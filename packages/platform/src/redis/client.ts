@@ -3,16 +3,9 @@
  * fails the call at once (mapped to 503) instead of hanging; reconnection runs in the background with backoff.
  */
 import { Redis } from 'ioredis';
+import type { RedisTarget } from '../config';
 
 export { Redis } from 'ioredis';
-
-/** Where Redis is: its URL, or, with Sentinel, the sentinels that name the current primary of `sentinelName`. */
-export interface RedisTarget {
-  /** The URL; with sentinels, only its credentials and database number are used. */
-  url: string;
-  sentinels?: Array<{ host: string; port: number }>;
-  sentinelName?: string;
-}
 
 export interface RedisConnectionOptions {
   /**
