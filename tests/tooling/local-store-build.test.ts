@@ -2,7 +2,8 @@
  * The local store's install step (scripts/lib/ensure-tools.sh, ensure_ferretdb), run as a fresh machine
  * runs it: on a copy of the repository's scripts with an empty `.tools/`. It builds FerretDB from its
  * pinned module with the patches in scripts/ferretdb/, the binary starts and answers `ping`, and a find by
- * `_id` (a string or an integer, or a list of them by `$in`) is served by the `_id` index, and a bulk
+ * `_id` (a string or an integer, or a list of them by `$in`, alone or beside other conditions, as an update
+ * guarded by its version has them) is served by the `_id` index, and a bulk
  * update of many statements answers and keeps MongoDB's order. Finds on a declared index (equalities, ranges
  * on the sort key, the keyset `$or`, sorts ending in `_id`) are served by it and return exactly what a
  * collection without indexes returns; a value the index cannot order (an array, an object) turns it off.
@@ -147,6 +148,35 @@ describe('the local store built by the install step', function () {
     expect(found.map((record) => record._id).sort()).to.deep.equal([3, 9, 'k5']);
     const withRegex = await records.find({ _id: { $in: [/^k1/, 5] } }).toArray();
     expect(withRegex.map((record) => record._id).sort(), 'a value the index cannot answer: filtered as before').to.deep.equal([5, 'k1', 'k11', 'k13', 'k15', 'k17', 'k19']);
+  });
+
+  it('serves a filter of an _id and other conditions (an update guarded by its version) from the _id index, matching what the handler alone matches', async () => {
+    const db = connection!.db!;
+    const guarded = db.collection<{ _id: string | number; version: number; tag?: string }>('guarded');
+    await guarded.insertMany(Array.from({ length: 3_000 }, (_, n) => ({ _id: n % 2 === 0 ? n : `g${n}`, version: n % 3, tag: 'x'.repeat(200) })));
+    for (const filter of [{ _id: 2_998, version: 1 }, { version: 1, _id: 'g2999' }, { _id: { $in: [2_994, 'g2995', 2_996] }, version: { $gte: 1 } }]) {
+      const plan = JSON.stringify(await db.command({ explain: { find: 'guarded', filter } }));
+      expect(plan, `plan for ${JSON.stringify(filter)}`).to.match(/USING INDEX/);
+      expect(plan).to.match(/"filterPushdown":true/);
+    }
+    const filters = [
+      { _id: 2_998, version: 1 },
+      { _id: 2_998, version: 2 },
+      { _id: 'g2999', version: { $in: [0, 1] } },
+      { _id: 'g2999', version: 2, tag: { $exists: true } },
+      { _id: { $in: [2_994, 'g2995', 2_996, 'absent'] }, version: { $gte: 1 } },
+      { _id: 7, version: 1 },
+      { _id: { $gt: 2_990 }, version: 0 },
+    ];
+    for (const filter of filters) {
+      expect(await found(db.collection('guarded'), filter, { _id: 1 }, 0, 0), JSON.stringify(filter)).to.equal(await found(db.collection('guarded'), handlerOnly(filter), { _id: 1 }, 0, 0));
+    }
+    // The update guarded by its version: one winner from a version, none from a stale one.
+    expect((await guarded.updateOne({ _id: 2_998, version: 1 }, { $set: { version: 2 } })).modifiedCount).to.equal(1);
+    expect((await guarded.updateOne({ _id: 2_998, version: 1 }, { $set: { version: 2 } })).modifiedCount, 'from a stale version').to.equal(0);
+    expect((await guarded.deleteOne({ _id: 'g2999', version: 0 })).deletedCount, 'a delete guarded by a version it does not hold').to.equal(0);
+    expect((await guarded.deleteOne({ _id: 'g2999', version: 2 })).deletedCount).to.equal(1);
+    expect(await guarded.countDocuments({ _id: { $in: [2_998, 'g2999'] }, version: 2 })).to.equal(1);
   });
 
   it('writes a bulk update of many statements, in order, as MongoDB does', async () => {

@@ -1,5 +1,6 @@
 export * from './envelope';
 export * from './registry';
+export * from './durable-consumers';
 export * from './events/campaign-state';
 export * from './events/campaign-submitted';
 export * from './events/campaign-approved';

@@ -11,10 +11,11 @@ export class BusMetrics {
   readonly rejected: Counter<'reason' | 'subscription'>;
   readonly deadLettered: Counter<'queue'>;
   readonly publishFailures: Counter<'event_type'>;
+  readonly parked: Counter<'event_type'>;
 
   constructor(
     private readonly registry: Registry | undefined,
-    private readonly deadLetterDepths: () => Promise<Map<string, number>>,
+    private readonly depths: { deadLetterDepths: () => Promise<Map<string, number>>; parkedDepths: () => Promise<Map<string, number>> },
   ) {
     const registers = registry ? [registry] : [];
     this.consumed = new Counter({
@@ -41,20 +42,28 @@ export class BusMetrics {
       labelNames: ['event_type'],
       registers,
     });
-    if (registry) this.registerDeadLetterDepth();
+    this.parked = new Counter({
+      name: 'pilot_bus_events_parked_total',
+      help: 'Events this process parked because no queue received them (a durable consumer has not declared its queue)',
+      labelNames: ['event_type'],
+      registers,
+    });
+    if (registry) {
+      this.registerDepth('pilot_bus_dead_letter_messages', "Messages waiting in the dead-letter queue of each of this service's durable subscriptions", 'queue', this.depths.deadLetterDepths);
+      this.registerDepth('pilot_bus_parked_messages', 'Events waiting parked for their durable consumer, by type (the broker\'s count)', 'event_type', this.depths.parkedDepths);
+    }
   }
 
-  private registerDeadLetterDepth(): void {
-    const depths = this.deadLetterDepths;
+  private registerDepth(name: string, help: string, label: string, depths: () => Promise<Map<string, number>>): void {
     new Gauge({
-      name: 'pilot_bus_dead_letter_messages',
-      help: "Messages waiting in the dead-letter queue of each of this service's durable subscriptions",
-      labelNames: ['queue'],
+      name,
+      help,
+      labelNames: [label],
       registers: this.registry ? [this.registry] : [],
       async collect() {
         this.reset();
         try {
-          for (const [queue, depth] of await depths()) this.set({ queue }, depth);
+          for (const [value, depth] of await depths()) this.set({ [label]: value }, depth);
         } catch {
           // Broker away: the series is missing from this scrape; readiness already says why.
         }

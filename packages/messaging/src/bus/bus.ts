@@ -3,10 +3,11 @@
  *
  * - publish() validates the event against its contract and resolves only after the broker confirmed it;
  *   while the broker is unreachable it fails at once (ServiceUnavailableError), and a message not confirmed
- *   within the deadline is withdrawn, never sent later. It publishes with `mandatory`: an event no queue
- *   receives is returned and parked in `<exchange>.unrouted` (parking.ts), and if it cannot be parked
- *   either the publish fails, so an outbox keeps it pending. A durable subscription takes parked events
- *   back to the exchange when it starts.
+ *   within the deadline is withdrawn, never sent later. An event of a type some durable queue consumes is
+ *   published with `mandatory`: when no queue receives it, it is returned and parked in the parking queue of
+ *   its type (parking.ts), and if it cannot be parked either the publish fails, so an outbox keeps it
+ *   pending. A durable subscription takes the parked events of its types back in the background once it has
+ *   started. An event of any other type that no queue receives is dropped by the broker.
  * - subscribeDurable(): one durable quorum queue per consuming service; manual ack after the handler
  *   succeeded; infrastructure faults are retried in place with backoff (never dead-lettered); other failures
  *   are redelivered up to the delivery limit, then the broker moves the message to `<queue>.dead`.
@@ -15,7 +16,7 @@
  *   replica rebuilds its cache from a snapshot and then applies the events that arrived meanwhile.
  * Reconnection with backoff after a broker restart is amqp-connection-manager's job.
  */
-import { assertValidEvent, InvalidEventError, type KnownEvent } from '@pilot/contracts';
+import { assertValidEvent, DURABLY_CONSUMED_EVENT_TYPES, InvalidEventError, type KnownEvent } from '@pilot/contracts';
 import { isInfrastructureError, ServiceUnavailableError, withDeadline, type Logger } from '@pilot/platform';
 import amqp, { type AmqpConnectionManager, type ChannelWrapper } from 'amqp-connection-manager';
 import type { Registry } from 'prom-client';
@@ -23,7 +24,7 @@ import { Acknowledger } from './acknowledger';
 import { BusMetrics } from './bus-metrics';
 import { tracedConsume, tracedPublish } from './trace-context';
 import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
-import { declareParkingQueue, parkingQueueOf, redeliverParked, ROUTING_KEY_HEADER } from './parking';
+import { declareParkingQueue, parkingQueueOf, ROUTING_KEY_HEADER, takeBackParked } from './parking';
 
 export interface BusOptions {
   url: string;
@@ -71,7 +72,6 @@ export class Bus {
   private readonly queuePrefix: string;
   private readonly logger: Logger;
   private readonly publishTimeoutMs: number;
-  private readonly parkingQueue: string;
   /** Message ids the broker returned (routed to no queue) and the sender has not looked at yet. */
   private readonly returned = new Set<string>();
   private closed = false;
@@ -82,16 +82,20 @@ export class Bus {
   private readonly durableQueues = new Map<string, { queue: string; channel: ChannelWrapper }>();
 
   constructor(options: BusOptions) {
-    this.metrics = new BusMetrics(options.metrics, () => this.deadLetterDepths());
+    this.metrics = new BusMetrics(options.metrics, {
+      deadLetterDepths: () => this.deadLetterDepths(),
+      parkedDepths: () => this.parkedDepths(),
+    });
     this.exchange = options.exchange;
     this.queuePrefix = options.queuePrefix ?? options.exchange;
     this.logger = options.logger;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 1000;
-    this.parkingQueue = parkingQueueOf(this.exchange);
     this.connection = amqp.connect([options.url], {
       heartbeatIntervalInSeconds: 5,
       reconnectTimeInSeconds: 0.5,
-      connectionOptions: { timeout: 2000 },
+      // Without noDelay, Nagle's algorithm holds a small frame until the previous one is acknowledged:
+      // a basic.get or any call that waits on an answer took 40+ ms instead of under one.
+      connectionOptions: { timeout: 2000, noDelay: true },
     });
     this.connection.on('connect', () => this.logger.info('bus connected'));
     this.connection.on('disconnect', ({ err }) => {
@@ -111,7 +115,7 @@ export class Bus {
       publishTimeout: this.publishTimeoutMs,
       setup: async (channel: ConfirmChannel) => {
         await this.declareExchanges(channel);
-        await declareParkingQueue(channel, this.parkingQueue);
+        for (const type of DURABLY_CONSUMED_EVENT_TYPES) await declareParkingQueue(channel, parkingQueueOf(this.exchange, type));
         // The broker sends a return before the confirm of the same message, so the sender sees it in time.
         channel.on('return', (message: ConsumeMessage) => {
           const id: unknown = message.properties.messageId;
@@ -146,6 +150,15 @@ export class Bus {
     const depths = new Map<string, number>();
     for (const [queue, channel] of this.deadQueues) {
       depths.set(queue, (await withDeadline(channel.checkQueue(queue), 1000, 'rabbitmq')).messageCount);
+    }
+    return depths;
+  }
+
+  /** How many events of each durably consumed type wait parked (the declaration answers the count). */
+  private async parkedDepths(): Promise<Map<string, number>> {
+    const depths = new Map<string, number>();
+    for (const type of DURABLY_CONSUMED_EVENT_TYPES) {
+      depths.set(type, (await withDeadline(declareParkingQueue(this.publisher, parkingQueueOf(this.exchange, type)), 1000, 'rabbitmq')).messageCount);
     }
     return depths;
   }
@@ -203,25 +216,33 @@ export class Bus {
       timestamp: Math.floor(Date.parse(event.occurredAt) / 1000), // AMQP timestamps are whole seconds
       headers: traceHeaders,
     };
+    const parkable = DURABLY_CONSUMED_EVENT_TYPES.has(event.type);
+    const parkingQueue = parkingQueueOf(this.exchange, event.type);
     try {
-      if ((await this.sendConfirmed(this.exchange, event.type, content, options)) === 'routed') return;
-      this.logger.info({ eventType: event.type, eventId: event.id, queue: this.parkingQueue }, 'event bound to no queue: parked');
+      if ((await this.sendConfirmed(this.exchange, event.type, content, options, parkable)) === 'routed') return;
+      this.logger.info({ eventType: event.type, eventId: event.id, queue: parkingQueue }, 'event bound to no queue: parked');
       const parked = { ...options, headers: { ...traceHeaders, [ROUTING_KEY_HEADER]: event.type } };
-      if ((await this.sendConfirmed('', this.parkingQueue, content, parked)) === 'routed') return;
+      if ((await this.sendConfirmed('', parkingQueue, content, parked)) === 'routed') {
+        this.metrics.parked.inc({ event_type: event.type });
+        return;
+      }
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
       throw new ServiceUnavailableError('rabbitmq', `publish of ${event.type} was not confirmed: ${(error as Error).message}`);
     }
-    throw new ServiceUnavailableError('rabbitmq', `${event.type} is unroutable: no queue is bound to it and ${this.parkingQueue} is missing`);
+    throw new ServiceUnavailableError('rabbitmq', `${event.type} is unroutable: no queue is bound to it and ${parkingQueue} is missing`);
   }
 
-  /** Publishes with `mandatory` and waits for the confirm: 'returned' when the broker routed it to no queue. */
-  private async sendConfirmed(exchange: string, routingKey: string, content: Buffer, options: Options.Publish): Promise<'routed' | 'returned'> {
+  /**
+   * Publishes and waits for the confirm. With `mandatory` (the default) the broker returns a message it
+   * routed to no queue: 'returned'. Without it such a message is dropped and reported 'routed'.
+   */
+  private async sendConfirmed(exchange: string, routingKey: string, content: Buffer, options: Options.Publish, mandatory = true): Promise<'routed' | 'returned'> {
     const id = String(options.messageId);
     this.returned.delete(id);
     try {
       await withDeadline(
-        this.publisher.publish(exchange, routingKey, content, { ...options, mandatory: true, timeout: this.publishTimeoutMs }),
+        this.publisher.publish(exchange, routingKey, content, { ...options, mandatory, timeout: this.publishTimeoutMs }),
         this.publishTimeoutMs + 100,
         'rabbitmq',
       );
@@ -233,13 +254,34 @@ export class Bus {
     return this.returned.delete(id) ? 'returned' : 'routed';
   }
 
-  /** Brings back what was parked while this subscription's queue did not exist; failures leave it parked. */
-  private async takeBackParked(channel: Channel, queue: string): Promise<void> {
-    try {
-      const delivered = await redeliverParked(channel, this.parkingQueue, this.exchange, (...send) => this.sendConfirmed(...send));
-      if (delivered > 0) this.logger.info({ queue, delivered }, 'parked events delivered');
-    } catch (error) {
-      this.logger.warn({ err: (error as Error).message, queue }, 'parked events not taken back; they stay parked');
+  /**
+   * Brings back what was parked of `eventTypes` while the queue of the durable subscription `queue` did not
+   * exist (parking.ts), on a channel of its own (a consumer's channel numbers its deliveries, a get's too),
+   * after every (re)connect, in the background: it grows with what the broker holds, so no start waits on
+   * it. A failure leaves the rest parked for the next (re)connect.
+   */
+  private takeBackParkedOf(queue: string, eventTypes: readonly string[]): ChannelWrapper | null {
+    const parkable = eventTypes.filter((type) => DURABLY_CONSUMED_EVENT_TYPES.has(type));
+    if (parkable.length === 0) return null;
+    const channel = this.connection.createChannel({
+      name: `${queue}.take-back`,
+      confirm: false,
+      setup: async (ch: Channel) => void this.takeBackAll(ch, queue, parkable),
+    });
+    channel.on('error', (err) => this.logger.warn({ err: err.message, queue }, 'take-back channel error'));
+    return channel;
+  }
+
+  private async takeBackAll(channel: Channel, queue: string, eventTypes: readonly string[]): Promise<void> {
+    for (const type of eventTypes) {
+      const parkingQueue = parkingQueueOf(this.exchange, type);
+      try {
+        const delivered = await takeBackParked(channel, parkingQueue, this.exchange, (...send) => this.sendConfirmed(...send), () => this.closed);
+        if (delivered > 0) this.logger.info({ queue, parkingQueue, delivered }, 'parked events delivered');
+      } catch (error) {
+        if (!this.closed) this.logger.warn({ err: (error as Error).message, queue, parkingQueue }, 'parked events not taken back yet; they stay parked');
+        return;
+      }
     }
   }
 
@@ -271,7 +313,6 @@ export class Bus {
           acknowledger.received(message);
           void this.handleDurable(acknowledger, message, subscription.handler, { queue, deliveryLimit });
         });
-        await this.takeBackParked(ch, queue);
       },
     });
     channel.on('error', (err) => this.logger.warn({ err: err.message, queue }, 'consumer channel error'));
@@ -279,6 +320,8 @@ export class Bus {
     this.deadQueues.set(deadQueue, channel);
     this.durableQueues.set(subscription.name, { queue, channel });
     await withDeadline(channel.waitForConnect(), 10_000, 'rabbitmq');
+    const takeBack = this.takeBackParkedOf(queue, subscription.eventTypes);
+    if (takeBack) this.consumers.push(takeBack);
   }
 
   private async handleDurable(

@@ -6,7 +6,7 @@
  *   for a record entering the review queue. An event is acknowledged after what was sent is recorded.
  */
 import type { Bus } from '@pilot/messaging';
-import type { KnownEvent } from '@pilot/contracts';
+import type { DurablyConsumedEventType } from '@pilot/contracts';
 import type { NotificationDeps } from '../use-cases/deps';
 import { notifyChange } from '../use-cases/notify-change';
 
@@ -20,7 +20,7 @@ const NOTIFIED_EVENTS = [
   'publisher.approved',
   'publisher.rejected',
   'publisher.paused',
-] as const satisfies readonly KnownEvent['type'][];
+] as const satisfies readonly DurablyConsumedEventType[]; // listed in @pilot/contracts' DURABLE_CONSUMERS, so they are parked until this queue exists
 
 /** The durable queue's name (without the bus prefix). */
 export const NOTIFICATION_QUEUE = 'notification';
