@@ -29,7 +29,7 @@ import { guardedRead, insertAll, readByIds, replaceAll } from './folded-document
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
-import { checkHeld, FENCED_INDEX, type FoldGuard } from './folder-lease';
+import { checkHeld, type FoldGuard } from './folder-lease';
 import type { KeptFolds } from './unfolded';
 
 export interface BreakdownDocument extends StoredBreakdown {
@@ -60,7 +60,7 @@ const breakdownSchema = storedSchema<BreakdownDocument>(
     campaignOwnerAccountId: String,
     publisherOwnerAccountId: String,
   },
-  [[{ dimension: 1, scope: 1, month: 1 }], FENCED_INDEX],
+  [[{ dimension: 1, scope: 1, month: 1 }]],
 );
 
 /** Scope-months written per lease check. */
@@ -260,7 +260,6 @@ export class BreakdownStore {
 
   async ensureIndexes(): Promise<void> {
     await createDeclaredIndexes(this.model);
-    await this.marks.createIndex(FENCED_INDEX[0]);
   }
 
   /** What the kept documents take (bytes as reckoned) and how many there are. */

@@ -15,7 +15,7 @@ import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
 import { guardedRead, insertAll, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
-import { checkHeld, FENCED_INDEX, type FoldGuard } from './folder-lease';
+import { checkHeld, type FoldGuard } from './folder-lease';
 
 
 export interface DayHours {
@@ -30,7 +30,7 @@ export interface DayHours {
   hours: HourCounts;
 }
 
-const dayHoursSchema = storedSchema<DayHours>({ _id: String, grain: String, day: String, startsAt: Date, lastFold: Number, fence: Number, hours: Mixed }, [[{ startsAt: 1 }], [{ grain: 1, day: 1 }], FENCED_INDEX]);
+const dayHoursSchema = storedSchema<DayHours>({ _id: String, grain: String, day: String, startsAt: Date, lastFold: Number, fence: Number, hours: Mixed }, [[{ startsAt: 1 }], [{ grain: 1, day: 1 }]]);
 
 const DAY_MS = 86_400_000;
 const DOCUMENTS_PER_GROUP = 200;

@@ -26,7 +26,7 @@ import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, t
 import type { Collection } from 'mongodb';
 import type { Clock } from '@pilot/platform';
 import { guardedRead, insertAll, readByIds, replaceAll } from './folded-documents';
-import { checkHeld, FENCED_INDEX, FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
+import { checkHeld, FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
 import { isBreakdownGrain } from './breakdown-layout';
 import { parseField, subjectsOf } from './layout';
@@ -91,7 +91,7 @@ const monthTotalsSchema = storedSchema<MonthTotals>(
     campaignOwnerAccountId: String,
     publisherOwnerAccountId: String,
   },
-  [[{ grain: 1, month: 1 }], FENCED_INDEX],
+  [[{ grain: 1, month: 1 }]],
 );
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
 const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });

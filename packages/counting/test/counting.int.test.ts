@@ -228,7 +228,6 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       ]);
       const indexes = (await collection.indexes()).map((index) => index.key);
       expect(indexes).to.deep.include({ grain: 1, month: 1 });
-      expect(indexes, 'the fenced writes by _id').to.deep.include({ _id: 1, fence: 1 });
       const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).sort();
       expect(names).to.deep.equal(['totals', 'totals_folder']);
     });
