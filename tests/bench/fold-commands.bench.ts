@@ -7,7 +7,9 @@
  * writes each statement in a transaction of its own, as without the patch), and 200 single `replaceOne`
  * commands two at a time (what the folder sent before). And its read of the group's documents: one find by
  * `_id: {$in: [...]}` (patch 0005: one index lookup per id, not a scan), against 200 `findOne` commands
- * eight at a time (what it sent before). Alternated round by round, medians printed.
+ * eight at a time (what it sent before). And the folder's fenced bulk write (decision 0048: every filter
+ * `{_id, fence: {$not: {$gt: <fence>}}}`, served by the `_id` index through patch 0011) against the same
+ * bulk write by `_id` alone. Alternated round by round, medians printed.
  *
  *   MONGO_URL=mongodb://127.0.0.1:27028/ node --import tsx tests/bench/fold-commands.bench.ts [rounds=15] [documents=20000]
  */
@@ -23,6 +25,7 @@ interface MonthTotals {
   grain: string;
   month: string;
   lastFold: number;
+  fence?: number;
   days: Record<string, { adRequests: number; confirmedDeliveries: number; clickedLinks: number; unfilledAdRequests: number }>;
 }
 
@@ -59,6 +62,14 @@ async function main(): Promise<void> {
     const ways: Record<string, (indexes: number[]) => Promise<unknown>> = {
       'one bulk write, one transaction': (indexes) => totals.bulkWrite(replacements(indexes, false), { ordered: true }),
       'one bulk write, a transaction per statement': (indexes) => totals.bulkWrite(replacements(indexes, true), { ordered: true }),
+      'one bulk write, fenced (the folder since decision 0048)': (indexes) =>
+        totals.bulkWrite(
+          indexes.map((index) => {
+            const next = { ...monthTotals(index, fold), fence: 1 };
+            return { replaceOne: { filter: { _id: next._id, fence: { $not: { $gt: 1 } } }, replacement: next } };
+          }),
+          { ordered: true },
+        ),
       '200 replaceOne commands, two at a time': async (indexes) => {
         for (let at = 0; at < indexes.length; at += 2) {
           await Promise.all(indexes.slice(at, at + 2).map((index) => {

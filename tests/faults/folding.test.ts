@@ -87,7 +87,7 @@ describe('tracking killed in the middle of folding counts', function () {
     const store = redis as Redis;
     const holder = await waitFor(
       async () => {
-        const [lease, pending] = await Promise.all([store.get(keys.folderLease), store.zcard(keys.pendingFolds)]);
+        const [lease, pending] = await Promise.all([leaseHolder(), store.zcard(keys.pendingFolds)]);
         return lease !== null && lease !== previousHolder && pending > 0 ? lease : null;
       },
       { timeoutMs: 40_000, intervalMs: 2, message: 'a folder applying a fold' },
@@ -101,6 +101,12 @@ describe('tracking killed in the middle of folding counts', function () {
     const stored = await totals().readRange(grains, {}, new Date());
     const inMongo = [...stored.values()].filter((grain) => Object.values(grain.lastFolds).some((lastFold) => lastFold >= seq)).length;
     return { holder, kill: { pendingFolds: pending.length, fold: { seq, grains: grains.length, inMongo } } };
+  }
+
+  /** The folder holding the lease (kept in MongoDB beside the folder state), or null when none does. */
+  async function leaseHolder(): Promise<string | null> {
+    const lease = await mongo?.db?.collection<{ _id: string; holder: string; until: Date }>('totals_folder').findOne({ _id: 'lease' });
+    return lease && lease.until.getTime() > Date.now() ? lease.holder : null;
   }
 
   /** The counts MongoDB's documents of `grain` hold, over all days. */
@@ -179,8 +185,8 @@ describe('tracking killed in the middle of folding counts', function () {
         now: Date.now(),
         openIntervals: await store.zrange(keys.openIntervals, 0, -1, 'WITHSCORES'),
         pendingFolds: await store.zrange(keys.pendingFolds, 0, -1),
-        lease: await store.get(keys.folderLease),
-        leaseMs: await store.pttl(keys.folderLease),
+        lease: await leaseHolder(),
+        leaseDocument: await mongo?.db?.collection('totals_folder').findOne({ _id: 'lease' as never }),
       };
       throw new Error(`${(error as Error).message}; Redis: ${JSON.stringify(state)}; tracking: ${tracking?.output.slice(-3000)}`);
     });

@@ -140,7 +140,7 @@ export function sumBreakdown(sides: BreakdownSide[], parts: BreakdownPart[], ran
         continue;
       }
       for (const side of sides) {
-        if (side.month === month && parsed.day <= side.throughDay && (part.fold === 0 || part.fold > side.lastFold)) add(sums, parsed.itemId, parsed.kind, side.sign * count);
+        if (side.month === month && parsed.day <= side.throughDay && part.fold > side.lastFold) add(sums, parsed.itemId, parsed.kind, side.sign * count);
       }
     }
   }

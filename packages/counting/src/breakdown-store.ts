@@ -25,14 +25,16 @@ import { BreakdownCache, DEFAULT_BREAKDOWN_CACHE_BYTES } from './breakdown-cache
 import { isViewerScope, parseBreakdownField, parseBreakdownGrain, type BreakdownDimension } from './breakdown-layout';
 import { markOf, marksOf, type FoldMarks } from './breakdown-marks';
 import { addItems, breakdownIdOf, daysBetween, throughDayIdsToRead, sidesOf, type BreakdownSide, type ItemCounts, type StoredBreakdown } from './breakdown-periods';
-import { guardedRead, readByIds, replaceAll } from './folded-documents';
+import { guardedRead, insertAll, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
 import { subjectsOf } from './layout';
 import { monthsToRead, type DayRange } from './months';
-import { FoldingInterruptedError } from './totals-store';
+import { checkHeld, type FoldGuard } from './folder-lease';
 import type { KeptFolds } from './unfolded';
 
 export interface BreakdownDocument extends StoredBreakdown {
+  /** The fencing number of the folder lease under which it was last written. */
+  fence?: number;
   _id: string;
   dimension: BreakdownDimension;
   scope: string;
@@ -52,6 +54,7 @@ const breakdownSchema = storedSchema<BreakdownDocument>(
     day: String,
     lastDay: String,
     lastFold: Number,
+    fence: Number,
     items: Mixed,
     days: Mixed,
     campaignOwnerAccountId: String,
@@ -344,19 +347,16 @@ export class BreakdownStore {
    * Adds the breakdown grains of a batch of folds to their documents, once each (by `lastFold`). The
    * caller has covered the batch in the folder state first (TotalsStore.coverBatch).
    */
-  async applyFolds(folds: Fold[], owners: Map<string, string>, stillHeld?: () => Promise<boolean>): Promise<void> {
+  async applyFolds(folds: Fold[], owners: Map<string, string>, guard: FoldGuard): Promise<void> {
     const entries = [...monthPartsOf(folds).values()];
-    for (let start = 0; start < entries.length; start += MONTHS_PER_GROUP) {
-      if (start > 0 && stillHeld && !(await stillHeld())) throw new FoldingInterruptedError();
-      await this.writeGroup(entries.slice(start, start + MONTHS_PER_GROUP), owners);
-    }
+    for (let start = 0; start < entries.length; start += MONTHS_PER_GROUP) await this.writeGroup(entries.slice(start, start + MONTHS_PER_GROUP), owners, guard);
   }
 
   /**
    * Reads the group's month documents and fold marks, then the through-day documents it needs, then
    * writes those before the month ones, and the marks last.
    */
-  private async writeGroup(group: MonthParts[], owners: Map<string, string>): Promise<void> {
+  private async writeGroup(group: MonthParts[], owners: Map<string, string>, guard: FoldGuard): Promise<void> {
     const monthIds = group.map(({ dimension, scope, month }) => breakdownIdOf(dimension, scope, month));
     const stored = await readByIds(this.breakdowns, monthIds);
     const marksBefore = await readByIds(this.marks, monthIds.filter((_id, index) => isViewerScope(group[index]!.scope)));
@@ -372,8 +372,9 @@ export class BreakdownStore {
       stored,
     );
     const folded = group.map((entry) => foldedDocumentsOf(entry, stored, owners));
-    await this.write(folded.flatMap((documents) => documents.throughDays), stored);
-    await this.write(folded.flatMap((documents) => (documents.month ? [documents.month] : [])), stored);
+    await checkHeld(guard);
+    await this.write(folded.flatMap((documents) => documents.throughDays), stored, guard.fence);
+    await this.write(folded.flatMap((documents) => (documents.month ? [documents.month] : [])), stored, guard.fence);
     const marks = group.flatMap(({ dimension, scope, month }, index) => {
       if (!isViewerScope(scope)) return [];
       const current = (id: string) => [folded[index]!.month, ...folded[index]!.throughDays].find((document) => document?._id === id) ?? stored.get(id);
@@ -385,17 +386,18 @@ export class BreakdownStore {
       });
       return [marksOf({ _id: monthIds[index]!, dimension, scope, month }, marksBefore.get(monthIds[index]!), monthDocument, throughDays)];
     });
-    await replaceAll(this.marks, marks, true);
+    await replaceAll(this.marks, marks, guard.fence, true);
   }
 
-  private async write(documents: BreakdownDocument[], stored: Map<string, BreakdownDocument>): Promise<void> {
+  private async write(documents: BreakdownDocument[], stored: Map<string, BreakdownDocument>, fence: number): Promise<void> {
     const inserted = documents.filter((document) => !stored.has(document._id));
     await replaceAll(
       this.breakdowns,
       documents.filter((document) => stored.has(document._id)),
+      fence,
     );
     // As for the totals: a document that appeared meanwhile fails the pass, and the next adds only what it lacks.
-    for (const batch of insertBatchesOf(inserted)) await this.breakdowns.insertMany(batch, { ordered: true });
+    for (const batch of insertBatchesOf(inserted)) await insertAll(this.breakdowns, batch, fence);
     // A document a reader keeps is kept as written: with the marks written next, the reader reads it no more.
     const at = this.clock.now().getTime();
     for (const document of documents) if (isViewerScope(document.scope)) this.cache.keepIfKept(document._id, document, at);

@@ -5,13 +5,17 @@
  * transaction (docs/storage.md).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/platform';
-import type { AnyBulkWriteOperation, Collection, Filter, WithoutId } from 'mongodb';
+import { isDuplicateKeyError } from '@pilot/storage';
+import type { AnyBulkWriteOperation, Collection, Filter, OptionalUnlessRequiredId, WithoutId } from 'mongodb';
+import { fencedFilter, FoldingInterruptedError } from './folder-lease';
 
 /** Ids per find: the local store answers an `$in` of at most 1,000 ids from its index. */
 const IDS_PER_FIND = 500;
 
 interface Identified {
   _id: string;
+  /** The fencing number of the folder lease under which the document was last written. */
+  fence?: number;
 }
 
 /** The stored documents of these ids, by id (absent ones are missing from the map). */
@@ -23,13 +27,42 @@ export async function readByIds<T extends Identified>(collection: Collection<T>,
   return into;
 }
 
-/** Replaces these stored documents by `_id`, in order, in one command (`upsert`: inserting those not stored). */
-export async function replaceAll<T extends Identified>(collection: Collection<T>, documents: T[], upsert = false): Promise<void> {
+/**
+ * Replaces these stored documents by `_id` under the lease's fencing number `fence`, in order, in one
+ * command (`upsert`: inserting those not stored). A document a later holder of the lease wrote matches
+ * nothing: the write fails with FoldingInterruptedError and leaves that document as the later holder wrote it.
+ */
+export async function replaceAll<T extends Identified>(collection: Collection<T>, documents: T[], fence: number, upsert = false): Promise<void> {
   if (documents.length === 0) return;
   const replacements: Array<AnyBulkWriteOperation<T>> = documents.map((document) => ({
-    replaceOne: { filter: { _id: document._id } as Filter<T>, replacement: document as WithoutId<T>, upsert },
+    replaceOne: { filter: fencedFilter(document._id, fence) as Filter<T>, replacement: { ...document, fence } as WithoutId<T>, upsert },
   }));
-  await collection.bulkWrite(replacements, { ordered: true });
+  const result = await fenced(collection.bulkWrite(replacements, { ordered: true }));
+  if (result.matchedCount + result.upsertedCount < documents.length) throw new FoldingInterruptedError();
+}
+
+/**
+ * Inserts new documents under fencing number `fence`, in order. One stored meanwhile (by a later holder of
+ * the lease) fails it with FoldingInterruptedError; the next pass reads it and adds only what it lacks.
+ */
+export async function insertAll<T extends Identified>(collection: Collection<T>, documents: T[], fence: number): Promise<void> {
+  if (documents.length === 0) return;
+  await fenced(
+    collection.insertMany(
+      documents.map((document) => ({ ...document, fence }) as OptionalUnlessRequiredId<T>),
+      { ordered: true },
+    ),
+  );
+}
+
+/** An upsert refused on a document a later holder wrote (its `_id` taken) is the lease lost, as a replace that matched nothing. */
+async function fenced<R>(write: Promise<R>): Promise<R> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw new FoldingInterruptedError();
+    throw error;
+  }
 }
 
 /** A read the service waits on, within `timeoutMs`; any failure of it is MongoDB unavailable (503). */

@@ -1,8 +1,8 @@
 /**
  * Moves counts from Redis into the MongoDB totals (docs/counting.md), for the service that owns them.
- * Every tick, the replica holding the folder lease sweeps what is no longer needed (folds applied more
+ * Every tick, the replica holding the folder lease (in MongoDB, with its fencing number: folder-lease.ts) sweeps what is no longer needed (folds applied more
  * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
- * least `graceMs` ago as a numbered fold (above the highest fold MongoDB may hold), and applies the pending
+ * least `graceMs` ago as a fold numbered by the interval, and applies the pending
  * folds to MongoDB, several at once, grain chunk by grain chunk (one write per grain and month for the
  * whole batch), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
  * the next tick carries on from there.
@@ -15,7 +15,8 @@ import type { HourlyStore } from './hourly-store';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Fold } from './journal';
-import { FoldingInterruptedError, type TotalsStore } from './totals-store';
+import { checkHeld, type FolderLease, type FoldGuard } from './folder-lease';
+import type { TotalsStore } from './totals-store';
 
 export interface CountFolderOptions {
   journal: CountJournal;
@@ -44,6 +45,8 @@ export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 1
  */
 const MAX_FOLDS_PER_PASS = 64;
 const GRAINS_PER_CHUNK = 200;
+/** How many times a pass renews the lease within each lease's length. */
+const LEASE_RENEWALS = 5;
 /** The pass's set of grains outlives a folder that died by this much (renewed at every chunk). */
 const GATHERED_GRAINS_MS = 10 * 60_000;
 
@@ -59,8 +62,11 @@ export class CountFolder {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<FoldPass> | undefined;
   private readonly holder = randomUUID();
+  private readonly lease: FolderLease;
 
-  constructor(private readonly options: CountFolderOptions) {}
+  constructor(private readonly options: CountFolderOptions) {
+    this.lease = options.totals.lease(options.clock);
+  }
 
   start(): void {
     this.timer = setInterval(() => {
@@ -83,26 +89,38 @@ export class CountFolder {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => undefined);
-    await this.options.journal.releaseLease(this.holder).catch(() => undefined);
+    await this.lease.release(this.holder).catch(() => undefined);
   }
 
   private async pass(everything: boolean): Promise<FoldPass> {
     const { journal, totals, breakdowns, hourly, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
-    if (!(await journal.holdLease(this.holder, this.options.leaseMs))) return none;
-    // New folds are numbered above what MongoDB may hold, whatever Redis remembers (it may have gone back).
+    const fence = await this.lease.hold(this.holder, this.options.leaseMs);
+    if (fence === null) return none;
     const state = await totals.readState();
     // Sweep first: a pass that falls behind must not keep expired counted-once sets alive.
     const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
     const now = clock.now();
     let claimed = 0;
     const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);
-    for (const interval of closed) if ((await journal.claim(interval, state.appliedThrough)) !== null) claimed += 1;
+    for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
     // A bounded pass, so the next one (and its sweep, and a lease check) comes soon even with a backlog.
     const seqs = await journal.pendingFolds(MAX_FOLDS_PER_PASS);
-    // A pass longer than the lease must not go on beside a replica that took over.
-    const stillHeld = () => journal.holdLease(this.holder, this.options.leaseMs);
-    if (seqs.length === 0 || !(await stillHeld())) return { held: true, claimed, applied: 0, swept };
+    // A pass longer than the lease must not go on beside a replica that took over. The lease is renewed a
+    // few times per lease, not before every write: a write that goes out after the lease was lost anyway
+    // matches nothing on a document the next holder wrote (the fence).
+    let renewedAt = clock.now().getTime();
+    const guard: FoldGuard = {
+      fence,
+      stillHeld: async () => {
+        const at = clock.now().getTime();
+        if (at - renewedAt < this.options.leaseMs / LEASE_RENEWALS) return true;
+        const held = (await this.lease.hold(this.holder, this.options.leaseMs)) === fence;
+        if (held) renewedAt = at;
+        return held;
+      },
+    };
+    if (seqs.length === 0 || !(await guard.stillHeld())) return { held: true, claimed, applied: 0, swept };
     const through = Math.max(...seqs);
     // The grains of the batch, a chunk at a time: what the pass holds stays the same whatever the backlog.
     // The next chunk is read from Redis while the current one is written (two chunks held at most).
@@ -116,11 +134,11 @@ export class CountFolder {
       const { next, folds, owners } = await reading;
       reading = next === '0' ? null : ahead(readChunk(next));
       if (folds.length === 0) continue;
-      if (!(await stillHeld())) throw new FoldingInterruptedError();
+      await checkHeld(guard);
       await totals.coverBatch(state, through, monthsOf(folds));
       // Each document takes only the folds above its own lastFold, so the three stores are written side by
       // side; the pass ends only once every write has ended, so no write of it lands after the next pass.
-      await allEnded([totals.applyFolds(folds, owners, { stillHeld, state, through }), breakdowns?.applyFolds(folds, owners, stillHeld), hourly?.applyFolds(folds, stillHeld)]);
+      await allEnded([totals.applyFolds(folds, owners, { guard, state, through }), breakdowns?.applyFolds(folds, owners, guard), hourly?.applyFolds(folds, guard)]);
     }
     await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());

@@ -16,7 +16,7 @@ export function grainDaysOf(stored: Pick<StoredGrain, 'days' | 'lastFolds'> | un
     for (const [field, count] of part.fields) {
       if (field[10] !== '|') continue; // an hour field (hourly-layout.ts)
       const date = field.slice(0, 10);
-      if (part.fold !== 0 && part.fold <= (stored?.lastFolds[date.slice(0, 7)] ?? 0)) continue;
+      if (part.fold <= (stored?.lastFolds[date.slice(0, 7)] ?? 0)) continue;
       const kind = field.slice(11);
       const day = (days[date] ??= {});
       day[kind] = (day[kind] ?? 0) + count;

@@ -62,7 +62,7 @@ export function grainHoursOf(stored: StoredHours | undefined, unfolded: Array<{ 
     for (const [field, count] of part.fields) {
       const parsed = parseHourField(field);
       if (!parsed) continue;
-      if (part.fold !== 0 && part.fold <= (stored?.lastFolds[parsed.day] ?? 0)) continue;
+      if (part.fold <= (stored?.lastFolds[parsed.day] ?? 0)) continue;
       const hour = (hours[`${parsed.day}T${parsed.hour}`] ??= {});
       hour[parsed.kind] = (hour[parsed.kind] ?? 0) + count;
     }

@@ -13,9 +13,9 @@ import { createDeclaredIndexes, eachLimited, Mixed, modelOf, retentionRule, stor
 import type { Collection } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
 import { addHours, HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
-import { guardedRead, readByIds, replaceAll } from './folded-documents';
+import { guardedRead, insertAll, readByIds, replaceAll } from './folded-documents';
 import type { Fold } from './journal';
-import { FoldingInterruptedError } from './totals-store';
+import { checkHeld, type FoldGuard } from './folder-lease';
 
 
 export interface DayHours {
@@ -25,10 +25,12 @@ export interface DayHours {
   day: string;
   startsAt: Date;
   lastFold: number;
+  /** The fencing number of the folder lease under which it was last written. */
+  fence?: number;
   hours: HourCounts;
 }
 
-const dayHoursSchema = storedSchema<DayHours>({ _id: String, grain: String, day: String, startsAt: Date, lastFold: Number, hours: Mixed }, [[{ startsAt: 1 }], [{ grain: 1, day: 1 }]]);
+const dayHoursSchema = storedSchema<DayHours>({ _id: String, grain: String, day: String, startsAt: Date, lastFold: Number, fence: Number, hours: Mixed }, [[{ startsAt: 1 }], [{ grain: 1, day: 1 }]]);
 
 const DAY_MS = 86_400_000;
 const DOCUMENTS_PER_GROUP = 200;
@@ -120,21 +122,24 @@ export class HourlyStore {
    * backlog holds a document per grain and day (31 for each grain of a chunk): its groups are written two
    * at a time, so the store encodes one while it writes the other.
    */
-  async applyFolds(folds: Fold[], stillHeld?: () => Promise<boolean>): Promise<void> {
+  async applyFolds(folds: Fold[], guard: FoldGuard): Promise<void> {
     const entries = [...dayPartsOf(folds)];
     const groups: Array<typeof entries> = [];
     for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) groups.push(entries.slice(start, start + DOCUMENTS_PER_GROUP));
-    let taken = 0;
     await eachLimited(groups, GROUPS_AT_ONCE, async (group) => {
-      if (taken++ > 0 && stillHeld && !(await stillHeld())) throw new FoldingInterruptedError();
       const stored = await readByIds(this.documents, group.map(([_id]) => _id));
       const next = group.map(([_id, parts]) => withHourParts(_id, parts, stored.get(_id) ?? null)).filter((document): document is DayHours => document !== null);
+      await checkHeld(guard);
       await replaceAll(
         this.documents,
         next.filter((document) => stored.has(document._id)),
+        guard.fence,
       );
-      const inserted = next.filter((document) => !stored.has(document._id));
-      if (inserted.length > 0) await this.documents.insertMany(inserted, { ordered: true });
+      await insertAll(
+        this.documents,
+        next.filter((document) => !stored.has(document._id)),
+        guard.fence,
+      );
     });
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds (above a floor
- * the caller takes from MongoDB), gathering a batch's grains and reading their counts a chunk at a time,
- * marking folds applied, sweeping what is no longer needed, and the lease that lets one folder work at a
- * time. What a fold is applied to (MongoDB) is the caller's business.
+ * The folder's side of the pipeline in Redis: claiming closed intervals as numbered folds, gathering a
+ * batch's grains and reading their counts a chunk at a time, marking folds applied, sweeping what is no
+ * longer needed. What a fold is applied to (MongoDB), and the lease that lets one folder write at a time
+ * (kept in MongoDB, folder-lease.ts), are the caller's business.
  */
 import type { Redis } from 'ioredis';
 import { CountKeys, GRAINS_SUFFIX } from './layout';
@@ -40,15 +40,6 @@ export class CountJournal {
     this.commands = countCommandsOn(redis);
   }
 
-  /** True while `holder` holds the folder lease (taken or renewed for `ms`). */
-  async holdLease(holder: string, ms: number): Promise<boolean> {
-    return (await this.commands.holdLease(this.keys.folderLease, holder, ms)) === 1;
-  }
-
-  async releaseLease(holder: string): Promise<void> {
-    if ((await this.redis.get(this.keys.folderLease)) === holder) await this.redis.del(this.keys.folderLease);
-  }
-
   /** Intervals holding unclaimed counts that ended at least `graceMs` before `now`, oldest first. */
   async closedIntervals(now: Date, graceMs: number): Promise<number[]> {
     return (await this.redis.zrangebyscore(this.keys.openIntervals, '-inf', now.getTime() - graceMs)).map(Number);
@@ -61,12 +52,13 @@ export class CountJournal {
   }
 
   /**
-   * Claims an interval as a new fold numbered above `floor` (the highest fold MongoDB may hold); its
-   * sequence number, or null when it held nothing.
+   * Claims an interval as a fold numbered by the interval (or just above the last fold, for an interval a
+   * late writer reopened): the same interval claimed again by a Redis that went back in time gets the same
+   * number, which the documents that hold it skip. Its number, or null when it held nothing.
    */
-  async claim(interval: number, floor: number): Promise<number | null> {
+  async claim(interval: number): Promise<number | null> {
     const seq = Number(
-      await this.commands.claimInterval(this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`, floor),
+      await this.commands.claimInterval(this.keys.openIntervals, this.keys.pendingFolds, this.keys.foldSequence, interval, this.keys.intervalPrefix(interval), `${this.keys.base}f:`),
     );
     return seq > 0 ? seq : null;
   }
@@ -152,6 +144,7 @@ export class CountJournal {
       const [folds, hours] = await this.commands.sweep(
         this.keys.appliedFolds,
         this.keys.onceHours,
+        this.keys.sweptFolds,
         now.getTime() - keepAppliedMs,
         `${this.keys.base}f:`,
         firstNeededHour,

@@ -96,8 +96,7 @@ export function ownerFields(allocation: CountedAllocation): [string, string, str
 }
 
 /**
- * Redis names of the pipeline under a deployment prefix. `{i}` is an interval, `{s}` a fold's sequence
- * number, `{g}` a grain, `{h}` an hour (of allocation, for the counted-once sets).
+ * Redis names of the pipeline under a deployment prefix. `{i}` is an interval, `{s}` a fold's number, `{g}` a grain, `{h}` an hour (of allocation, for the counted-once sets).
  */
 export class CountKeys {
   constructor(private readonly prefix: string) {}
@@ -117,8 +116,13 @@ export class CountKeys {
   get appliedFolds(): string {
     return `${this.base}applied`;
   }
+  /** The number of the last fold claimed (an interval's end, or just above the fold before). */
   get foldSequence(): string {
     return `${this.base}seq`;
+  }
+  /** The highest fold number swept: every claimed fold above it is still kept. */
+  get sweptFolds(): string {
+    return `${this.base}swept`;
   }
   get owners(): string {
     return `${this.base}owners`;
@@ -126,9 +130,6 @@ export class CountKeys {
   /** Set of the grains of the folds a folder's pass is applying, walked in chunks. */
   get passGrains(): string {
     return `${this.base}pass-grains`;
-  }
-  get folderLease(): string {
-    return `${this.base}lease`;
   }
   /** Sorted set of the hours whose counted-once sets exist, for the sweep. */
   get onceHours(): string {

@@ -24,7 +24,9 @@
  */
 import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';
 import type { Collection } from 'mongodb';
-import { guardedRead, readByIds, replaceAll } from './folded-documents';
+import type { Clock } from '@pilot/platform';
+import { guardedRead, insertAll, readByIds, replaceAll } from './folded-documents';
+import { checkHeld, FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
 import { isBreakdownGrain } from './breakdown-layout';
 import { parseField, subjectsOf } from './layout';
@@ -40,15 +42,17 @@ export interface MonthTotals {
   /** YYYY-MM */
   month: string;
   lastFold: number;
+  /** The fencing number of the folder lease under which it was last written. */
+  fence?: number;
   days: DayCounts;
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
 }
 
-/** The document of `totals_folder`. */
+/** The folder's document of `totals_folder` (the other is the lease's, folder-lease.ts). */
 export interface FolderState {
   _id: 'folder';
-  /** Every document's `lastFold` is at most this; new folds are numbered above it. */
+  /** Every document's `lastFold` is at most this. */
   appliedThrough: number;
   /** The first month any document is of (YYYY-MM); null before the first fold. */
   firstMonth: string | null;
@@ -64,8 +68,8 @@ export interface StoredGrain {
 }
 
 export interface ApplyOptions {
-  /** Asked between groups of documents; false stops the batch (another folder took over). */
-  stillHeld?: () => Promise<boolean>;
+  /** The folder lease's fencing number and check (by default: the current number, for a caller that holds no lease: tests, tools). */
+  guard?: FoldGuard;
   /**
    * The folder state as last read or written (updated in place): saves a read per call. The batch's
    * folds are at most `through` (default: the highest of `folds`).
@@ -74,12 +78,7 @@ export interface ApplyOptions {
   through?: number;
 }
 
-export class FoldingInterruptedError extends Error {
-  constructor() {
-    super('the folder lease was lost while applying folds');
-    this.name = 'FoldingInterruptedError';
-  }
-}
+export { FoldingInterruptedError } from './folder-lease';
 
 const monthTotalsSchema = storedSchema<MonthTotals>(
   {
@@ -87,13 +86,15 @@ const monthTotalsSchema = storedSchema<MonthTotals>(
     grain: String,
     month: String,
     lastFold: Number,
+    fence: Number,
     days: Mixed,
     campaignOwnerAccountId: String,
     publisherOwnerAccountId: String,
   },
   [[{ grain: 1, month: 1 }]],
 );
-const folderStateSchema = storedSchema<FolderState>({ _id: String, appliedThrough: Number, firstMonth: String });
+// The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
+const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });
 
 const FOLDER_STATE_ID = 'folder';
 /** Documents written per lease check, and per command (one read, one bulk replace, one insert). */
@@ -162,6 +163,17 @@ export class TotalsStore {
     return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0, firstMonth: null };
   }
 
+  /** The folder lease of this service's totals, kept beside the folder state. */
+  lease(clock: Clock): FolderLease {
+    return new FolderLease(this.states as unknown as Collection<FolderLeaseDocument>, clock);
+  }
+
+  /** For a caller that holds no lease (tests, tools): the lease's current fencing number, never checked again. */
+  async currentGuard(): Promise<FoldGuard> {
+    const lease = (await this.states.findOne({ _id: 'lease' as FolderState['_id'] })) as unknown as FolderLeaseDocument | null;
+    return { fence: lease?.fence ?? 0, stillHeld: () => Promise.resolve(true) };
+  }
+
   /** The first month counted (the folder state's), for a read that looks up months from there. */
   async firstMonth(): Promise<string | null> {
     return (await guardedRead('totals read', this.timeoutMs, () => this.readState())).firstMonth;
@@ -204,13 +216,11 @@ export class TotalsStore {
   async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
     const documents = documentPartsOf(folds);
     if (documents.size === 0) return;
+    const guard = options.guard ?? (await this.currentGuard());
     const state = options.state ?? (await this.readState());
     await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...documents.values()].map(({ month }) => month));
     const entries = [...documents];
-    for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) {
-      if (start > 0 && options.stillHeld && !(await options.stillHeld())) throw new FoldingInterruptedError();
-      await this.writeGroup(entries.slice(start, start + DOCUMENTS_PER_GROUP), owners);
-    }
+    for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) await this.writeGroup(entries.slice(start, start + DOCUMENTS_PER_GROUP), owners, guard);
   }
 
   /**
@@ -226,8 +236,11 @@ export class TotalsStore {
     }
   }
 
-  /** Reads the group's documents in one command, then replaces those that exist in one and inserts the others in another. */
-  private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>): Promise<void> {
+  /**
+   * Reads the group's documents in one command, then, the lease checked, replaces those that exist in one
+   * and inserts the others in another, both under the lease's fencing number.
+   */
+  private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>, guard: FoldGuard): Promise<void> {
     const stored = await readByIds(this.totals, group.map(([_id]) => _id));
     const replaced: MonthTotals[] = [];
     const inserted: MonthTotals[] = [];
@@ -235,10 +248,11 @@ export class TotalsStore {
       const next = this.withParts(_id, parts, stored.get(_id) ?? null, owners);
       if (next) (stored.has(_id) ? replaced : inserted).push(next);
     }
-    await replaceAll(this.totals, replaced);
+    await checkHeld(guard);
+    await replaceAll(this.totals, replaced, guard.fence);
     // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
     // pass; the next pass reads it and adds only what it lacks.
-    if (inserted.length > 0) await this.totals.insertMany(inserted, { ordered: true });
+    await insertAll(this.totals, inserted, guard.fence);
   }
 
   /** The document with the parts it lacks added, or null when it has them all. */

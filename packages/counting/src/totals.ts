@@ -3,3 +3,4 @@ export * from './totals-store';
 export * from './breakdown-store';
 export * from './hourly-store';
 export * from './folder';
+export * from './folder-lease';

@@ -10,7 +10,7 @@ import { CountKeys } from './layout';
 import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';
 
 export interface UnfoldedPart {
-  /** 0 for an interval not claimed yet, else the fold's sequence number. */
+  /** The fold's number; for an interval not claimed yet, the least number its fold will have. */
   fold: number;
   grain: string;
   /** `<day>|<kind>` -> count. */
@@ -55,6 +55,7 @@ export class UnfoldedCounts {
           this.keys.appliedFolds,
           this.keys.owners,
           this.keys.foldSequence,
+          this.keys.sweptFolds,
           `${this.keys.base}i:`,
           `${this.keys.base}f:`,
           ownerFields.length,

@@ -39,7 +39,7 @@ describe('counting: claiming an interval whatever state Redis is in (a redis-ser
     const { prefix, journal, interval } = await countedInterval();
     // What a Redis that evicts keys does: the hash goes, the set still names it.
     expect(await redis.del(`${prefix}counts:i:${interval}:g:s:tr`)).to.equal(1);
-    const seq = await journal.claim(interval, 0);
+    const seq = await journal.claim(interval);
     expect(seq).to.be.a('number');
     const fold = await journal.read(seq!);
     expect(fold.get('all')?.get(`${day}|impressions`)).to.equal(2);
@@ -57,7 +57,7 @@ describe('counting: claiming an interval whatever state Redis is in (a redis-ser
       (error: Error) => error,
     );
     expect(refused?.message).to.match(/OOM/);
-    const seq = await journal.claim(interval, 0);
+    const seq = await journal.claim(interval);
     expect(seq).to.be.a('number');
     expect((await journal.read(seq!)).get('all')?.get(`${day}|impressions`)).to.equal(2);
     expect(await journal.closedIntervals(later, 0)).to.deep.equal([]);

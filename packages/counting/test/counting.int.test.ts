@@ -2,7 +2,7 @@ import { createLogger, createRedis, waitForRedis, type Redis } from '@pilot/plat
 import { connectMongo, mongoose, type Connection } from '@pilot/storage';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { CountJournal, CountRecorder, grainDaysOf, UnfoldedCounts, type DayRange, type GrainDays } from '../src';
+import { CountJournal, CountRecorder, DEFAULT_INTERVAL_MS, grainDaysOf, intervalEndOf, UnfoldedCounts, type DayRange, type GrainDays } from '../src';
 import { COUNT_FOLDING, CountFolder, TotalsStore, type MonthTotals } from '../src/totals';
 
 describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
@@ -118,22 +118,55 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     expect((await totals.read(['p:6'], ['2026-04'])).get('p:6')?.days['2026-04-01']?.adRequests).to.equal(61);
   });
 
-  it('numbers new folds above what MongoDB applied when Redis went back to an older sequence, on every pass', async () => {
+  it('numbers a fold by its interval, and an interval a late writer reopened above the last fold', async () => {
     const journal = new CountJournal(redis, infra.redisPrefix);
-    const folder = folderOf();
+    clock.advance(DEFAULT_INTERVAL_MS);
+    const interval = intervalEndOf(clock.now(), DEFAULT_INTERVAL_MS);
     await recorder.countAdRequest(6, limit, allocation('b-2'), clock.now());
-    await folder.foldNow(true);
-    const { appliedThrough } = await totals.readState();
-    expect(appliedThrough).to.be.at.least(2);
-    // Redis restored from an older snapshot: its sequence is behind, though it exists.
-    await redis.set(journal.keys.foldSequence, '1');
-    clock.advance(60_000);
+    const [open] = await journal.closedIntervals(new Date(8.64e15), 0);
+    expect(open).to.equal(interval);
+    expect(await journal.claim(interval)).to.equal(interval);
+    // A writer whose clock is late counts into the interval claimed already: its fold comes after.
     await recorder.countAdRequest(6, limit, allocation('b-3'), clock.now());
+    expect(await journal.claim(interval)).to.equal(interval + 1);
+    const folder = folderOf();
     await folder.foldNow(true);
     await folder.stop();
-    expect(Number(await redis.get(journal.keys.foldSequence)), 'the new fold numbered above the floor').to.equal(appliedThrough + 1);
-    expect((await totals.readState()).appliedThrough).to.equal(appliedThrough + 1);
     expect((await totals.read(['p:6'], ['2026-04'])).get('p:6')?.days['2026-04-01']?.adRequests).to.equal(63);
+  });
+
+  it('cannot land the write of a folder paused past its lease after the next holder wrote', async () => {
+    const journal = new CountJournal(redis, infra.redisPrefix);
+    const lease = totals.lease(clock);
+    const early = await lease.hold('paused-folder', COUNT_FOLDING.leaseMs);
+    expect(early).to.be.a('number');
+    const before = (await totals.read(['all'], ['2026-04'])).get('all')?.days['2026-04-01']?.adRequests ?? 0;
+    await recorder.countAdRequest(7, limit, { ...allocation('f-1'), publisherId: 7 }, clock.now());
+    for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
+    const [first] = await journal.pendingFolds();
+    const firstCounts = await journal.read(first!);
+    // The paused folder has read the documents and checked its lease; then it stops past the lease, while
+    // the next holder applies that fold and a later one. Only then does its write go out.
+    const pausedWrite = totals.applyFolds([{ seq: first!, counts: firstCounts }], new Map(), {
+      guard: {
+        fence: early!,
+        stillHeld: async () => {
+          clock.advance(COUNT_FOLDING.leaseMs + 1);
+          await recorder.countAdRequest(7, limit, { ...allocation('f-2'), publisherId: 7 }, clock.now());
+          const next = folderOf();
+          await next.foldNow(true);
+          await next.stop();
+          return true;
+        },
+      },
+    });
+    const refused = await pausedWrite.then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
+    expect(refused?.name).to.equal('FoldingInterruptedError');
+    const stored = await totals.read(['all'], ['2026-04']);
+    expect(stored.get('all')?.days['2026-04-01']?.adRequests, 'both folds, once each').to.equal(before + 2);
   });
 
   describe('applying folds to the totals', () => {
@@ -166,7 +199,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const documents = await totals.read(['c:90', 'c:92'], ['2026-04']);
       expect(documents.get('c:90')).to.deep.include({ lastFolds: { '2026-04': 102 }, campaignOwnerAccountId: '900' });
       expect(documents.get('c:92')?.lastFolds).to.deep.equal({ '2026-04': 103 });
-      expect(await totals.readState()).to.deep.include({ appliedThrough: 103 });
+      expect((await totals.readState()).appliedThrough).to.be.at.least(103);
     });
 
     it('adds to each grain only the folds it lacks when batches are cut differently after a crash', async () => {
@@ -188,9 +221,10 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       await totals.ensureIndexes();
       await totals.applyFolds([fold(300, { 'c:94': { '2026-04-30|adRequests': 2, '2026-05-01|adRequests': 3, '2026-05-01|clickedLinks': 1 } })], owners);
       const collection = mongo.db!.collection<MonthTotals>('totals');
+      const { fence } = await totals.currentGuard();
       expect(await collection.find({ grain: 'c:94' }).sort({ month: 1 }).toArray()).to.deep.equal([
-        { _id: 'c:94|2026-04', grain: 'c:94', month: '2026-04', lastFold: 300, days: { '2026-04-30': { adRequests: 2 } } },
-        { _id: 'c:94|2026-05', grain: 'c:94', month: '2026-05', lastFold: 300, days: { '2026-05-01': { adRequests: 3, clickedLinks: 1 } } },
+        { _id: 'c:94|2026-04', grain: 'c:94', month: '2026-04', lastFold: 300, fence, days: { '2026-04-30': { adRequests: 2 } } },
+        { _id: 'c:94|2026-05', grain: 'c:94', month: '2026-05', lastFold: 300, fence, days: { '2026-05-01': { adRequests: 3, clickedLinks: 1 } } },
       ]);
       const indexes = (await collection.indexes()).map((index) => index.key);
       expect(indexes).to.deep.include({ grain: 1, month: 1 });
@@ -216,7 +250,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const seen = grainDaysOf(days, parts);
       expect(seen).to.deep.include({ '2026-05-31': { adRequests: 2 }, '2026-06-01': { adRequests: 4 }, '2026-06-02': { adRequests: 1 } });
       // The fold of June 2, applied once; applied again it adds nothing.
-      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval, (await totals.readState()).appliedThrough);
+      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
       const [seq] = await journal.pendingFolds();
       const counts = await journal.read(seq!);
       await totals.apply(seq!, counts, new Map());

@@ -20,6 +20,7 @@ import {
   waitForRedis,
   type Clock,
   type Logger,
+  redisTargetOf,
 } from '@pilot/platform';
 import { KeyReader, KeyUseRecorder } from '@pilot/publisher-keys';
 import { subscribe } from './bus/subscriptions';
@@ -49,7 +50,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const resources = new Resources();
   const metrics = createMetricsRegistry('allocation');
   return resources.openOrClose(async () => {
-    const redis = resources.add(createRedis(config.REDIS_URL, 'allocation'), (opened) => opened.disconnect());
+    const redis = resources.add(createRedis(redisTargetOf(config), 'allocation'), (opened) => opened.disconnect());
     // Allocation starts without Redis (its ad requests answer 503 until Redis answers); its eviction policy
     // is checked when Redis answers within a moment, as every service that counts does.
     if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });

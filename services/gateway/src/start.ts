@@ -14,6 +14,7 @@ import {
   waitForRedis,
   type Clock,
   type Logger,
+  redisTargetOf,
 } from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
 import type { Config } from './config';
@@ -64,7 +65,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
 
   // Waited for a moment only: the gateway serves ads and pages without Redis; workspace writes need it
   // (503 until it answers), kept sessions are resolved with publisher-identity again until it answers.
-  const redis = createRedis(config.REDIS_URL, 'gateway');
+  const redis = createRedis(redisTargetOf(config), 'gateway');
   if (await waitForRedis(redis, 3000).then(() => true, () => false)) await checkEvictionPolicy(redis, { production: config.isProduction, logger });
   else logger.warn('Redis not ready; workspace writes answer 503 until it is');
   const workspaceWriteLimit = new RedisLimiter(redis, {

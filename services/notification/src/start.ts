@@ -16,6 +16,7 @@ import {
   waitForRedis,
   type Clock,
   type Logger,
+  redisTargetOf,
 } from '@pilot/platform';
 import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
 import { BotApi } from './bot/bot-api';
@@ -53,7 +54,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const metrics = createMetricsRegistry('notification');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
-    const redis = resources.add(createRedis(config.REDIS_URL, 'notification'), (opened) => opened.disconnect());
+    const redis = resources.add(createRedis(redisTargetOf(config), 'notification'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await bus.ready();

@@ -19,6 +19,7 @@ import {
   waitForRedis,
   type Clock,
   type Logger,
+  redisTargetOf,
 } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
@@ -51,7 +52,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const metrics = createMetricsRegistry('placement');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
-    const redis = resources.add(createRedis(config.REDIS_URL, 'placement'), (opened) => opened.disconnect());
+    const redis = resources.add(createRedis(redisTargetOf(config), 'placement'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await checkEvictionPolicy(redis, { production: config.isProduction, logger });

@@ -22,6 +22,7 @@ import {
   waitForRedis,
   type Clock,
   type Logger,
+  redisTargetOf,
 } from '@pilot/platform';
 import { sessionCookieName } from '@pilot/contracts';
 import { connectMongo, pingMongo, RetentionSweeper, type SweepResult } from '@pilot/storage';
@@ -60,7 +61,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const metrics = createMetricsRegistry('publisher-identity');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
-    const redis = resources.add(createRedis(config.REDIS_URL, 'publisher-identity'), (opened) => opened.disconnect());
+    const redis = resources.add(createRedis(redisTargetOf(config), 'publisher-identity'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await checkEvictionPolicy(redis, { production: config.isProduction, logger });

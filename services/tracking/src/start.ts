@@ -17,6 +17,7 @@ import {
   waitForRedis,
   type Clock,
   type Logger,
+  redisTargetOf,
 } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
@@ -54,7 +55,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const metrics = createMetricsRegistry('tracking');
   return resources.openOrClose(async () => {
     const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
-    const redis = resources.add(createRedis(config.REDIS_URL, 'tracking'), (opened) => opened.disconnect());
+    const redis = resources.add(createRedis(redisTargetOf(config), 'tracking'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);
     await checkEvictionPolicy(redis, { production: config.isProduction, logger });
@@ -70,7 +71,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
     await hourly.ensureIndexes();
     // The folder's commands carry a batch: on a busy Redis they take longer than a request's may, and one
     // that times out makes the whole pass start again.
-    const folderRedis = resources.add(createRedis(config.REDIS_URL, 'tracking-folder', { commandTimeoutMs: FOLDER_REDIS_TIMEOUT_MS }), (opened) => opened.disconnect());
+    const folderRedis = resources.add(createRedis(redisTargetOf(config), 'tracking-folder', { commandTimeoutMs: FOLDER_REDIS_TIMEOUT_MS }), (opened) => opened.disconnect());
     const journal = new CountJournal(folderRedis, config.REDIS_KEY_PREFIX);
     registerCountingLag(metrics, journal);
     const folder = resources.add(

@@ -5,6 +5,9 @@ import { characterCount, judgeDeliveryToken, parseDeliveryBody } from '../src/do
 import { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
 import { parseStatsQuery, planStats, sumStats } from '../src/domain/stats';
 
+/** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
+const OPEN_INTERVAL = 1_775_000_000_000;
+
 const SECRET = 'unit-test-secret';
 const issuedAt = new Date('2026-05-01T10:00:00Z');
 const claims: AllocationClaims = {
@@ -185,7 +188,7 @@ describe('stats rules', () => {
   it("adds Redis counts a grain's documents have not applied: open intervals always, folds above the lastFold of the day's month", () => {
     const stored = { days: { '2026-01-31': { adRequests: 5 }, '2026-02-01': { adRequests: 2 } }, lastFolds: { '2026-01': 3, '2026-02': 4 } };
     const parts = [
-      { fold: 0, fields: new Map([['2026-01-31|adRequests', 1]]) },
+      { fold: OPEN_INTERVAL, fields: new Map([['2026-01-31|adRequests', 1]]) },
       { fold: 3, fields: new Map([['2026-01-31|adRequests', 10]]) },
       { fold: 4, fields: new Map([['2026-01-31|clickedLinks', 2], ['2026-02-01|adRequests', 7]]) },
       { fold: 5, fields: new Map([['2026-02-01|adRequests', 1]]) },

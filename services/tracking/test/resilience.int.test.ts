@@ -46,7 +46,7 @@ describe('tracking: restarts, faults and configuration', () => {
       const journal = new CountJournal(world.redis, infra.redisPrefix);
       const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'tracking').MONGO_DB! });
       cleanup.push(() => mongo.close());
-      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval, 0);
+      for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
       const [seq] = await journal.pendingFolds();
       const counts = await journal.read(seq!);
       const owners = await journal.owners(['c:31', 'c:32', 'p:41', 'p:42']);

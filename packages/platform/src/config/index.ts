@@ -44,6 +44,7 @@ export function loadConfig<S extends Spec>(spec: S, env: NodeJS.ProcessEnv = pro
     },
   });
   if (env.NODE_ENV === 'production') refuseWeakSecrets(spec, config as Record<string, unknown>);
+  if ('REDIS_SENTINELS' in spec && 'REDIS_SENTINEL_NAME' in spec) refuseHalfSentinelSettings(config as Record<string, unknown>);
   return config;
 }
 
@@ -132,7 +133,42 @@ export const countingSettings = {
   COUNT_FOLD_INTERVAL_MS: numValidator({ default: 1000, desc: 'how often counts are moved from Redis into the MongoDB totals (0: never, tests fold by hand)' }),
 };
 
+/** `host:port,host:port`: Redis Sentinels (an empty value: none). */
+const sentinelList = makeValidator<Array<{ host: string; port: number }>>((raw) => {
+  if (raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const match = /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):([0-9]{1,5})$/.exec(entry.trim());
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) throw new Error(`"${entry}" is not host:port`);
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+});
+
 export const redisSettings = {
-  REDIS_URL: urlValidator({ devDefault: 'redis://127.0.0.1:6379', desc: 'Redis' }),
+  REDIS_URL: urlValidator({ devDefault: 'redis://127.0.0.1:6379', desc: 'Redis (with REDIS_SENTINELS: its credentials and database only)' }),
+  REDIS_SENTINELS: sentinelList({ default: [], desc: 'host:port,... of the Redis Sentinels that name the primary (automatic failover); empty: REDIS_URL alone' }),
+  REDIS_SENTINEL_NAME: strValidator({ default: '', desc: 'the primary group the sentinels monitor (required with REDIS_SENTINELS)' }),
   REDIS_KEY_PREFIX: strValidator({ default: 'pilot:', desc: 'prefix of every Redis key of this deployment' }),
 };
+
+/** Where Redis is: its URL, or, with Sentinel, the sentinels that name the current primary of `sentinelName`. */
+export interface RedisTarget {
+  /** The URL; with sentinels, only its credentials and database number are used. */
+  url: string;
+  sentinels?: Array<{ host: string; port: number }>;
+  sentinelName?: string;
+}
+
+/** The Redis of a process's settings (redisSettings), directly or through its sentinels. */
+export function redisTargetOf(config: { REDIS_URL: string; REDIS_SENTINELS: Array<{ host: string; port: number }>; REDIS_SENTINEL_NAME: string }): RedisTarget {
+  if (config.REDIS_SENTINELS.length === 0) return { url: config.REDIS_URL };
+  return { url: config.REDIS_URL, sentinels: config.REDIS_SENTINELS, sentinelName: config.REDIS_SENTINEL_NAME };
+}
+
+/** REDIS_SENTINELS and REDIS_SENTINEL_NAME go together: one without the other is a ConfigError at start. */
+function refuseHalfSentinelSettings(config: Record<string, unknown>): void {
+  const sentinels = config.REDIS_SENTINELS as unknown[];
+  const name = config.REDIS_SENTINEL_NAME as string;
+  if (sentinels.length > 0 && name === '') throw new ConfigError({ REDIS_SENTINEL_NAME: 'is required with REDIS_SENTINELS' });
+  if (sentinels.length === 0 && name !== '') throw new ConfigError({ REDIS_SENTINELS: 'is required with REDIS_SENTINEL_NAME' });
+}

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, httpSettings, listenPort, loadConfig, mongoSettings, num, parseIdList, str, systemClock, url } from '../../src/config';
+import { ConfigError, httpSettings, listenPort, loadConfig, mongoSettings, num, parseIdList, redisSettings, redisTargetOf, str, systemClock, url } from '../../src/config';
 
 function configErrorOf(work: () => unknown): ConfigError {
   try {
@@ -150,5 +150,33 @@ describe('config: secrets in production', () => {
     const config = loadConfig(spec, { NODE_ENV: 'test', TOKEN_SECRET: 'short', NAME: 'x' });
     expect(config.INTERNAL_SECRET).to.equal('local-only-internal-secret-0123456789');
     expect(config.TOKEN_SECRET).to.equal('short');
+  });
+});
+
+describe('config: Redis through Sentinel', () => {
+  const env = { REDIS_URL: 'redis://:secret@127.0.0.1:6379/2' };
+
+  it('connects to REDIS_URL alone when no sentinels are set', () => {
+    const config = loadConfig(redisSettings, env);
+    expect(redisTargetOf(config)).to.deep.equal({ url: env.REDIS_URL });
+  });
+
+  it('reads the sentinels and the primary group they name', () => {
+    const config = loadConfig(redisSettings, { ...env, REDIS_SENTINELS: 'redis-a:26379, [::1]:26380', REDIS_SENTINEL_NAME: 'pilot' });
+    expect(redisTargetOf(config)).to.deep.equal({
+      url: env.REDIS_URL,
+      sentinels: [
+        { host: 'redis-a', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      sentinelName: 'pilot',
+    });
+  });
+
+  it('refuses a sentinel that is not host:port, and one setting without the other', () => {
+    expect(configErrorOf(() => loadConfig(redisSettings, { ...env, REDIS_SENTINELS: 'redis-a', REDIS_SENTINEL_NAME: 'pilot' })).variables).to.have.property('REDIS_SENTINELS');
+    expect(configErrorOf(() => loadConfig(redisSettings, { ...env, REDIS_SENTINELS: 'redis-a:99999', REDIS_SENTINEL_NAME: 'pilot' })).variables).to.have.property('REDIS_SENTINELS');
+    expect(configErrorOf(() => loadConfig(redisSettings, { ...env, REDIS_SENTINELS: 'redis-a:26379' })).variables).to.deep.equal({ REDIS_SENTINEL_NAME: 'is required with REDIS_SENTINELS' });
+    expect(configErrorOf(() => loadConfig(redisSettings, { ...env, REDIS_SENTINEL_NAME: 'pilot' })).variables).to.deep.equal({ REDIS_SENTINELS: 'is required with REDIS_SENTINEL_NAME' });
   });
 });
