@@ -3,7 +3,7 @@ import { duplicateInput } from '../domain/campaign';
 import { storeDraft } from './create-campaign';
 import type { CampaignDeps } from './deps';
 import { recordOf, type CampaignView } from './stored-campaign';
-import { visibleProjection } from './visible-campaign';
+import { visibleCampaign } from './visible-campaign';
 
 /**
  * POST /api/workspace/campaigns/:id/duplicate: the owner's new draft with the campaign's creative inputs,
@@ -11,7 +11,7 @@ import { visibleProjection } from './visible-campaign';
  * but the owner learns 404, as from a read of a campaign it cannot see.
  */
 export async function duplicateCampaign(deps: CampaignDeps, caller: Principal, campaignId: number | null): Promise<CampaignView> {
-  const campaign = await visibleProjection(deps, caller, campaignId);
+  const campaign = await visibleCampaign(deps, caller, campaignId);
   if (campaign.ownerAccountId !== caller.accountId) throw problems.notFound('campaign_not_found', 'No such campaign');
   return storeDraft(deps, caller, duplicateInput(recordOf(campaign)), 'duplicated');
 }
