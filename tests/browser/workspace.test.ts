@@ -103,6 +103,8 @@ describe('the product in a browser, against the whole system', function () {
     await adminPage.getByRole('link', { name: 'Review queue' }).click();
     await adminPage.waitForURL('**/workspace/review');
     await adminPage.getByRole('link', { name: `#${campaignId} Browser journey` }).click();
+    // The queue shows decision buttons of its own: act only once the campaign's page has replaced it.
+    await adminPage.waitForURL(`**/workspace/campaigns/${campaignId}`);
     await adminPage.getByRole('button', { name: 'Approve' }).click();
     await adminPage.locator('h1 .badge', { hasText: 'Approved' }).waitFor();
     await adminPage.getByRole('button', { name: 'Activate' }).click();

@@ -53,6 +53,7 @@ describe('publisher-identity: publisher platforms', () => {
       'rejectionReason',
       'pauseReason',
       'apiBaseUrl',
+      'statusChangedAt',
       'createdAt',
       'updatedAt',
     );
