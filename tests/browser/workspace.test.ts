@@ -104,7 +104,7 @@ describe('the product in a browser, against the whole system', function () {
     await adminPage.waitForURL('**/workspace/review');
     await adminPage.getByRole('link', { name: `#${campaignId} Browser journey` }).click();
     // The queue shows decision buttons of its own: act only once the campaign's page has replaced it.
-    await adminPage.waitForURL(`**/workspace/campaigns/${campaignId}`);
+    await adminPage.locator('h1', { hasText: 'Browser journey' }).waitFor();
     await adminPage.getByRole('button', { name: 'Approve' }).click();
     await adminPage.locator('h1 .badge', { hasText: 'Approved' }).waitFor();
     await adminPage.getByRole('button', { name: 'Activate' }).click();
