@@ -1,5 +1,6 @@
 import { ALLOCATION_CREATED, CAMPAIGN_SUBMITTED, createEnvelope, type AllocationCreated, type CampaignSubmitted } from '@pilot/contracts';
 import { uniqueName } from '@pilot/testkit';
+import { campaign } from '../../../storage/test/versioned-store/support';
 
 /** A valid event of a type no service consumes, under a fresh id, for the bus tests. */
 export function allocationEvent(allocationId = uniqueName('a').slice(0, 60)): AllocationCreated {
@@ -17,16 +18,5 @@ export function allocationEvent(allocationId = uniqueName('a').slice(0, 60)): Al
 
 /** A valid `campaign.submitted`, a type a durable queue consumes (so the bus parks it when nothing receives it). */
 export function campaignSubmittedEvent(campaignId: number): CampaignSubmitted {
-  return createEnvelope(CAMPAIGN_SUBMITTED, String(campaignId), 1, {
-    campaignId,
-    ownerAccountId: '501',
-    status: 'submitted',
-    format: 'bot',
-    language: 'en',
-    title: 'Title',
-    text: 'Text',
-    buttonText: 'Open',
-    imageUrl: null,
-    destinationUrl: 'https://example.org',
-  });
+  return createEnvelope(CAMPAIGN_SUBMITTED, String(campaignId), 1, campaign(campaignId, 'submitted'));
 }
