@@ -154,8 +154,12 @@ export class Bus {
     return depths;
   }
 
-  /** How many events of each durably consumed type wait parked (the declaration answers the count). */
+  /**
+   * How many events of each durably consumed type wait parked (the declaration answers the count). While
+   * disconnected it fails, so the series is missing from the scrape rather than a zero it does not know.
+   */
   private async parkedDepths(): Promise<Map<string, number>> {
+    if (!this.connection.isConnected()) throw new ServiceUnavailableError('rabbitmq');
     const depths = new Map<string, number>();
     for (const type of DURABLY_CONSUMED_EVENT_TYPES) {
       depths.set(type, (await withDeadline(declareParkingQueue(this.publisher, parkingQueueOf(this.exchange, type)), 1000, 'rabbitmq')).messageCount);
