@@ -152,6 +152,30 @@ describe('lists and audit paged through the gateway', function () {
         expect(answer.headers.get('content-type'), query).to.contain('application/problem+json');
       }
     });
+
+    it('pages oldest first as well, counts what the filters match, and narrows to named ids (one call for the records of a page)', async () => {
+      const all = (await allPages<Campaign>(ann, '/api/workspace/campaigns?', 100)).items;
+      const newest = idsOf(all);
+      const springs = all.filter((campaign) => /spring/i.test(campaign.name) || /spring/i.test(campaign.title)).length;
+      const oldest = await allPages<Campaign>(ann, '/api/workspace/campaigns?sort=oldest', 2);
+      expect(idsOf(oldest.items), 'the same records, the other way round, ties by id ascending').to.deep.equal([...newest].reverse());
+      const counted = await ann.get<Page<Campaign> & { total: number; totalCapped: boolean }>('/api/workspace/campaigns?count=true&limit=2&q=spring');
+      expect([counted.body.items.length, counted.body.total, counted.body.totalCapped]).to.deep.equal([2, springs, false]);
+      const uncounted = await ann.get<Record<string, unknown>>('/api/workspace/campaigns?limit=1');
+      expect(uncounted.body, 'no count unless asked').to.not.have.property('total');
+      const asked = [annCampaigns[0]!.id, annCampaigns[5]!.id, bobCampaigns[0]!.id];
+      const named = await ann.get<Page<Campaign> & { total: number }>(`/api/workspace/campaigns?ids=${asked.join(',')}&count=true`);
+      expect([idsOf(named.body.items), named.body.total], 'another owner\'s id is not answered').to.deep.equal([[annCampaigns[5]!.id, annCampaigns[0]!.id], 2]);
+      const byAdmin = await admin.get<Page<Campaign>>(`/api/workspace/campaigns?ids=${asked.join(',')}&q=spring`);
+      expect(idsOf(byAdmin.body.items).sort((a, b) => a - b)).to.deep.equal([...asked].sort((a, b) => a - b));
+      const tooMany = Array.from({ length: 101 }, (_, index) => index + 1).join(',');
+      for (const [query, code] of [['sort=name', 'invalid_sort'], ['ids=1,x', 'invalid_ids'], [`ids=${tooMany}`, 'invalid_ids'], ['count=yes', 'invalid_count']] as const) {
+        const answer = await ann.get(`/api/workspace/campaigns?${query}`);
+        expect([answer.status, answer.body.code], query).to.deep.equal([400, code]);
+        const platforms = await ann.get(`/api/workspace/publishers?${query}`);
+        expect([platforms.status, platforms.body.code], query).to.deep.equal([400, code]);
+      }
+    });
   });
 
   describe('publisher platforms', () => {

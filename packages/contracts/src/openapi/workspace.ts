@@ -53,12 +53,15 @@ const NOT_SIGNED_IN = problem('Not signed in (not_signed_in)');
 const ORIGIN_REFUSED = problem('A write from another origin than the site (origin_refused), or an account that may not do this');
 const INVALID = { description: 'Invalid body: every failing field with its stable code (validation_failed)', content: { 'application/problem+json': { schema: ref('ValidationProblem') } } };
 const INVALID_TRANSITION = problem('Not allowed from the current status (invalid_transition)');
-const LIST_REFUSED = problem('An unknown status, a search text longer than 100 characters, a limit outside 1 to 100, a cursor that is not one, an ownerAccountId that is not an account id (invalid_status, invalid_search, invalid_limit, invalid_cursor, invalid_owner_account_id)');
+const LIST_REFUSED = problem('An unknown status, a search text longer than 100 characters, a limit outside 1 to 100, a cursor that is not one, an ownerAccountId that is not an account id (invalid_status, invalid_search, invalid_limit, invalid_cursor, invalid_owner_account_id, invalid_sort, invalid_ids, invalid_count)');
 /** What every paged list takes besides its filters. */
 const LIST_PARAMETERS = [
   { name: 'ownerAccountId', in: 'query', required: false, description: 'an administrator: only this account\'s records; anyone else may name only their own account', schema: { type: 'string', pattern: '^[0-9]{1,20}$' } },
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
   { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
+  { name: 'sort', in: 'query', required: false, description: 'newest (default) or oldest first, by creation', schema: { type: 'string', enum: ['newest', 'oldest'] } },
+  { name: 'ids', in: 'query', required: false, description: 'only these records: up to 100 ids separated by commas', schema: { type: 'string' } },
+  { name: 'count', in: 'query', required: false, description: 'true: the answer also says how many records the filters match (total, totalCapped)', schema: { type: 'boolean' } },
 ];
 
 interface Operation {

@@ -117,3 +117,64 @@ export function listOwnerOf(value: unknown, caller: ListCaller): string | null {
   if (named !== null && named !== caller.accountId) throw problems.forbidden('admin_only', 'Only an administrator may list the records of another account');
   return caller.accountId;
 }
+
+/** The most records a list's `ids` filter names. */
+export const MAX_LIST_IDS = 100;
+
+/**
+ * `ids`: the records a list is narrowed to, comma-separated ids (at most 100), for a page that shows
+ * other rows' records by name (a figures table, a report) with one call; null when absent or empty.
+ * Anything else: 400 `invalid_ids`.
+ */
+export function listIdsOf(value: unknown): number[] | null {
+  if (value === undefined || value === '') return null;
+  const invalid = () => problems.badRequest('invalid_ids', `ids must be up to ${MAX_LIST_IDS} record ids separated by commas`);
+  if (typeof value !== 'string') throw invalid();
+  const ids = value.split(',').map((part) => positiveIntOf(part));
+  if (ids.length > MAX_LIST_IDS || ids.some((id) => id === null)) throw invalid();
+  return [...new Set(ids as number[])];
+}
+
+/** A list's order: by creation, newest first (the default) or oldest first. */
+export type ListOrder = 'newest' | 'oldest';
+
+/** `sort`: `newest` (default) or `oldest`; anything else 400 `invalid_sort`. */
+export function listOrderOf(value: unknown): ListOrder {
+  if (value === undefined || value === '' || value === 'newest') return 'newest';
+  if (value === 'oldest') return 'oldest';
+  throw problems.badRequest('invalid_sort', 'sort must be newest or oldest');
+}
+
+/** `count`: `true` asks a list for the number of records its filters match (`total`); anything but true, false or empty: 400 `invalid_count`. */
+export function listCountOf(value: unknown): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw problems.badRequest('invalid_count', 'count must be true or false');
+}
+
+/** The most records a list's count reaches: beyond it the count says "more than" (`totalCapped`). */
+export const LIST_COUNT_CAP = 10_000;
+
+/** What a list answers with `count=true`: how many records match, `totalCapped` when more than `total`. */
+export interface ListCount {
+  total: number;
+  totalCapped: boolean;
+}
+
+/** How a page of a workspace list is read: its order, where it starts (after `[createdAt, id]`), its size, and whether its matches are counted. */
+export interface ListRead {
+  order: ListOrder;
+  after: readonly [Date, number] | null;
+  limit: number;
+  count: boolean;
+}
+
+/** A list call's `sort`, `cursor`, `limit` and `count`, each refused as its own parser says. */
+export function listReadOf(query: Record<string, unknown>): ListRead {
+  return { order: listOrderOf(query.sort), after: decodeCursor(query.cursor, ['time', 'id']), limit: pageLimitOf(query.limit), count: listCountOf(query.count) };
+}
+
+/** A page with its count when one was asked for (`total`, `totalCapped`). */
+export function withCount<P extends object>(page: P, counted: { count: number; capped: boolean } | null): P & Partial<ListCount> {
+  return counted ? { ...page, total: counted.count, totalCapped: counted.capped } : page;
+}

@@ -14,3 +14,8 @@ export function olderThan(field: string, value: unknown, idBelow: unknown): Docu
   const sameValue = idBelow === ALL_IDS ? { [field]: value } : { [field]: value, _id: { $lt: idBelow } };
   return { $or: [{ [field]: { $lt: value } }, sameValue] };
 }
+
+/** The documents after a position in an order by `field` then `_id`, both ascending: olderThan's mirror, read on the same indexes backwards. */
+export function newerThan(field: string, value: unknown, idAbove: unknown): Document {
+  return { $or: [{ [field]: { $gt: value } }, { [field]: value, _id: { $gt: idAbove } }] };
+}

@@ -20,7 +20,7 @@
  */
 import type { KnownEvent } from '@pilot/contracts';
 import { sameInstantAfter } from '@pilot/contracts';
-import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '../mongo';
+import { ALL_IDS, isDuplicateKeyError, newerThan, olderThan, wholeCollectionScan } from '../mongo';
 import { OUTBOX_FIELDS, PENDING_INDEX, WITHOUT_OUTBOX, type ChangeFacts, type ClaimedRecord, type OutboxQueue, type PendingChange, type RecordId, type RelayLease } from './pending-changes';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification, UpdateFilter } from 'mongodb';
 
@@ -66,6 +66,8 @@ export type HistoryPosition = readonly [at: Date, key: string];
 
 /** The order of the lists: newest first, ties by id. */
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+/** The lists' other order: oldest first, ties by id (the same indexes read backwards). */
+const OLDEST_FIRST = { createdAt: 1, _id: 1 } as const;
 /** The order of the audit: newest first, ties by entry id. */
 const AUDIT_ORDER = { at: -1, _id: -1 } as const;
 
@@ -177,12 +179,24 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   }
 
   /**
-   * Up to `count` records matching `filter`, newest first (ties by id), after `after` when given: keyset
-   * paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository declares.
+   * Up to `count` records matching `filter`, newest first (or oldest first; ties by id), after `after` when
+   * given: keyset paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository
+   * declares (oldest first reads them backwards).
    */
-  async currentPage(filter: Document, after: CurrentPosition | null, count: number): Promise<Current<S>[]> {
-    const query = after ? { $and: [filter, olderThan('createdAt', after[0], after[1])] } : filter;
-    return this.findCurrent(query, { sort: NEWEST_FIRST, limit: count });
+  async currentPage(filter: Document, after: CurrentPosition | null, count: number, order: 'newest' | 'oldest' = 'newest'): Promise<Current<S>[]> {
+    const oldest = order === 'oldest';
+    const from = after && (oldest ? newerThan('createdAt', after[0], after[1]) : olderThan('createdAt', after[0], after[1]));
+    const query = from ? { $and: [filter, from] } : filter;
+    return this.findCurrent(query, { sort: oldest ? OLDEST_FIRST : NEWEST_FIRST, limit: count });
+  }
+
+  /**
+   * How many records match `filter`, counted up to `cap` (`capped`: more than that): the count reads at
+   * most `cap + 1` entries of the list indexes' range, so its cost does not grow past the cap.
+   */
+  async countCurrent(filter: Document, cap: number): Promise<{ count: number; capped: boolean }> {
+    const counted = await this.current.countDocuments(filter as Filter<Current<S>>, { limit: cap + 1 });
+    return { count: Math.min(counted, cap), capped: counted > cap };
   }
 
   /**

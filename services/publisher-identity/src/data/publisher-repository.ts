@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
+import type { ListOrder } from '@pilot/platform';
 import {
   AccountCounts,
   IdCounter,
@@ -47,6 +48,17 @@ export interface PublisherListFilter {
   status: PublisherStatus | null;
   /** Matches a part of the link. */
   search: RegExp | null;
+  /** Only these platforms (`_id` by `$in`, read from the `_id` index). */
+  ids: number[] | null;
+}
+
+function listQuery(filter: PublisherListFilter): Document {
+  const query: Document = {};
+  if (filter.ids !== null) query._id = { $in: filter.ids };
+  if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
+  if (filter.status !== null) query.status = filter.status;
+  if (filter.search !== null) query.link = filter.search;
+  return query;
 }
 
 
@@ -118,13 +130,14 @@ export class PublisherRepository {
     return this.store.load(id);
   }
 
-  /** Up to `count` platforms newest first (ties by id), after `after`; `ownerAccountId` null: the whole network. */
-  async listPage(filter: PublisherListFilter, after: CurrentPosition | null, count: number): Promise<PublisherRecord[]> {
-    const query: Document = {};
-    if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
-    if (filter.status !== null) query.status = filter.status;
-    if (filter.search !== null) query.link = filter.search;
-    return this.store.currentPage(query, after, count);
+  /** Up to `count` platforms newest (or oldest) first, ties by id, after `after`; `ownerAccountId` null: the whole network. */
+  async listPage(filter: PublisherListFilter, after: CurrentPosition | null, count: number, order: ListOrder = 'newest'): Promise<PublisherRecord[]> {
+    return this.store.currentPage(listQuery(filter), after, count, order);
+  }
+
+  /** How many platforms the filter matches, up to `cap` (VersionedStore.countCurrent). */
+  async countMatching(filter: PublisherListFilter, cap: number): Promise<{ count: number; capped: boolean }> {
+    return this.store.countCurrent(listQuery(filter), cap);
   }
 
   /** Every current record, in batches in id order (for rebuilding the key read model). */
