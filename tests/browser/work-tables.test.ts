@@ -159,4 +159,33 @@ describe('work tables and decisions on several records (browser, whole system)',
     expect((await adminApi.get<{ rejectionReason: string }>(`/api/workspace/campaigns/${three}`)).body.rejectionReason).to.equal(`${preset} See the guide.`);
     await stack.screenshot(page, 'tables-03-review-outcomes');
   });
+
+  it('filters the audit by record, action and period in the address, and names who acted', async () => {
+    const { page } = advertiser;
+    await page.goto('/workspace/audit');
+    const table = page.getByTestId('audit-table');
+    await table.locator('tbody tr').first().waitFor();
+    await page.getByLabel('Action').selectOption('submitted');
+    await page.waitForURL(/action=submitted/);
+    await waitFor(async () => (await table.locator('td[data-label="Action"]').allTextContents()).every((words) => words === 'Submitted for review'), { message: 'only submissions' });
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('From (UTC)').fill(today);
+    await page.getByLabel('To (UTC)').fill(today);
+    await page.waitForURL(new RegExp(`to=${today}`));
+    await page.reload();
+    await table.locator('tbody tr').first().waitFor();
+    expect(await page.getByLabel('Action').inputValue()).to.equal('submitted');
+    expect(await page.getByLabel('From (UTC)').inputValue()).to.equal(today);
+    const records = await table.locator('td[data-label="Record"]').allTextContents();
+    expect(records.length, 'the served campaign\'s submission and the three of the queue test').to.equal(4);
+    // Who acted: the advertiser's name beside its id.
+    const who = await table.locator('td[data-label="Who"]').allTextContents();
+    expect(who.every((words) => words.endsWith(`(${ADVERTISER_ID})`) && words.length > ADVERTISER_ID.length + 3), who.join()).to.equal(true);
+    await page.getByLabel('Record id').fill(String(drafts[0]));
+    await waitFor(async () => (await table.locator('td[data-label="Record"]').allTextContents()).join() === `Campaign #${drafts[0]}`, { message: 'one record' });
+    await page.getByLabel('From (UTC)').fill('2020-01-01');
+    await page.getByLabel('To (UTC)').fill('2020-01-02');
+    await page.getByText('No entries match the filters.').waitFor();
+    await stack.screenshot(page, 'tables-04-audit-filters');
+  });
 });

@@ -257,6 +257,27 @@ describe('lists and audit paged through the gateway', function () {
       expect((await bob.get<Page<AuditEntry>>(`/api/workspace/audit?entity=campaign&entityId=${one.id}`)).body.items).to.deep.equal([]);
     });
 
+    it('narrows the audit to an action and a period of UTC days, across services, paged as well', async () => {
+      const whole = (await allPages<AuditEntry>(admin, '/api/workspace/audit?', 100)).items;
+      const submitted = await allPages<AuditEntry>(admin, '/api/workspace/audit?action=submitted', 2);
+      expect(submitted.items, 'the submissions, in the audit\'s order').to.deep.equal(whole.filter((entry) => entry.action === 'submitted'));
+      expect(submitted.items.length).to.be.greaterThan(0);
+      const byAnn = whole.find((entry) => entry.actorAccountId === '7101') as AuditEntry & { actorName?: string };
+      expect(byAnn.actorName, 'who acted, by the name the account signed in with').to.be.a('string').and.not.equal('');
+      const day = whole[0]!.at.slice(0, 10);
+      const today = await allPages<AuditEntry>(admin, `/api/workspace/audit?from=${day}&to=${day}`, 7);
+      expect(today.items).to.deep.equal(whole.filter((entry) => entry.at.slice(0, 10) === day));
+      const before = (await admin.get<Page<AuditEntry>>('/api/workspace/audit?to=2026-08-31')).body.items;
+      expect(before, 'nothing before the first change').to.deep.equal([]);
+      const signIns = (await ann.get<Page<AuditEntry>>(`/api/workspace/audit?entity=account&action=${whole.find((entry) => entry.entity === 'account')!.action}`)).body.items;
+      expect(signIns.length).to.be.greaterThan(0);
+      expect(signIns.every((entry) => entry.entity === 'account' && entry.entityId === '7101')).to.equal(true);
+      for (const [query, code] of [['action=Not%20one', 'invalid_action'], ['from=2026-13-01', 'invalid_date'], ['to=yesterday', 'invalid_date'], ['from=2026-09-02&to=2026-09-01', 'invalid_date_range']] as const) {
+        const answer = await ann.get(`/api/workspace/audit?${query}`);
+        expect([answer.status, answer.body.code], query).to.deep.equal([400, code]);
+      }
+    });
+
     it('refuses a bad limit or cursor with 400 problem+json', async () => {
       const listCursor = (await ann.get<Page<Campaign>>('/api/workspace/campaigns?limit=1')).body.nextCursor;
       for (const [query, code] of [

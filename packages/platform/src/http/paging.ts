@@ -178,3 +178,41 @@ export function listReadOf(query: Record<string, unknown>): ListRead {
 export function withCount<P extends object>(page: P, counted: { count: number; capped: boolean } | null): P & Partial<ListCount> {
   return counted ? { ...page, total: counted.count, totalCapped: counted.capped } : page;
 }
+
+/** What the audit is narrowed by besides its record: one action, and a period of UTC dates (both days included). */
+export interface AuditNarrowing {
+  action: string | null;
+  from: string | null;
+  to: string | null;
+}
+
+const UTC_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function auditDateOf(value: unknown, name: string): string | null {
+  if (value === undefined || value === '') return null;
+  if (typeof value !== 'string' || !UTC_DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
+    throw problems.badRequest('invalid_date', `${name} must be one UTC date, YYYY-MM-DD`);
+  }
+  return value;
+}
+
+/**
+ * The audit's `action` (a word of lower-case letters, `-` or `_`: 400 `invalid_action` otherwise), `from`
+ * and `to` (UTC dates: 400 `invalid_date`; `from` after `to`: 400 `invalid_date_range`).
+ */
+export function auditNarrowingOf(query: Record<string, unknown>): AuditNarrowing {
+  const action = query.action === undefined || query.action === '' ? null : query.action;
+  if (action !== null && (typeof action !== 'string' || !/^[a-z][a-z_-]{0,39}$/.test(action))) throw problems.badRequest('invalid_action', 'action must be one word of the audit, such as approved');
+  const from = auditDateOf(query.from, 'from');
+  const to = auditDateOf(query.to, 'to');
+  if (from !== null && to !== null && from > to) throw problems.badRequest('invalid_date_range', 'from must not be after to');
+  return { action, from, to };
+}
+
+/** The narrowing as query parameters (those set), for a call that passes it on. */
+export function auditNarrowingParams(narrowing: AuditNarrowing, params: URLSearchParams): void {
+  for (const name of ['action', 'from', 'to'] as const) {
+    const value = narrowing[name];
+    if (value !== null) params.set(name, value);
+  }
+}

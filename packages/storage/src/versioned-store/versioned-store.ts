@@ -139,10 +139,15 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     };
   }
 
-  /** The history's indexes (the audit's order by record, by owner and over all) and the records' pending index. */
+  /**
+   * The history's indexes (the audit's order by record, by owner, by action, by owner and action, and over
+   * all; a period is a range on `at`) and the records' pending index.
+   */
   async ensureIndexes(): Promise<void> {
     await this.history.createIndex({ entityId: 1, ...AUDIT_ORDER });
     await this.history.createIndex({ ownerAccountId: 1, ...AUDIT_ORDER });
+    await this.history.createIndex({ action: 1, ...AUDIT_ORDER });
+    await this.history.createIndex({ ownerAccountId: 1, action: 1, ...AUDIT_ORDER });
     await this.history.createIndex(AUDIT_ORDER);
     await this.records.createIndexes([PENDING_INDEX]);
   }

@@ -11,6 +11,7 @@
  */
 import {
   AccountCounts,
+  auditConditions,
   IdCounter,
   VersionedStore,
   type ChangeFacts,
@@ -25,7 +26,7 @@ import {
   type Written,
 } from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
-import type { ListOrder } from '@pilot/platform';
+import type { AuditNarrowing, ListOrder } from '@pilot/platform';
 import type { Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
 
@@ -128,8 +129,8 @@ export class CampaignRepository {
   }
 
   /** Up to `count` audit entries in the audit's order after `after`; `ownerAccountId` null for an administrator. */
-  async audit(filter: { ownerAccountId: string | null; campaignId: number | null }, after: HistoryPosition | null, count: number): Promise<CampaignHistoryEntry[]> {
-    const query: Filter<CampaignHistoryEntry> = {};
+  async audit(filter: { ownerAccountId: string | null; campaignId: number | null; narrowing: AuditNarrowing }, after: HistoryPosition | null, count: number): Promise<CampaignHistoryEntry[]> {
+    const query: Filter<CampaignHistoryEntry> = auditConditions(filter.narrowing);
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.campaignId !== null) query.entityId = filter.campaignId;
     return this.store.historyPage(query, after, count, { state: 0 });

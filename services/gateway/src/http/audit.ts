@@ -1,13 +1,14 @@
 /**
  * GET /api/workspace/audit: each service keeps the audit of its own records; the gateway asks the owners
- * (all three, or the one owning `entity`) with the caller's signed identity for one entry more than the
+ * (all three, or the one owning `entity`; with the `action` and the period `from`..`to` asked) with the caller's signed identity for one entry more than the
  * page, each only for entries after the cursor's position (`@pilot/contracts` audit), merges them in the
  * audit's order and cuts the page. Its cursor is the position of its last entry, so every page costs the
  * same however deep it is.
  */
 import { AUDIT_POSITION, newestFirst, type AuditItem, type InternalAuditItem } from '@pilot/contracts';
-import { decodeCursor, encodeCursor, pageLimitOf, queryString, type Page, signedHeaders, type Principal, problems, ServiceUnavailableError } from '@pilot/platform';
+import { auditNarrowingOf, auditNarrowingParams, decodeCursor, encodeCursor, pageLimitOf, queryString, type Page, type Principal, problems, ServiceUnavailableError } from '@pilot/platform';
 import { AUDIT_OWNERS, type Upstream } from '../domain/routing';
+import { signedGet } from './signed-get';
 import type { Upstreams } from './upstreams';
 
 export async function composeAudit(
@@ -28,34 +29,19 @@ export async function composeAudit(
   if (query.entityId !== undefined && (entityId === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(entityId))) {
     throw problems.badRequest('invalid_entity_id', 'entityId is not a valid identifier');
   }
+  const narrowing = auditNarrowingOf(query);
   const owners = entity ? [AUDIT_OWNERS[entity] as Upstream] : [...new Set(Object.values(AUDIT_OWNERS))];
   const params = new URLSearchParams();
   if (entity) params.set('entity', entity);
   if (entityId) params.set('entityId', entityId);
+  auditNarrowingParams(narrowing, params);
   params.set('limit', String(limit + 1));
   if (after) params.set('cursor', encodeCursor(after));
   const path = `/internal/audit?${params.toString()}`;
 
   const lists = await Promise.all(
     owners.map(async (owner) => {
-      const pool = upstreams.pool(owner);
-      const base = pool.pick();
-      let response: Response;
-      try {
-        response = await fetch(`${base}${path}`, {
-          headers: signedHeaders(secret, {
-            method: 'GET',
-            url: path,
-            accountId: principal.accountId,
-            admin: principal.admin,
-            displayName: principal.displayName,
-            requestId,
-          }),
-          signal: AbortSignal.timeout(5000),
-        });
-      } catch {
-        throw new ServiceUnavailableError(owner);
-      }
+      const response = await signedGet(upstreams, owner, secret, path, principal, requestId);
       if (!response.ok) throw new ServiceUnavailableError(owner, `audit of ${owner} answered ${response.status}`);
       const body = (await response.json()) as { items?: InternalAuditItem[] };
       return Array.isArray(body.items) ? body.items : [];
@@ -64,8 +50,30 @@ export async function composeAudit(
   const merged = lists.flat().sort(newestFirst);
   const page = merged.slice(0, limit);
   const last = page[page.length - 1];
+  const names = await actorNames(upstreams, secret, principal, page, requestId);
   return {
-    items: page.map(({ key: _key, ...item }) => item),
+    items: page.map(({ key: _key, ...item }) => {
+      const actorName = names[item.actorAccountId];
+      return actorName === undefined ? item : { ...item, actorName };
+    }),
     nextCursor: merged.length > limit && last ? encodeCursor([new Date(last.at), last.key]) : null,
   };
+}
+
+/**
+ * The display names of the accounts that acted in a page (publisher-identity's accounts, one call for the
+ * page); an account never signed in has none. Names are a courtesy: when they cannot be read the page is
+ * answered without them.
+ */
+async function actorNames(upstreams: Upstreams, secret: string, principal: Principal, page: readonly InternalAuditItem[], requestId: string): Promise<Record<string, string>> {
+  const ids = [...new Set(page.map((item) => item.actorAccountId).filter((id) => /^[0-9]{1,20}$/.test(id)))];
+  if (ids.length === 0) return {};
+  try {
+    const response = await signedGet(upstreams, 'identity', secret, `/internal/accounts/names?ids=${ids.join(',')}`, principal, requestId);
+    if (!response.ok) return {};
+    const body = (await response.json()) as { names?: Record<string, unknown> };
+    return Object.fromEntries(Object.entries(body.names ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
 }

@@ -9,9 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
-import type { ListOrder } from '@pilot/platform';
+import type { AuditNarrowing, ListOrder } from '@pilot/platform';
 import {
   AccountCounts,
+  auditConditions,
   IdCounter,
   modelOf,
   storedSchema,
@@ -146,8 +147,8 @@ export class PublisherRepository {
   }
 
   /** Up to `count` audit entries (history without events or states) in the audit's order, after `after`. */
-  async history(filter: { ownerAccountId?: string; entityId?: number }, after: HistoryPosition | null, count: number): Promise<HistoryEntry<PublisherState>[]> {
-    const query: Filter<HistoryEntry<PublisherState>> = {};
+  async history(filter: { ownerAccountId?: string; entityId?: number; narrowing: AuditNarrowing }, after: HistoryPosition | null, count: number): Promise<HistoryEntry<PublisherState>[]> {
+    const query: Filter<HistoryEntry<PublisherState>> = auditConditions(filter.narrowing);
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
     return this.store.historyPage(query, after, count, { state: 0 });

@@ -14,7 +14,7 @@
  * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
  */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, listIdsOf, listOwnerOf, listReadOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, requireAdmin, requirePrincipal, problems, jsonBody } from '@pilot/platform';
+import { auditNarrowingOf, decodeCursor, listIdsOf, listOwnerOf, listReadOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, requireAdmin, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
 import { isPublisherStatus, validateKeyGeneration, validateNewPublisher, validateReason } from '../domain/publisher';
@@ -130,6 +130,6 @@ export function mountPublisherRoutes(app: Express, deps: IdentityDeps): void {
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json({ items: await readAudit(deps, caller, entity || undefined, entityId || undefined, after, limit) });
+    res.json({ items: await readAudit(deps, caller, { entity: entity || undefined, entityId: entityId || undefined, ...auditNarrowingOf(req.query) }, after, limit) });
   });
 }
