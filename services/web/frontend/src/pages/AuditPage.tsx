@@ -24,7 +24,7 @@ function change(entry: AuditEntry): string {
 }
 
 /** Who acted: the account's display name where it has one, with its id. */
-function actorWords(entry: AuditEntry): string {
+function whoActed(entry: AuditEntry): string {
   if (!entry.actorAccountId) return 'system';
   return entry.actorName && entry.actorName !== entry.actorAccountId ? `${entry.actorName} (${entry.actorAccountId})` : entry.actorAccountId;
 }
@@ -124,7 +124,7 @@ export function AuditPage() {
                       <time dateTime={item.at}>{formatDateTime(item.at)}</time>
                     </td>
                     <td data-label="Who">
-                      <bdi dir="auto">{actorWords(item)}</bdi>
+                      <bdi dir="auto">{whoActed(item)}</bdi>
                     </td>
                     <td data-label="Record">
                       <RecordCell entry={item} />
