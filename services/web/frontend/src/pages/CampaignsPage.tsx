@@ -96,7 +96,7 @@ export function CampaignsPage() {
                 {campaign.status === 'rejected' && campaign.rejectionReason ? (
                   <span className="reason">
                     {' '}
-                    <bdi dir="auto">{campaign.rejectionReason}</bdi>
+                    Rejected: <bdi dir="auto">{campaign.rejectionReason}</bdi>
                   </span>
                 ) : null}
               </>
