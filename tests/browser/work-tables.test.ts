@@ -134,6 +134,7 @@ describe('work tables and decisions on several records (browser, whole system)',
     await page.goto('/workspace/review');
     const item = (id: number) => page.locator(`[data-queue-key="campaigns:${id}"]`);
     await item(three).waitFor();
+    await page.getByRole('heading', { name: 'Campaigns in review (3)' }).waitFor();
     for (const id of [one, two]) await item(id).getByRole('checkbox').check();
     // Someone else decides on one of them meanwhile: its outcome is a refusal, the other is approved.
     expect([200, 202]).to.include((await adminApi.post(`/api/workspace/campaigns/${two}/reject`, { reason: 'Decided elsewhere.' })).status);

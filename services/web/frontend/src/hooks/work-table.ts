@@ -16,7 +16,7 @@ import { apiBody } from '../api';
 import type { BreakdownItem, Figure } from '../breakdown-view';
 import { PAGE_SIZE, pagePath, type Page } from '../paged-list';
 import { presetRange, type Preset } from '../stats-view';
-import type { ListFilters } from './workspace-lists';
+import { useListCount, type ListFilters } from './workspace-lists';
 
 export type WorkSort = 'newest' | 'oldest' | Figure;
 export const WORK_SORTS: readonly WorkSort[] = ['newest', 'oldest', 'adRequests', 'confirmedDeliveries', 'clickedLinks'];
@@ -45,8 +45,6 @@ export interface WorkTableQuery {
   preset: Preset;
 }
 
-type Counted<T> = Page<T> & { total?: number; totalCapped?: boolean };
-
 const BREAKDOWN = '/api/workspace/stats/breakdown';
 
 const figuresOf = (item: BreakdownItem): Figures => ({ adRequests: item.adRequests, confirmedDeliveries: item.confirmedDeliveries, clickedLinks: item.clickedLinks });
@@ -63,10 +61,7 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
   useEffect(() => setPaging((before) => (before.identity === identity ? before : { identity, cursors: [null] })), [identity]);
   const cursor = cursors[cursors.length - 1] ?? null;
 
-  const count = useQuery({
-    queryKey: [kind, 'table', 'count', filters],
-    queryFn: ({ signal }) => apiBody<Counted<T>>(pagePath(base, { ...filters, count: 'true' }, null, 1), { signal }),
-  });
+  const count = useListCount(kind, filters);
   const records = useQuery({
     queryKey: [kind, 'table', 'page', filters, sort, cursor],
     enabled: !byFigure,
@@ -108,8 +103,8 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
     rows,
     range,
     /** records the filters match (at most 10,000: `capped` beyond), once counted */
-    total: count.data?.total ?? null,
-    capped: count.data?.totalCapped ?? false,
+    total: count.total,
+    capped: count.capped,
     page: cursors.length,
     loaded: !pending,
     stale: (byFigure ? figures.isPlaceholderData || named.isPlaceholderData : records.isPlaceholderData) || figures.isPlaceholderData,

@@ -94,10 +94,12 @@ export function CampaignsPage() {
               <>
                 <StatusBadge status={campaign.status} />
                 {campaign.status === 'rejected' && campaign.rejectionReason ? (
-                  <span className="reason">
+                  <>
                     {' '}
-                    Rejected: <bdi dir="auto">{campaign.rejectionReason}</bdi>
-                  </span>
+                    <span className="reason">
+                      Rejected: <bdi dir="auto">{campaign.rejectionReason}</bdi>
+                    </span>
+                  </>
                 ) : null}
               </>
             ),

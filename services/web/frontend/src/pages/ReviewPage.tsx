@@ -293,12 +293,14 @@ function QueueItem({ queueKey, current, selected, onSelect, onFocus, label, chil
 }
 
 /** One part of the queue: its title with how many are loaded, the words when none waits, a row per record, and more on demand. */
-function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T>; noun: { one: string; many: string }; empty: string; testId: string; children: (item: T) => ReactNode }) {
+function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T> & { count: { total: number | null; capped: boolean } }; noun: { one: string; many: string }; empty: string; testId: string; children: (item: T) => ReactNode }) {
+  // How many wait, as the service counts them; the rows loaded until it has answered.
+  const waiting = list.count.total ?? list.items.length;
   return (
     <>
       <h2>
-        {title} ({formatCount(list.items.length)}
-        {list.hasMore ? '+' : ''})
+        {title} ({formatCount(waiting)}
+        {list.count.capped || (list.count.total === null && list.hasMore) ? '+' : ''})
       </h2>
       {list.items.length === 0 ? <p>{empty}</p> : null}
       <ul className="cards" data-testid={testId}>
