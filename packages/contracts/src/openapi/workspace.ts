@@ -272,10 +272,13 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/workspace/audit': {
         get: {
-          ...operation('readAudit', { summary: 'Audit entries, newest first, a page at a time down to the oldest: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'A page of entries'], problems: { '400': problem('An invalid filter, limit or cursor (invalid_entity, invalid_entity_id, invalid_limit, invalid_cursor)') } }),
+          ...operation('readAudit', { summary: 'Audit entries, newest first, a page at a time down to the oldest: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'A page of entries'], problems: { '400': problem('An invalid filter, limit or cursor (invalid_entity, invalid_entity_id, invalid_action, invalid_date, invalid_date_range, invalid_limit, invalid_cursor)') } }),
           parameters: [
             { name: 'entity', in: 'query', required: false, schema: { type: 'string' } },
             { name: 'entityId', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'action', in: 'query', required: false, description: 'only entries of this action (created, submitted, approved, key_rotated, signed_in, ...)', schema: { type: 'string', pattern: '^[a-z][a-z_-]{0,39}$' } },
+            { name: 'from', in: 'query', required: false, description: 'only entries on or after this UTC date', schema: { type: 'string', format: 'date' } },
+            { name: 'to', in: 'query', required: false, description: 'only entries on or before this UTC date', schema: { type: 'string', format: 'date' } },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
             { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
           ],
