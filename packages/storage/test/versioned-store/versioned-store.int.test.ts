@@ -42,7 +42,7 @@ describe('VersionedStore (real FerretDB)', () => {
     expect(names).to.have.members(['two', 'two_history']);
     expect((await db.collection('two').find({}).sort({ _id: 1 }).toArray()).map((record) => record._id)).to.deep.equal([1, 300, 70_000]);
     const historyIndexes = (await store.history.indexes()).map((index) => JSON.stringify(index.key));
-    expect(historyIndexes).to.include.members(['{"entityId":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"at":-1,"_id":-1}', '{"at":-1,"_id":-1}']);
+    expect(historyIndexes).to.include.members(['{"entityId":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"at":-1,"_id":-1}', '{"action":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"action":1,"at":-1,"_id":-1}', '{"at":-1,"_id":-1}']);
     expect((await store.current.indexes()).map((index) => JSON.stringify(index.key))).to.include.members(['{"ownerAccountId":1}', '{"pendingSince":1}']);
   });
 
