@@ -145,15 +145,20 @@ export function listOrderOf(value: unknown): ListOrder {
   throw problems.badRequest('invalid_sort', 'sort must be newest or oldest');
 }
 
-/** `count`: `true` asks a list for the number of records its filters match (`total`); anything but true, false or empty: 400 `invalid_count`. */
+/** `count`: `true` asks a list for the number of records its filters match (`total`, up to LIST_COUNT_CAP); anything but true, false or empty: 400 `invalid_count`. */
 export function listCountOf(value: unknown): boolean {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
   throw problems.badRequest('invalid_count', 'count must be true or false');
 }
 
-/** The most records a list's count reaches: beyond it the count says "more than" (`totalCapped`). */
-export const LIST_COUNT_CAP = 10_000;
+/**
+ * The most records a list's count reaches: beyond it the count says "more than" (`totalCapped`). An
+ * account holds at most 100 records, so an owner's counts are exact; a count reads at most what the
+ * largest page reads (100), which keeps its cost flat on the local store, where counting thousands of
+ * documents takes seconds (decision 0053).
+ */
+export const LIST_COUNT_CAP = 100;
 
 /** What a list answers with `count=true`: how many records match, `totalCapped` when more than `total`. */
 export interface ListCount {

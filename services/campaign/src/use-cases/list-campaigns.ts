@@ -5,7 +5,7 @@ import { viewOf, type CampaignView } from './stored-campaign';
 
 /**
  * A page of the list, newest (or oldest) first, ties by id, after `read.after`; with `read.count`, how many
- * campaigns the filters match (up to 10,000). The filter's owner is decided by the route from the caller
+ * campaigns the filters match (up to 100: LIST_COUNT_CAP). The filter's owner is decided by the route from the caller
  * (an owner's own records, or what an administrator asked for).
  */
 export async function listCampaigns(deps: Pick<CampaignDeps, 'repository'>, filter: CampaignListFilter, read: ListRead): Promise<Page<CampaignView> & Partial<ListCount>> {

@@ -6,7 +6,7 @@ import { publisherView } from './publisher-changes';
 
 /**
  * A page of the list, newest (or oldest) first, ties by id, after `read.after`; with `read.count`, how many
- * platforms the filters match (up to 10,000). The filter's owner is decided by the route from the caller
+ * platforms the filters match (up to 100: LIST_COUNT_CAP). The filter's owner is decided by the route from the caller
  * (an owner's own records, or what an administrator asked for).
  */
 export async function listPublishers(deps: IdentityDeps, filter: PublisherListFilter, read: ListRead): Promise<Page<PublisherView> & Partial<ListCount>> {

@@ -102,7 +102,7 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
   return {
     rows,
     range,
-    /** records the filters match (at most 10,000: `capped` beyond), once counted */
+    /** records the filters match (at most 100: `capped` beyond), once counted */
     total: count.total,
     capped: count.capped,
     page: cursors.length,

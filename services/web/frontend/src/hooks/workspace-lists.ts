@@ -57,7 +57,7 @@ export function usePublisherList(filters: ListFilters = {}, { enabled = true, li
 }
 
 /**
- * How many records a list's filters match (`count=true`, one row asked): `total` (at most 10,000, `capped`
+ * How many records a list's filters match (`count=true`, one row asked): `total` (at most 100, `capped`
  * beyond), null until answered. Asked once per filters, not once per page.
  */
 export function useListCount(kind: 'campaigns' | 'publishers', filters: ListFilters, enabled = true): { total: number | null; capped: boolean; error: unknown } {
