@@ -60,20 +60,48 @@ export async function composeAudit(
   };
 }
 
+/** How long a display name read from publisher-identity is kept (a name changes only at a sign-in). */
+const NAME_TTL_MS = 60_000;
+/** The most names kept per gateway; the oldest read goes first. */
+const MAX_NAMES = 10_000;
+
+/** The display names read lately, by account; one cache per set of upstreams (one per gateway). */
+const nameCaches = new WeakMap<Upstreams, Map<string, { name: string | null; until: number }>>();
+
 /**
  * The display names of the accounts that acted in a page (publisher-identity's accounts, one call for the
- * page); an account never signed in has none. Names are a courtesy: when they cannot be read the page is
- * answered without them.
+ * page's accounts not read in the last minute); an account never signed in has none. Names are a courtesy:
+ * when they cannot be read the page is answered without them.
  */
 async function actorNames(upstreams: Upstreams, secret: string, principal: Principal, page: readonly InternalAuditItem[], requestId: string): Promise<Record<string, string>> {
+  let cache = nameCaches.get(upstreams);
+  if (!cache) nameCaches.set(upstreams, (cache = new Map()));
+  const now = Date.now();
   const ids = [...new Set(page.map((item) => item.actorAccountId).filter((id) => /^[0-9]{1,20}$/.test(id)))];
-  if (ids.length === 0) return {};
-  try {
-    const response = await signedGet(upstreams, 'identity', secret, `/internal/accounts/names?ids=${ids.join(',')}`, principal, requestId);
-    if (!response.ok) return {};
-    const body = (await response.json()) as { names?: Record<string, unknown> };
-    return Object.fromEntries(Object.entries(body.names ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  } catch {
-    return {};
+  const unknown = ids.filter((id) => (cache.get(id)?.until ?? 0) <= now);
+  if (unknown.length > 0) {
+    try {
+      const response = await signedGet(upstreams, 'identity', secret, `/internal/accounts/names?ids=${unknown.join(',')}`, principal, requestId);
+      if (response.ok) {
+        const body = (await response.json()) as { names?: Record<string, unknown> };
+        for (const id of unknown) {
+          const name = body.names?.[id];
+          cache.delete(id);
+          cache.set(id, { name: typeof name === 'string' ? name : null, until: now + NAME_TTL_MS });
+        }
+        for (const oldest of cache.keys()) {
+          if (cache.size <= MAX_NAMES) break;
+          cache.delete(oldest);
+        }
+      }
+    } catch {
+      // Answered without the names not read.
+    }
   }
+  const names: Record<string, string> = {};
+  for (const id of ids) {
+    const name = cache.get(id)?.name;
+    if (name) names[id] = name;
+  }
+  return names;
 }
