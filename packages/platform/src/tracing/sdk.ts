@@ -12,6 +12,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ErrorsKept, headSampler, LocalRootsRecorded } from './sampling';
 
 /** A running tracer: shutdown flushes what is still batched. */
 export interface Tracing {
@@ -23,17 +24,22 @@ const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
 /** Click tokens ride in paths: a span names the path without them, as the logs do. */
 function redactedPathAttributes(path: string | undefined, origin = ''): Attributes {
-  if (!path || redactUrl(path) === path) return {};
+  if (!path) return {};
   const redacted = redactUrl(path);
+  if (redacted === path) return {};
   const full = origin ? { 'url.full': `${origin}${redacted}`, 'http.url': `${origin}${redacted}` } : {};
   return { 'url.path': redacted.split('?')[0], 'http.target': redacted, ...full };
 }
 
-/** Starts the SDK with the instrumentations; only loaded (required) when tracing is on. */
+/**
+ * Starts the SDK with the instrumentations; only loaded (required) when tracing is on. The sampler and the
+ * processor keep a share of the traces and every error (sampling.ts).
+ */
 export function startSdk(service: string, env: NodeJS.ProcessEnv, options: { spanProcessor?: SpanProcessor }): Tracing {
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? service }),
-    spanProcessors: [options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter())],
+    sampler: new LocalRootsRecorded(headSampler(env)),
+    spanProcessors: [new ErrorsKept(options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter()))],
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
