@@ -4,7 +4,7 @@ import { redactUrl } from '../logging';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
@@ -40,6 +40,11 @@ export function startSdk(service: string, env: NodeJS.ProcessEnv, options: { spa
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? service }),
     sampler: new LocalRootsRecorded(headSampler(env)),
     spanProcessors: [new ErrorsKept(options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter()))],
+    // Traces only: the services' metrics are Prometheus's (/metrics). Left to the SDK's defaults, an OTLP
+    // metrics exporter would make the instrumentations record a duration histogram of every request and
+    // call, and a logs provider would start beside it.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
@@ -47,7 +52,9 @@ export function startSdk(service: string, env: NodeJS.ProcessEnv, options: { spa
         startOutgoingSpanHook: (options) =>
           redactedPathAttributes(options.path ?? undefined, `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port ? `:${options.port}` : ''}`),
       }),
-      new ExpressInstrumentation(),
+      // The route handlers and routers are spans; the middlewares every request passes (logging, headers,
+      // metrics, the signature check) are not: a span each was most of a traced request's cost.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       new AmqplibInstrumentation(),
       new IORedisInstrumentation(),
       new MongoDBInstrumentation(),
