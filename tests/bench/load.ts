@@ -92,7 +92,7 @@ export async function measure(phase: Phase, settings: LoadSettings, pids: () => 
   await startWithinOneInterval(settings);
   if (settings.warmupSeconds > 0) await run(phase, settings.warmupSeconds, settings.connections, true);
   const watched = pids();
-  const snapshot = async () => (system ? costSnapshot(system, watched) : { cpu: sampleCpu(watched), commands: {} });
+  const snapshot = async () => (system ? costSnapshot(system, watched) : { cpu: sampleCpu(watched), commands: {}, at: 0 });
   const before = await snapshot();
   const result = await run(phase, settings.durationSeconds, settings.connections, true);
   const after = await snapshot();

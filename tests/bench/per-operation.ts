@@ -8,6 +8,7 @@
  *   const cost = costPerOperation(before, await costSnapshot(system, pids()), operations);
  *   report.push(...costLines('per pause or activate', cost));
  */
+import { performance } from 'node:perf_hooks';
 import { sampleCpu, cpuPerRequest, type CpuSample } from './cpu';
 import { SERVICE_NAMES, type BenchSystem } from './system';
 
@@ -17,7 +18,12 @@ type CommandCounts = Record<string, Record<string, number>>;
 export interface CostSnapshot {
   cpu: CpuSample;
   commands: CommandCounts;
+  /** performance.now() when taken. */
+  at: number;
 }
+
+/** CPU ms a second each process spends with nothing asked of it (relays, probes, the folder, timers). */
+export type IdleRates = Record<string, number>;
 
 export interface OperationCost {
   /** CPU ms per operation, by process (infrastructure included: redis, rabbitmq, ferretdb, bench). */
@@ -49,11 +55,23 @@ export async function costSnapshot(system: BenchSystem, pids: Record<string, num
   const cpu = sampleCpu(pids);
   const running = SERVICE_NAMES.filter((name) => name in system.pids());
   const counts = await Promise.all(running.map((name) => commandsOf(system.process(name).url)));
-  return { cpu, commands: Object.fromEntries(running.map((name, index) => [name, counts[index] ?? {}])) };
+  return { cpu, commands: Object.fromEntries(running.map((name, index) => [name, counts[index] ?? {}])), at: performance.now() };
 }
 
-/** The cost per operation between two snapshots. */
-export function costPerOperation(before: CostSnapshot, after: CostSnapshot, operations: number): OperationCost {
+/**
+ * Each process's CPU a second over `seconds` of nothing asked (after the work before has settled): what a
+ * phase of sequential calls would otherwise count per call, the more the slower the calls.
+ */
+export async function idleRates(system: BenchSystem, pids: Record<string, number>, seconds: number): Promise<IdleRates> {
+  const before = await costSnapshot(system, pids);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const after = await costSnapshot(system, pids);
+  const elapsed = (after.at - before.at) / 1000;
+  return Object.fromEntries(Object.entries(cpuPerRequest(before.cpu, after.cpu, 1)).map(([name, ms]) => [name, Math.max(0, ms / elapsed)]));
+}
+
+/** The cost per operation between two snapshots; with `idle`, each process's idle CPU over that time is taken off first. */
+export function costPerOperation(before: CostSnapshot, after: CostSnapshot, operations: number, idle?: IdleRates): OperationCost {
   const commands: CommandCounts = {};
   for (const [name, counts] of Object.entries(after.commands)) {
     for (const [command, count] of Object.entries(counts)) {
@@ -61,7 +79,12 @@ export function costPerOperation(before: CostSnapshot, after: CostSnapshot, oper
       if (made > 0 && operations > 0) (commands[name] ??= {})[command] = made / operations;
     }
   }
-  return { cpu: cpuPerRequest(before.cpu, after.cpu, operations), commands };
+  const cpu = cpuPerRequest(before.cpu, after.cpu, operations);
+  if (idle) {
+    const seconds = (after.at - before.at) / 1000;
+    for (const name of Object.keys(cpu)) cpu[name] = Math.max(0, (cpu[name] as number) - ((idle[name] ?? 0) * seconds) / operations);
+  }
+  return { cpu, commands };
 }
 
 const INFRASTRUCTURE = new Set(['redis', 'rabbitmq', 'ferretdb', 'bench']);
@@ -88,15 +111,18 @@ export function commandsText(commands: CommandCounts): string {
   return text || 'none';
 }
 
-/** Two report lines: CPU ms per operation by process, and store commands per operation by process and command. */
-export function costLines(what: string, cost: OperationCost): string[] {
+/**
+ * Two report lines: CPU ms per operation by process (and the sum of `involved`, the processes the operation
+ * runs through), and store commands per operation by process and command.
+ */
+export function costLines(what: string, cost: OperationCost, involved?: readonly string[]): string[] {
   const cpu = Object.entries(cost.cpu)
     .filter(([, value]) => value >= 0.005)
     .sort(([, a], [, b]) => b - a)
     .map(([name, value]) => `${name} ${fixed(value)}`)
     .join(', ');
   return [
-    `CPU ms ${what}: ${cpu} (ours ${fixed(ourCpu(cost))})`,
+    `CPU ms ${what}: ${cpu}${involved ? ` (${involved.join(' + ')}: ${fixed(ourCpu(cost, involved))})` : ''}`,
     `store commands ${what}: ${commandsText(cost.commands)} (in all ${fixed(storeCommands(cost))})`,
   ];
 }
