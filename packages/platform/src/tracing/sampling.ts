@@ -1,5 +1,5 @@
 /**
- * Which traces are kept (docs/observability.md, "Sampling"). A share of the traces is sampled at their head
+ * Which traces are kept (docs/operations.md, Traces; decision 0054). A share of the traces is sampled at their head
  * (by default 10 %, parent-based: a process follows the decision it receives in `traceparent`), and every
  * error is exported even when its trace is not sampled: in an unsampled trace each process records its
  * local root span only (the server span of a request, the consumer span of a message), and exports it when
