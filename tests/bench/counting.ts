@@ -237,9 +237,14 @@ export async function perEventData(system: BenchSystem): Promise<PerEventData> {
     const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
     if (names.has('records')) data.records = await db.collection('records').countDocuments({});
     if (names.has('filtered_clicks')) data.filteredClicks = await db.collection('filtered_clicks').countDocuments({});
-    // One document per grain and month in `totals` (`totals_<nn>` were the shards of an earlier layout).
+    // One document per grain and day in `counts_days`; earlier versions kept one per grain and month in
+    // `totals` (`totals_<nn>` were the shards of a layout before that).
+    if (names.has('counts_days')) {
+      data.totalsCollections = 1;
+      data.totalsDocuments = data.totalsGrainDays = await db.collection('counts_days').estimatedDocumentCount();
+    }
     const totals = [...names].filter((name) => /^totals(_\d+)?$/.test(name));
-    data.totalsCollections = totals.length;
+    data.totalsCollections += totals.length;
     for (const name of totals) {
       for await (const document of db.collection(name).find({}, { projection: { days: 1 }, timeoutMode: 'iteration' })) {
         data.totalsDocuments += 1;

@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '@pilot/platform';
 import { parseBreakdownGrain } from './breakdown-layout';
 import type { BreakdownStore } from './breakdown-store';
-import type { HourlyStore } from './hourly-store';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Fold } from './journal';
@@ -23,8 +22,6 @@ export interface CountFolderOptions {
   totals: TotalsStore;
   /** Where the breakdown grains go (a service that counts none, as placement, has none). */
   breakdowns?: BreakdownStore;
-  /** Where the hour fields go (none: they are not folded). */
-  hourly?: HourlyStore;
   clock: Clock;
   logger: Logger;
   tickMs: number;
@@ -93,10 +90,11 @@ export class CountFolder {
   }
 
   private async pass(everything: boolean): Promise<FoldPass> {
-    const { journal, totals, breakdowns, hourly, clock } = this.options;
+    const { journal, totals, breakdowns, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
     const fence = await this.lease.hold(this.holder, this.options.leaseMs);
     if (fence === null) return none;
+    await totals.migrateOnce(fence);
     const state = await totals.readState();
     // Sweep first: a pass that falls behind must not keep expired counted-once sets alive.
     const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
@@ -138,7 +136,7 @@ export class CountFolder {
       await totals.coverBatch(state, through, monthsOf(folds));
       // Each document takes only the folds above its own lastFold, so the three stores are written side by
       // side; the pass ends only once every write has ended, so no write of it lands after the next pass.
-      await allEnded([totals.applyFolds(folds, owners, { guard, state, through }), breakdowns?.applyFolds(folds, owners, guard), hourly?.applyFolds(folds, guard)]);
+      await allEnded([totals.applyFolds(folds, owners, { guard, state, through }), breakdowns?.applyFolds(folds, owners, guard)]);
     }
     await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());
