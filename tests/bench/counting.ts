@@ -209,6 +209,17 @@ export interface PerEventData {
   totalsGrainDays: number;
 }
 
+/** Commands the store has answered so far, by name (`serverStatus.metrics.commands`, on MongoDB and the local store alike). */
+export async function storeCommands(system: BenchSystem): Promise<Record<string, number>> {
+  const connection = await connectMongo({ url: system.mongoUrl, dbName: 'admin' });
+  try {
+    const status = (await connection.db!.command({ serverStatus: 1 })) as { metrics?: { commands?: Record<string, { total?: number | { toNumber(): number } }> } };
+    return Object.fromEntries(Object.entries(status.metrics?.commands ?? {}).map(([name, { total }]) => [name, typeof total === 'number' ? total : (total?.toNumber() ?? 0)]));
+  } finally {
+    await connection.close();
+  }
+}
+
 export async function perEventData(system: BenchSystem): Promise<PerEventData> {
   const redis = createRedis(system.redisUrl, 'bench-per-event');
   await waitForRedis(redis);
