@@ -1,13 +1,12 @@
 /**
- * How the counting stores reach their documents. The folder reads and writes a group of them: the stored ones in one find by `_id $in`, the
- * changed ones in one bulk write of replacements by `_id`. Three commands a group instead of one per
- * document; on the local store both are answered from the `_id` index and the bulk write is one
- * transaction (docs/storage.md).
+ * How the folder writes the day documents: a group of them in one bulk write of `$inc` upserts by `_id`,
+ * exactly once by each document's `lastFold` and the lease's `fence`, reading the group back by `_id $in`
+ * only after a collision. On the local store both are answered from the `_id` index and the bulk write is
+ * one transaction (docs/storage.md).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/platform';
-import { isDuplicateKeyError } from '@pilot/storage';
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Filter, type OptionalUnlessRequiredId, type WithoutId } from 'mongodb';
-import { checkHeld, fencedFilter, FoldingInterruptedError, type FoldGuard } from './folder-lease';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Filter } from 'mongodb';
+import { checkHeld, FoldingInterruptedError, type FoldGuard } from './folder-lease';
 
 /** Ids per find: the local store answers an `$in` of at most 1,000 ids from its index. */
 const IDS_PER_FIND = 500;
@@ -25,44 +24,6 @@ export async function readByIds<T extends Identified>(collection: Collection<T>,
     for (const document of (await collection.find(filter).toArray()) as T[]) into.set(document._id, document);
   }
   return into;
-}
-
-/**
- * Replaces these stored documents by `_id` under the lease's fencing number `fence`, in order, in one
- * command (`upsert`: inserting those not stored). A document a later holder of the lease wrote matches
- * nothing: the write fails with FoldingInterruptedError and leaves that document as the later holder wrote it.
- */
-export async function replaceAll<T extends Identified>(collection: Collection<T>, documents: T[], fence: number, upsert = false): Promise<void> {
-  if (documents.length === 0) return;
-  const replacements: Array<AnyBulkWriteOperation<T>> = documents.map((document) => ({
-    replaceOne: { filter: fencedFilter(document._id, fence) as Filter<T>, replacement: { ...document, fence } as WithoutId<T>, upsert },
-  }));
-  const result = await fenced(collection.bulkWrite(replacements, { ordered: true }));
-  if (result.matchedCount + result.upsertedCount < documents.length) throw new FoldingInterruptedError();
-}
-
-/**
- * Inserts new documents under fencing number `fence`, in order. One stored meanwhile (by a later holder of
- * the lease) fails it with FoldingInterruptedError; the next pass reads it and adds only what it lacks.
- */
-export async function insertAll<T extends Identified>(collection: Collection<T>, documents: T[], fence: number): Promise<void> {
-  if (documents.length === 0) return;
-  await fenced(
-    collection.insertMany(
-      documents.map((document) => ({ ...document, fence }) as OptionalUnlessRequiredId<T>),
-      { ordered: true },
-    ),
-  );
-}
-
-/** An upsert refused on a document a later holder wrote (its `_id` taken) is the lease lost, as a replace that matched nothing. */
-async function fenced<R>(write: Promise<R>): Promise<R> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isDuplicateKeyError(error)) throw new FoldingInterruptedError();
-    throw error;
-  }
 }
 
 /** A document's counts from a batch of folds: what it gets on insert, and its `$inc` fold by fold (in number order). */

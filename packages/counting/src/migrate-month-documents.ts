@@ -3,13 +3,14 @@
  * `totals` document per grain and month (`{grain, month, lastFold, days: {<YYYY-MM-DD>: {<kind>: n}}}`)
  * becomes a `counts_days` document per day, a `totals_hourly` document per grain and day
  * (`{grain, day, lastFold, hours}`) a `counts_hours` one, each with the `lastFold` of the document it comes
- * from, so that the folds it held are skipped as before. The folder runs it under its lease before it
+ * from, so that the folds it held are skipped as before; the breakdowns' month documents (`breakdowns`,
+ * `breakdown_folds`), whose counts the day documents hold too, are dropped. The folder runs it under its lease before it
  * applies anything; it is idempotent (a day document already there is left as it is: an upsert that only
  * sets on insert) and drops each old
  * collection once it is moved.
  */
 import type { Db } from 'mongodb';
-import { dayKeyOf, grainFieldsOf } from './totals-store';
+import { dayKeyOf, grainFieldsOf } from './layout';
 
 interface MonthDocument {
   grain: string;
@@ -51,6 +52,8 @@ export async function migrateMonthDocuments(db: Db, fence: number): Promise<numb
     await flush();
     await db.collection(from).drop();
   }
+  // The breakdowns' own documents: the day documents answer the breakdowns now.
+  for (const name of ['breakdowns', 'breakdown_folds']) if (names.has(name)) await db.collection(name).drop();
   return moved;
 }
 

@@ -25,26 +25,19 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { guardedRead, incrementAll, type Increment } from './folded-documents';
 import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
-import { isBreakdownGrain } from './breakdown-layout';
+import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredItems } from './breakdown-layout';
 import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
-import { parseField, subjectsOf } from './layout';
+import { dayKeyOf, grainFieldsOf, parseField, subjectsOf, type GrainFields } from './layout';
 import { migrateMonthDocuments } from './migrate-month-documents';
-import type { DayRange } from './months';
+
+/** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
+export interface DayRange {
+  from?: string;
+  to?: string;
+}
 
 /** Day counts: `<YYYY-MM-DD>` -> kind -> count. */
 export type DayCounts = Record<string, Record<string, number>>;
-
-/** Which grain of layout.ts a document counts, as the fields a query names. */
-export type Level = 'network' | 'campaignOwner' | 'publisherOwner' | 'campaign' | 'publisher' | 'campaignPublisher' | 'campaignOnOwnersPublishers' | 'publisherOnOwnersCampaigns' | 'placement';
-
-export interface GrainFields {
-  level: Level;
-  campaignId: number | null;
-  publisherId: number | null;
-  /** The account a grain is split by (a campaign or platform owner), null for the others. */
-  accountId: string | null;
-  placementId: string | null;
-}
 
 interface CountsDocument extends GrainFields {
   _id: string;
@@ -95,7 +88,9 @@ const KEY_FIELDS = { level: String, campaignId: Number, publisherId: Number, acc
 const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
 const GUARD_FIELDS = { _id: String, lastFold: Number, fence: Number, campaignOwnerAccountId: String, publisherOwnerAccountId: String };
 const COUNTERS = { adRequests: Number, confirmedDeliveries: Number, clickedLinks: Number, unfilledAdRequests: Number, filtered_head: Number, filtered_preview_agent: Number, impressions: Number };
-const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS }, [[KEY_INDEX]]);
+// The breakdowns' reads (breakdown-layout.ts, scopeQueryOf): a scope's items by an owner or a platform.
+const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
+const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS }, [[KEY_INDEX], ...SCOPE_INDEXES]);
 const hourSchema = storedSchema<HourDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, startsAt: Date, hours: Mixed }, [[KEY_INDEX], [{ startsAt: 1 }]]);
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
 const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });
@@ -106,35 +101,6 @@ const DAY_MS = 86_400_000;
 const DOCUMENTS_PER_GROUP = 200;
 /** Fields a totals read leaves out: the guard, never summed. */
 const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
-
-/** The real fields of a grain of layout.ts (`c:7|po:a` is `{level: 'campaignOnOwnersPublishers', campaignId: 7, accountId: 'a'}`). */
-export function grainFieldsOf(grain: string): GrainFields {
-  const none: GrainFields = { level: 'network', campaignId: null, publisherId: null, accountId: null, placementId: null };
-  const [head = '', tail] = grain.split('|');
-  const [kind, first = '', second] = head.split(':');
-  const account = tail?.slice(3) ?? null;
-  switch (kind) {
-    case 'co':
-      return { ...none, level: 'campaignOwner', accountId: first };
-    case 'po':
-      return { ...none, level: 'publisherOwner', accountId: first };
-    case 'c':
-      return account === null ? { ...none, level: 'campaign', campaignId: Number(first) } : { ...none, level: 'campaignOnOwnersPublishers', campaignId: Number(first), accountId: account };
-    case 'p':
-      return account === null ? { ...none, level: 'publisher', publisherId: Number(first) } : { ...none, level: 'publisherOnOwnersCampaigns', publisherId: Number(first), accountId: account };
-    case 'cp':
-      return { ...none, level: 'campaignPublisher', campaignId: Number(first), publisherId: Number(second) };
-    case 'pl':
-      return { ...none, level: 'placement', placementId: head.slice(3) };
-    default:
-      return none;
-  }
-}
-
-/** A day document's `_id`: its key fields' values joined. */
-export function dayKeyOf(fields: GrainFields, day: string): string {
-  return [fields.level, fields.campaignId ?? '', fields.publisherId ?? '', fields.accountId ?? '', fields.placementId ?? '', day].join('|');
-}
 
 /** One document's part of a batch: its grain, day and counts, fold by fold. */
 interface DocumentParts {
@@ -148,7 +114,7 @@ function documentPartsOf(folds: Fold[], hours: boolean): Map<string, DocumentPar
   const documents = new Map<string, DocumentParts>();
   for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
     for (const [grain, fields] of counts) {
-      if (isBreakdownGrain(grain)) continue; // the breakdowns' (breakdown-store.ts)
+      if (isBreakdownGrain(grain)) continue; // Redis' alone: the day documents answer the breakdowns
       for (const [field, count] of fields) {
         const hour = hours ? parseHourField(field) : null;
         const parsed = hours ? hour && { day: hour.day, kind: `hours.${hour.hour}.${hour.kind}` } : parseField(field);
@@ -235,9 +201,7 @@ export class TotalsStore {
       if (documents.length === 0) return;
       const entry: StoredGrain = { days: {}, lastFolds: {} };
       for (const document of documents) {
-        const counts: Record<string, number> = {};
-        for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
-        entry.days[document.day] = counts;
+        entry.days[document.day] = countersOf(document);
         entry.lastFolds[document.day] = document.lastFold;
         entry.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
         entry.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
@@ -262,6 +226,31 @@ export class TotalsStore {
       stored.set(grain, entry);
     });
     return stored;
+  }
+
+  /**
+   * The day documents of a breakdown's scope within `range` (one indexed query), per item and day, and the
+   * owners they name of the campaign or platform the scope is about.
+   */
+  async readScope(dimension: BreakdownDimension, scope: string, range: DayRange): Promise<{ items: StoredItems; campaignOwnerAccountId?: string; publisherOwnerAccountId?: string }> {
+    const { filter, itemField } = scopeQueryOf(dimension, scope);
+    const day: Record<string, string> = {};
+    if (range.from !== undefined) day.$gte = range.from;
+    if (range.to !== undefined) day.$lte = range.to;
+    const documents = await guardedRead('breakdown read', this.timeoutMs, () =>
+      this.days.find({ ...filter, ...(Object.keys(day).length > 0 ? { day } : {}) } as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray(),
+    );
+    const items: StoredItems = new Map();
+    const owners: { campaignOwnerAccountId?: string; publisherOwnerAccountId?: string } = {};
+    for (const document of documents) {
+      const item = document[itemField] as number;
+      let days = items.get(item);
+      if (!days) items.set(item, (days = new Map()));
+      days.set(document.day, { counts: countersOf(document), lastFold: document.lastFold });
+      owners.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
+      owners.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
+    }
+    return { items, ...owners };
   }
 
   /** Adds fold `seq` to every grain it counted, once (see applyFolds). */
@@ -309,6 +298,13 @@ export class TotalsStore {
     });
     for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(collection, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
   }
+}
+
+/** A day document's counters, by kind. */
+function countersOf(document: DayDocument): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
+  return counts;
 }
 
 /** The documents of a grain within a day range: the key fields, then the days (the index's order). */

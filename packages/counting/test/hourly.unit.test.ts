@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { firstKeptHourlyDay, grainHoursOf, hourFieldOf, hoursOfDays, parseHourField } from '../src/hourly-layout';
-import { grainFieldsOf } from '../src/totals-store';
+import { grainFieldsOf } from '../src/layout';
 import { grainDaysOf } from '../src/grain-days';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
