@@ -1,11 +1,11 @@
 /**
- * How the folder writes the day documents: a group of them in one bulk write of `$inc` upserts by `_id`,
- * exactly once by each document's `lastFold` and the lease's `fence`, reading the group back by `_id $in`
- * only after a collision. On the local store both are answered from the `_id` index and the bulk write is
- * one transaction (docs/storage.md).
+ * How the folder writes the day documents, a group at a time, exactly once by each document's `lastFold`
+ * and the lease's `fence`: one find by `_id $in`, one insert of the new documents, one bulk write of `$inc`
+ * updates of the stored ones. On the local store each is answered from the `_id` index, and an insert of
+ * many documents is one transaction where each upsert would be one of its own (docs/storage.md).
  */
 import { ServiceUnavailableError, withDeadline } from '@pilot/platform';
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Filter } from 'mongodb';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Filter, type OptionalUnlessRequiredId } from 'mongodb';
 import { checkHeld, FoldingInterruptedError, type FoldGuard } from './folder-lease';
 
 /** Ids per find: the local store answers an `$in` of at most 1,000 ids from its index. */
@@ -26,54 +26,88 @@ export async function readByIds<T extends Identified>(collection: Collection<T>,
   return into;
 }
 
-/** A document's counts from a batch of folds: what it gets on insert, and its `$inc` fold by fold (in number order). */
+/** A document's counts from a batch of folds: its key fields (a new document's), and its counts fold by fold (in number order). */
 export interface Increment {
   _id: string;
   onInsert: Record<string, unknown>;
   parts: Array<{ seq: number; inc: Record<string, number> }>;
 }
 
+/** How many times a group is read and written again before its pass gives up (each round settles what raced it). */
+const MAX_ROUNDS = 5;
+
 /**
- * Adds each document's parts with `$inc`, once, in one bulk write of upserts whose filter is
- * `{_id, lastFold: {$lt: <its first part>}, fence: {$not: {$gt: <fence>}}}`, setting `lastFold` to its last
- * part and `fence` in the same write. A document that holds some of its parts already (or was written by a
- * later holder of the lease) matches nothing and its upsert collides on `_id` (E11000). Then the group's
- * documents are read (a store may stop a bulk write at its first error, so which writes landed is read,
- * not assumed) and written again with only the parts above each one's `lastFold` (none: already
- * applied), unless a later holder wrote one, which stops the pass with FoldingInterruptedError.
+ * Adds each document's parts once. The group's documents are read by `_id $in` first: a document holding
+ * a part already (its `lastFold` at or above it) gets only the parts above; one written by a later holder
+ * of the lease (its `fence` above) stops the pass with FoldingInterruptedError. The new documents are
+ * inserted in one command, whole, with `lastFold` and `fence`; the others get one `updateOne` each in one
+ * bulk write, filter `{_id, lastFold: {$lt: <first part>}, fence: {$not: {$gt: <fence>}}}`, `$inc` of the
+ * counts and `$set` of `lastFold` and `fence`, one single-document write. A write that raced another (an
+ * insert colliding on `_id`, an update matching nothing) leaves the group to be read and written again:
+ * whatever landed is then skipped by its `lastFold`.
  */
 export async function incrementAll<T extends Identified>(collection: Collection<T>, documents: Increment[], guard: FoldGuard): Promise<void> {
   let pending = documents.filter((document) => document.parts.length > 0);
-  while (pending.length > 0) {
-    await checkHeld(guard);
-    if (await upsertAll(collection, pending, guard.fence)) return;
+  for (let round = 0; pending.length > 0; round += 1) {
+    if (round === MAX_ROUNDS) throw new Error('the fold writes of a group raced others too often');
     const stored = await readByIds(collection as unknown as Collection<Identified & { lastFold?: number }>, pending.map(({ _id }) => _id));
-    if ([...stored.values()].some((document) => (document.fence ?? 0) > guard.fence)) throw new FoldingInterruptedError();
-    const left = pending.flatMap((document) => {
-      const parts = document.parts.filter((part) => part.seq > (stored.get(document._id)?.lastFold ?? 0));
-      return parts.length > 0 ? [{ ...document, parts }] : [];
-    });
-    const partsOf = (group: Increment[]) => group.reduce((sum, document) => sum + document.parts.length, 0);
-    // A collision means some part is held already; none found held is a document removed meanwhile.
-    if (partsOf(left) === partsOf(pending)) throw new Error('a fold write collided on a document that holds none of its folds');
-    pending = left;
+    const inserts: Increment[] = [];
+    const updates: Increment[] = [];
+    for (const document of pending) {
+      const found = stored.get(document._id);
+      if (found && (found.fence ?? 0) > guard.fence) throw new FoldingInterruptedError();
+      const parts = document.parts.filter((part) => part.seq > (found?.lastFold ?? 0));
+      if (parts.length > 0) (found ? updates : inserts).push({ ...document, parts });
+    }
+    await checkHeld(guard);
+    const inserted = await insertAll(collection, inserts, guard.fence);
+    const updated = await updateAll(collection, updates, guard.fence);
+    if (inserted && updated) return;
+    pending = [...inserts, ...updates];
   }
 }
 
-/** The bulk write of incrementAll: false when an upsert collided on `_id`. */
-async function upsertAll<T extends Identified>(collection: Collection<T>, documents: Increment[], fence: number): Promise<boolean> {
-  const operations = documents.map(({ _id, onInsert, parts }): AnyBulkWriteOperation<T> => {
-    const inc: Record<string, number> = {};
-    for (const part of parts) for (const [field, count] of Object.entries(part.inc)) inc[field] = (inc[field] ?? 0) + count;
-    const filter = { _id, lastFold: { $lt: parts[0]!.seq }, fence: { $not: { $gt: fence } } };
-    return { updateOne: { filter: filter as unknown as Filter<T>, update: { $inc: inc, $set: { lastFold: parts[parts.length - 1]!.seq, fence }, $setOnInsert: onInsert } as never, upsert: true } };
+/** The counts of a document's parts, by field (`hours.07.adRequests` for a nested one). */
+function sumOf(parts: Increment['parts']): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const part of parts) for (const [field, count] of Object.entries(part.inc)) sum[field] = (sum[field] ?? 0) + count;
+  return sum;
+}
+
+/** New documents, whole, in one unordered insert: false when one collided on `_id` (inserted meanwhile). */
+async function insertAll<T extends Identified>(collection: Collection<T>, documents: Increment[], fence: number): Promise<boolean> {
+  if (documents.length === 0) return true;
+  const whole = documents.map(({ _id, onInsert, parts }) => {
+    const document: Record<string, unknown> = { _id, ...onInsert, lastFold: parts[parts.length - 1]!.seq, fence };
+    for (const [field, count] of Object.entries(sumOf(parts))) {
+      const path = field.split('.');
+      let into = document;
+      for (const key of path.slice(0, -1)) into = (into[key] ??= {}) as Record<string, unknown>;
+      into[path[path.length - 1]!] = count;
+    }
+    return document as OptionalUnlessRequiredId<T>;
   });
+  return collided(collection.insertMany(whole, { ordered: false }));
+}
+
+/** Stored documents' `$inc`, guarded by `lastFold` and `fence`: false when one matched nothing. */
+async function updateAll<T extends Identified>(collection: Collection<T>, documents: Increment[], fence: number): Promise<boolean> {
+  if (documents.length === 0) return true;
+  const operations = documents.map(({ _id, parts }): AnyBulkWriteOperation<T> => {
+    const filter = { _id, lastFold: { $lt: parts[0]!.seq }, fence: { $not: { $gt: fence } } };
+    return { updateOne: { filter: filter as unknown as Filter<T>, update: { $inc: sumOf(parts), $set: { lastFold: parts[parts.length - 1]!.seq, fence } } as never } };
+  });
+  const result = await collection.bulkWrite(operations, { ordered: false });
+  return result.matchedCount === documents.length;
+}
+
+/** A write whose only failures are collisions on `_id` (E11000): false then, true when it landed whole. */
+async function collided(write: Promise<unknown>): Promise<boolean> {
   try {
-    await collection.bulkWrite(operations, { ordered: false });
+    await write;
     return true;
   } catch (error) {
-    if (!(error instanceof MongoBulkWriteError)) throw error;
-    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    const errors = error instanceof MongoBulkWriteError ? (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) : [error as { code?: number }];
     if (errors.length === 0 || errors.some((writeError) => writeError.code !== 11000)) throw error;
     return false;
   }

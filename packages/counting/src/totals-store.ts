@@ -234,12 +234,7 @@ export class TotalsStore {
    */
   async readScope(dimension: BreakdownDimension, scope: string, range: DayRange): Promise<{ items: StoredItems; campaignOwnerAccountId?: string; publisherOwnerAccountId?: string }> {
     const { filter, itemField } = scopeQueryOf(dimension, scope);
-    const day: Record<string, string> = {};
-    if (range.from !== undefined) day.$gte = range.from;
-    if (range.to !== undefined) day.$lte = range.to;
-    const documents = await guardedRead('breakdown read', this.timeoutMs, () =>
-      this.days.find({ ...filter, ...(Object.keys(day).length > 0 ? { day } : {}) } as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray(),
-    );
+    const documents = await guardedRead('breakdown read', this.timeoutMs, () => this.days.find({ ...filter, ...dayRangeOf(range) } as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray());
     const items: StoredItems = new Map();
     const owners: { campaignOwnerAccountId?: string; publisherOwnerAccountId?: string } = {};
     for (const document of documents) {
@@ -309,8 +304,13 @@ function countersOf(document: DayDocument): Record<string, number> {
 
 /** The documents of a grain within a day range: the key fields, then the days (the index's order). */
 function filterOf<T>(grain: string, range: DayRange): Filter<T> {
+  return { ...grainFieldsOf(grain), ...dayRangeOf(range) } as Filter<T>;
+}
+
+/** The condition on `day` of a range (none for all time). */
+function dayRangeOf(range: DayRange): { day?: Record<string, string> } {
   const day: Record<string, string> = {};
   if (range.from !== undefined) day.$gte = range.from;
   if (range.to !== undefined) day.$lte = range.to;
-  return { ...grainFieldsOf(grain), ...(Object.keys(day).length > 0 ? { day } : {}) } as Filter<T>;
+  return Object.keys(day).length > 0 ? { day } : {};
 }

@@ -235,7 +235,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect(names).to.deep.equal(['counts_days', 'counts_hours', 'totals_folder']);
     });
 
-    it('changes nothing when a fold is applied twice: its upserts collide on the documents that hold it', async () => {
+    it('changes nothing when a fold is applied twice: every document holds it already (its lastFold)', async () => {
       const twice = fold(310, { 'c:96': { '2026-04-04|adRequests': 5, '2026-04-04T09|adRequests': 5 }, 'p:96': { '2026-04-04|adRequests': 5 } });
       await totals.applyFolds([twice], owners);
       const collection = mongo.db!.collection<DayDocument>('counts_days');
@@ -247,6 +247,24 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect(after.find((document) => document.level === 'campaign')).to.deep.include({ adRequests: 6, lastFold: 311 });
       const hours = await totals.readHours(['c:96'], '2026-04-04', '2026-04-04');
       expect(hours.get('c:96')?.hours).to.deep.equal({ '2026-04-04T09': { adRequests: 5 } });
+    });
+
+    it('counts a fold once when the same fold lands between its read and its write (the insert collides on _id)', async () => {
+      const raced = fold(315, { 'c:98': { '2026-04-05|adRequests': 4, '2026-04-05T10|adRequests': 4 } });
+      const { fence } = await totals.currentGuard();
+      let races = 0;
+      await totals.applyFolds([raced], owners, {
+        guard: {
+          fence,
+          stillHeld: async () => {
+            if (races++ === 0) await new TotalsStore(mongo, 5000).applyFolds([raced], owners, { guard: { fence, stillHeld: () => Promise.resolve(true) } });
+            return true;
+          },
+        },
+      });
+      expect(races, 'written again after the collision').to.be.at.least(2);
+      expect((await totals.readRange(['c:98'], {})).get('c:98')?.days['2026-04-05']).to.deep.equal({ adRequests: 4 });
+      expect((await totals.readHours(['c:98'], '2026-04-05', '2026-04-05')).get('c:98')?.hours).to.deep.equal({ '2026-04-05T10': { adRequests: 4 } });
     });
 
     it('refuses the write of a folder whose lease a later holder took, and stops its pass', async () => {
