@@ -242,7 +242,8 @@ export async function perEventData(system: BenchSystem): Promise<PerEventData> {
   } finally {
     redis.disconnect();
   }
-  const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('tracking') });
+  // Counting a collection of hundreds of thousands of documents takes longer on FerretDB than a service's deadline.
+  const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('tracking'), operationTimeoutMS: 600_000 });
   try {
     const db = connection.db!;
     const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
