@@ -3,17 +3,14 @@
  * network of 10,000 campaigns (100 advertisers of 100) and 2,000 platforms (40 owners of 50), with a month
  * of facts seeded through CountRecorder (as tests/bench/folder.bench.ts seeds: allocations spread over the
  * last 30 days, each fact counted at the end of its allocation's UTC day) and folded by a CountFolder into
- * the totals and the breakdowns. Then the breakdown use case of the tracking service (the MongoDB and Redis
- * reads and the sums, ordering and paging; not the HTTP hop) is timed, sequential calls, for an advertiser,
- * a publisher owner and an administrator, all time and the last 30 days, and how many documents each call
- * reads is printed: at rest, by a store that keeps no decoded documents and by one
- * that keeps them (another replica than the folder's). Then, for the administrator, with a fold pass of new
- * facts before every round of calls (as a live system folds every second or so): the first call after the
- * pass by that replica and by the folder's own process, and the pass's time. The heap the kept documents
- * take is measured after a forced collection (run node with --expose-gc).
+ * the day documents. Then the breakdown use case of the tracking service (the MongoDB and Redis reads and
+ * the sums, ordering and paging; not the HTTP hop) is timed, sequential calls, for an advertiser, a
+ * publisher owner and an administrator, all time and the last 30 days, with how many day documents each
+ * call reads. Then, for the administrator, with a fold pass of new facts before every round of calls (as a
+ * live system folds every second or so): the first call after the pass, and the pass's time.
  *
  *   MONGO_URL=mongodb://127.0.0.1:27051/ REDIS_URL=redis://127.0.0.1:6379 \
- *     node --expose-gc --import tsx tests/bench/breakdown.bench.ts [facts=60000] [calls per case=40]
+ *     node --import tsx tests/bench/breakdown.bench.ts [facts=60000] [calls per case=40]
  *
  * BREAKDOWN_BENCH_KEEP=1 keeps the database (its name is printed); BREAKDOWN_BENCH_DB=<name> times the
  * calls again on a kept database, without seeding or folding (the fold of a month takes minutes).
@@ -21,7 +18,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CountJournal, CountRecorder, UnfoldedCounts, type CountedAllocation } from '../../packages/counting/src';
-import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
+import { COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
 import { createLogger, Redis, waitForRedis } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/storage/src';
 import { seededRandom } from '../../packages/testkit/src';
@@ -59,12 +56,7 @@ async function main(): Promise<void> {
   // Counting the documents scans the collection on FerretDB: far longer than a service's deadline.
   const mongo = await connectMongo({ url: mongoUrl, dbName, operationTimeoutMS: 600_000 });
   const totals = new TotalsStore(mongo, 30_000);
-  const breakdowns = new BreakdownStore(mongo, 30_000);
-  // The folder's store above; another replica's, which keeps what it reads; one that keeps nothing.
-  const replica = new BreakdownStore(mongo, 30_000);
-  const plain = new BreakdownStore(mongo, 30_000, { cacheBytes: 0 });
   await totals.ensureIndexes();
-  await breakdowns.ensureIndexes();
   const journal = new CountJournal(redis, prefix);
   const recorder = new CountRecorder(redis, prefix, 30_000);
   const unfolded = new UnfoldedCounts(redis, prefix, 30_000);
@@ -133,7 +125,7 @@ async function main(): Promise<void> {
     );
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-    const folder = new CountFolder({ journal, totals, breakdowns, clock, logger: createLogger({ service: 'breakdown-bench', level: 'silent' }), tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 60_000 });
+    const folder = new CountFolder({ journal, totals, clock, logger: createLogger({ service: 'breakdown-bench', level: 'silent' }), tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 60_000 });
     started = performance.now();
     for (;;) {
       const pass = await passOf(folder);
@@ -141,9 +133,8 @@ async function main(): Promise<void> {
     }
     await folder.stop();
     const foldSeconds = (performance.now() - started) / 1000;
-    const documents = await mongo.db!.collection('breakdowns').countDocuments();
-    const throughDays = await mongo.db!.collection('breakdowns').countDocuments({ day: { $ne: null } });
-    console.log(`folded in ${foldSeconds.toFixed(0)} s: ${documents.toLocaleString('en')} breakdown documents (${throughDays.toLocaleString('en')} of them through-day documents of viewers' scopes)`);
+    const documents = await mongo.db!.collection('counts_days').countDocuments();
+    console.log(`folded in ${foldSeconds.toFixed(0)} s: ${documents.toLocaleString('en')} day documents`);
   }
 
   function casesOf(): Array<[string, string | undefined, string]> {
@@ -173,12 +164,12 @@ async function main(): Promise<void> {
     return queryString.replace(last30(), '&from/to: last 30 days');
   }
 
-  /** One call of the use case with this store, its time (ms) and answer. */
-  async function call(store: BreakdownStore, queryString: string, visibleTo: string | undefined) {
+  /** One call of the use case, its time (ms) and answer. */
+  async function call(queryString: string, visibleTo: string | undefined) {
     const parsed = parseBreakdownQuery(Object.fromEntries(new URLSearchParams(queryString)));
     if (!parsed.ok) throw new Error(parsed.code);
     // The use case loads @pilot/counting's build, this bench its source: the same classes, apart for the type checker.
-    const deps = { totals, breakdowns: store, unfolded, clock } as unknown as Parameters<typeof readBreakdown>[0];
+    const deps = { totals, unfolded } as unknown as Parameters<typeof readBreakdown>[0];
     const started = performance.now();
     const answer = await readBreakdown(deps, parsed.query, visibleTo);
     return { ms: performance.now() - started, answer, parsed: parsed.query };
@@ -188,48 +179,34 @@ async function main(): Promise<void> {
     return `${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${Math.max(...times).toFixed(1)}`;
   }
 
-  function heapMb(): number {
-    (globalThis as { gc?: () => void }).gc?.();
-    return process.memoryUsage().heapUsed / 1024 / 1024;
-  }
-
   async function timeCalls(): Promise<void> {
     const rows: string[] = [];
-    const heapBefore = heapMb();
     for (const [who, visibleTo, queryString] of casesOf()) {
-      const { parsed } = await call(plain, queryString, visibleTo);
+      const { parsed } = await call(queryString, visibleTo);
       const plan = planBreakdown(parsed.by, { ...parsed.filter, visibleTo });
-      const stored = await replica.read(parsed.by, plan.candidates, parsed.filter, await totals.firstMonth(), clock.now());
-      const documentsRead = [...stored.values()].reduce((sum, scope) => sum + scope.documentsRead, 0);
-      const timesOf = async (store: BreakdownStore) => {
-        const times: number[] = [];
-        for (let n = 0; n < CALLS; n += 1) times.push((await call(store, queryString, visibleTo)).ms);
-        return times;
-      };
-      const before = await timesOf(plain);
-      const kept = await timesOf(replica);
-      let { answer } = await call(replica, queryString, visibleTo);
+      const stored = await Promise.all(plan.candidates.map((scope) => totals.readScope(parsed.by, scope, parsed.filter)));
+      const documentsRead = stored.reduce((sum, scope) => sum + [...scope.items.values()].reduce((days, item) => days + item.size, 0), 0);
+      const times: number[] = [];
+      for (let n = 0; n < CALLS; n += 1) times.push((await call(queryString, visibleTo)).ms);
+      let { answer } = await call(queryString, visibleTo);
       let items = answer.items.length;
       for (let cursor = answer.nextCursor; cursor !== null; ) {
-        answer = (await call(replica, `${queryString}&limit=100&cursor=${cursor}`, visibleTo)).answer;
+        answer = (await call(`${queryString}&limit=100&cursor=${cursor}`, visibleTo)).answer;
         items += answer.items.length;
         cursor = answer.nextCursor;
       }
-      rows.push(`| ${who} | ${label(queryString)} | ${documentsRead} | ${items.toLocaleString('en')} | ${figures(before)} | ${figures(kept)} |`);
+      rows.push(`| ${who} | ${label(queryString)} | ${documentsRead.toLocaleString('en')} | ${items.toLocaleString('en')} | ${figures(times)} |`);
       log(rows[rows.length - 1]!);
     }
-    const usage = replica.cacheUsage();
-    console.log(`\nbreakdown calls at rest, ${CALLS} sequential each (ms; the first page of 50; items: all pages; load average ${loadAverage()})\n| account | query | documents read | items | p50 none kept | p95 | max | p50 kept | p95 | max |\n|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
-    console.log(`kept documents: ${usage.entries}, reckoned ${(usage.bytes / 1024 / 1024).toFixed(1)} MB; heap ${heapBefore.toFixed(1)} MB before the calls, ${heapMb().toFixed(1)} MB after (forced collection${(globalThis as { gc?: unknown }).gc ? '' : ' not available: run with --expose-gc'})`);
+    console.log(`\nbreakdown calls at rest, ${CALLS} sequential each (ms; the first page of 50; items: all pages; load average ${loadAverage()})\n| account | query | day documents read | items | p50 | p95 | max |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
   }
 
   /**
    * A fold pass of new facts (today, across the network) before every round; then the administrator's
-   * calls, each the first after the pass for the replica's store and the folder's. Applied folds are
-   * kept as in the services (COUNT_FOLDING).
+   * calls, each the first after the pass. Applied folds are kept as in the services (COUNT_FOLDING).
    */
   async function timeCallsWhileFolding(): Promise<void> {
-    const folder = new CountFolder({ journal, totals, breakdowns, clock, logger: createLogger({ service: 'breakdown-bench', level: 'silent' }), tickMs: 0, ...COUNT_FOLDING, graceMs: 0, leaseMs: 60_000 });
+    const folder = new CountFolder({ journal, totals, clock, logger: createLogger({ service: 'breakdown-bench', level: 'silent' }), tickMs: 0, ...COUNT_FOLDING, graceMs: 0, leaseMs: 60_000 });
     const admin = casesOf().filter(([, visibleTo, queryString]) => visibleTo === undefined && !queryString.includes('campaignId'));
     const times = new Map<string, number[]>();
     const passes: number[] = [];
@@ -241,21 +218,16 @@ async function main(): Promise<void> {
       const started = performance.now();
       while (!(await passOf(folder)));
       passes.push(performance.now() - started);
-      for (const [name, store] of [['replica', replica], ['folder', breakdowns]] as const) {
-        for (const [, visibleTo, queryString] of admin) {
-          const key = `${name}|${queryString}`;
-          const { ms } = await call(store, queryString, visibleTo);
-          times.set(key, [...(times.get(key) ?? []), ms]);
-          log(`round ${round + 1}, pass ${passes[passes.length - 1]!.toFixed(0)} ms: ${name} ${label(queryString)} ${ms.toFixed(1)} ms`);
-        }
+      for (const [, visibleTo, queryString] of admin) {
+        const { ms } = await call(queryString, visibleTo);
+        times.set(queryString, [...(times.get(queryString) ?? []), ms]);
+        log(`round ${round + 1}, pass ${passes[passes.length - 1]!.toFixed(0)} ms: ${label(queryString)} ${ms.toFixed(1)} ms`);
       }
     }
     await folder.stop();
-    const rows = admin.flatMap(([who, , queryString]) =>
-      (['replica', 'folder'] as const).map((name) => `| ${who} | ${label(queryString)} | ${name === 'replica' ? 'another replica' : "the folder's process"} | ${figures(times.get(`${name}|${queryString}`)!)} |`),
-    );
-    console.log(`\nthe administrator's calls with a fold pass of ${FACTS_PER_PASS} new facts before each round, ${CALLS} rounds (ms; the first call after the pass; load average ${loadAverage()})\n| account | query | process | p50 | p95 | max |\n|---|---|---|---|---|---|\n${rows.join('\n')}`);
-    console.log(`fold passes: p50 ${percentile(passes, 50).toFixed(0)} ms, p95 ${percentile(passes, 95).toFixed(0)} ms; kept documents ${replica.cacheUsage().entries} (replica), ${breakdowns.cacheUsage().entries} (folder's), heap ${heapMb().toFixed(1)} MB`);
+    const rows = admin.map(([who, , queryString]) => `| ${who} | ${label(queryString)} | ${figures(times.get(queryString)!)} |`);
+    console.log(`\nthe administrator's calls with a fold pass of ${FACTS_PER_PASS} new facts before each round, ${CALLS} rounds (ms; the first call after the pass; load average ${loadAverage()})\n| account | query | p50 | p95 | max |\n|---|---|---|---|---|\n${rows.join('\n')}`);
+    console.log(`fold passes: p50 ${percentile(passes, 50).toFixed(0)} ms, p95 ${percentile(passes, 95).toFixed(0)} ms`);
   }
 }
 

@@ -209,6 +209,17 @@ export interface PerEventData {
   totalsGrainDays: number;
 }
 
+/** Commands the store has answered so far, by name (`serverStatus.metrics.commands`, on MongoDB and the local store alike). */
+export async function storeCommands(system: BenchSystem): Promise<Record<string, number>> {
+  const connection = await connectMongo({ url: system.mongoUrl, dbName: 'admin' });
+  try {
+    const status = (await connection.db!.command({ serverStatus: 1 })) as { metrics?: { commands?: Record<string, { total?: number | { toNumber(): number } }> } };
+    return Object.fromEntries(Object.entries(status.metrics?.commands ?? {}).map(([name, { total }]) => [name, typeof total === 'number' ? total : (total?.toNumber() ?? 0)]));
+  } finally {
+    await connection.close();
+  }
+}
+
 export async function perEventData(system: BenchSystem): Promise<PerEventData> {
   const redis = createRedis(system.redisUrl, 'bench-per-event');
   await waitForRedis(redis);
@@ -231,15 +242,21 @@ export async function perEventData(system: BenchSystem): Promise<PerEventData> {
   } finally {
     redis.disconnect();
   }
-  const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('tracking') });
+  // Counting a collection of hundreds of thousands of documents takes longer on FerretDB than a service's deadline.
+  const connection = await connectMongo({ url: system.mongoUrl, dbName: system.dbOf('tracking'), operationTimeoutMS: 600_000 });
   try {
     const db = connection.db!;
     const names = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
     if (names.has('records')) data.records = await db.collection('records').countDocuments({});
     if (names.has('filtered_clicks')) data.filteredClicks = await db.collection('filtered_clicks').countDocuments({});
-    // One document per grain and month in `totals` (`totals_<nn>` were the shards of an earlier layout).
+    // One document per grain and day in `counts_days`; earlier versions kept one per grain and month in
+    // `totals` (`totals_<nn>` were the shards of a layout before that).
+    if (names.has('counts_days')) {
+      data.totalsCollections = 1;
+      data.totalsDocuments = data.totalsGrainDays = await db.collection('counts_days').estimatedDocumentCount();
+    }
     const totals = [...names].filter((name) => /^totals(_\d+)?$/.test(name));
-    data.totalsCollections = totals.length;
+    data.totalsCollections += totals.length;
     for (const name of totals) {
       for await (const document of db.collection(name).find({}, { projection: { days: 1 }, timeoutMode: 'iteration' })) {
         data.totalsDocuments += 1;

@@ -3,7 +3,7 @@
  * steady traffic, as a tracking replica holds it in the soak. Facts are counted through CountRecorder at
  * a steady rate (the soak's mix: ad requests, first confirmations and clicks of 100 platforms of 4 owners
  * and 10 campaigns), in intervals of INTERVAL_MS, while a CountFolder ticking every second folds them
- * into the totals and the breakdowns. Every 10 s it reads the RSS and the heap (after a forced garbage
+ * into the day documents. Every 10 s it reads the RSS and the heap (after a forced garbage
  * collection, so the heap is what is kept, not what awaits collection), the heap V8 reserved and the
  * memory outside it (buffers); each minute it prints the minute's peaks. A kept heap that grows minute
  * after minute is something kept; a flat one is not.
@@ -18,7 +18,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
 import { CountJournal, CountRecorder, type CountedAllocation } from '../../packages/counting/src';
-import { BreakdownStore, COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
+import { COUNT_FOLDING, CountFolder, TotalsStore } from '../../packages/counting/src/totals';
 import { createLogger, createRedis, waitForRedis } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/storage/src';
 import { seededRandom } from '../../packages/testkit/src';
@@ -40,13 +40,11 @@ async function main(): Promise<void> {
   await waitForRedis(redis);
   const mongo = await connectMongo({ url: mongoUrl, dbName: `folder_memory_${runId}` });
   const totals = new TotalsStore(mongo, 10_000);
-  const breakdowns = new BreakdownStore(mongo, 10_000);
   await totals.ensureIndexes();
-  await breakdowns.ensureIndexes();
   const journal = new CountJournal(redis, prefix);
   const recorder = new CountRecorder(redis, prefix, 10_000, INTERVAL_MS);
   const logger = createLogger({ service: 'folder-memory-bench', level: 'silent' });
-  const folder = new CountFolder({ journal, totals, breakdowns, clock: { now: () => new Date() }, logger, tickMs: 1000, ...COUNT_FOLDING });
+  const folder = new CountFolder({ journal, totals, clock: { now: () => new Date() }, logger, tickMs: 1000, ...COUNT_FOLDING });
   const random = seededRandom(20261127);
   const snapshots = process.env.HEAP_SNAPSHOTS === '1' ? path.resolve(__dirname, '../../.data', runId) : null;
   if (snapshots) mkdirSync(snapshots, { recursive: true });

@@ -56,15 +56,18 @@ async function main(): Promise<void> {
   // An earlier version exports everything from its index; this one keeps the MongoDB side in totals.ts.
   const source = process.env.COUNTING_SRC ? path.resolve(process.env.COUNTING_SRC) : path.resolve(__dirname, '../../packages/counting/src');
   const totalsEntry = path.join(source, 'totals.ts');
+  // Earlier versions have a BreakdownStore and an HourlyStore of their own; this one writes the day documents only.
+  type StoreOfEarlierVersions = new (connection: unknown, timeoutMs: number) => { ensureIndexes(): Promise<void>; applyFolds(...args: unknown[]): Promise<void> };
   const { CountFolder, CountJournal, CountRecorder, TotalsStore, BreakdownStore, HourlyStore } = {
     ...((await import(path.join(source, 'index.ts'))) as typeof Counting),
-    ...((existsSync(totalsEntry) ? await import(totalsEntry) : {}) as typeof CountingTotals),
+    ...((existsSync(totalsEntry) ? await import(totalsEntry) : {}) as typeof CountingTotals & { BreakdownStore?: StoreOfEarlierVersions; HourlyStore?: StoreOfEarlierVersions }),
   };
+
   const mongo = await connectMongo({ url: mongoUrl, dbName: `folder_bench_${runId}` });
   const totals = new TotalsStore(mongo, 30_000);
   // An earlier version has no indexes to create.
   if (typeof totals.ensureIndexes === 'function') await totals.ensureIndexes();
-  // As tracking folds, into the breakdowns and the hourly figures; an earlier version has neither.
+  // As tracking folds: an earlier version into its breakdowns and hourly figures too.
   const breakdowns = BreakdownStore ? new BreakdownStore(mongo, 30_000) : undefined;
   const hourly = HourlyStore ? new HourlyStore(mongo, 30_000) : undefined;
   await breakdowns?.ensureIndexes();
@@ -138,7 +141,7 @@ async function main(): Promise<void> {
         const now = memory();
         peak = { rss: Math.max(peak.rss, now.rss), heap: Math.max(peak.heap, now.heap) };
       }, 100);
-      const folder = new CountFolder({ journal, totals, breakdowns, hourly, clock: { now: () => new Date() }, logger, tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 15_000 });
+      const folder = new CountFolder({ journal, totals, ...(breakdowns ? { breakdowns } : {}), ...(hourly ? { hourly } : {}), clock: { now: () => new Date() }, logger, tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 15_000 });
       const started = performance.now();
       const storeSecondsBefore = { ...storeSeconds };
       let passes = 0;

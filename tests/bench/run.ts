@@ -27,7 +27,7 @@ import { connectMongo } from '../../packages/storage/src';
 import { createRedis, waitForRedis } from '../../packages/platform/src';
 import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } from './load';
 import { cleanUp } from './cleanup';
-import { perEventData, seedCounts, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';
+import { perEventData, seedCounts, storeCommands, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';
 import { cpuPerRequest, infrastructurePids, sampleCpu } from './cpu';
 import { commandsText, costLines, costPerOperation, costSnapshot, idleRates, ourCpu } from './per-operation';
 import { ADMIN_ID, ROOT, SERVICE_NAMES, startBenchSystem, type BenchSystem } from './system';
@@ -689,8 +689,13 @@ async function main(): Promise<void> {
       log(`   seeded in ${seeded.seconds.toFixed(0)} s; tracking restarted with its folder, waiting up to ${FOLD_WAIT_SECONDS} s for it to fold everything`);
       // Timed from the restart: the folder starts with the process.
       const foldStartedAt = performance.now();
+      const commandsBefore = await storeCommands(system);
       await system.restart('tracking', { COUNT_FOLD_INTERVAL_MS: String(FOLD_INTERVAL_MS) });
+      const foldPids = pids();
+      const foldCpuBefore = sampleCpu(foldPids);
       const folding = await waitForFolding(system, FOLD_WAIT_SECONDS, log, foldStartedAt);
+      const foldCpuAfter = sampleCpu(foldPids);
+      const commandsAfter = await storeCommands(system);
       log(folding.finished ? `   folded ${folding.seconds.toFixed(0)} s after the folder started` : `   folding not finished after ${folding.seconds.toFixed(0)} s; measuring the stats calls anyway`);
       const left = await perEventData(system);
 
@@ -726,6 +731,13 @@ async function main(): Promise<void> {
           ? `${wait.seconds.toFixed(0)} s after the folder started (${wait.after.claimed - wait.before.claimed} folds claimed, ${wait.after.claimed} in all)`
           : `NOT finished ${wait.seconds.toFixed(0)} s after the folder started: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (${wait.after.claimed} claimed since the start, ${wait.before.pending} pending when the seeding ended)`;
       const grainDaysPerSecond = Math.round(left.totalsGrainDays / folding.seconds);
+      // The fold's cost per 1,000 grain-days: the store's commands meanwhile (the folder's, and the
+      // benchmark's wait), and the CPU of tracking (the folder), the store and Redis.
+      const perThousand = left.totalsGrainDays / 1000;
+      const foldCommands = Object.entries(commandsAfter)
+        .map(([name, total]) => [name, (total - (commandsBefore[name] ?? 0)) / perThousand] as const)
+        .filter(([, value]) => value >= 0.05);
+      const foldCpu = cpuPerRequest(foldCpuBefore, foldCpuAfter, perThousand);
       const nothingLeft = (data: PerEventData) => data.onceSetsPastWindow + (data.records ?? 0) + (data.filteredClicks ?? 0);
       const collection = (value: number | null) => (value === null ? 'absent' : `${count(value)} documents`);
       report.push(
@@ -738,6 +750,10 @@ async function main(): Promise<void> {
         `folding: ${foldedWhen(folding)}`,
         `totals documents in tracking's database: ${count(left.totalsDocuments)} in ${left.totalsCollections} collections (${count(seededData.totalsDocuments)} when the seeding ended), holding ${count(left.totalsGrainDays)} grain-days (${count(seededData.totalsGrainDays)} when the seeding ended)`,
         `folder: ${count(left.totalsGrainDays)} grain-days folded in ${folding.seconds.toFixed(0)} s from its start after the seeding: ${count(grainDaysPerSecond)} a second (each grain-day also writes its hourly document, and the breakdowns theirs)`,
+        `fold cost per 1,000 grain-days: store commands ${foldCommands.map(([name, value]) => `${name} ${value.toFixed(1)}`).join(', ')} (${foldCommands.reduce((sum, [, value]) => sum + value, 0).toFixed(1)} in all); CPU ms ${Object.entries(foldCpu)
+          .filter(([name, value]) => value >= 0.5 && ['tracking', 'ferretdb', 'redis'].includes(name))
+          .map(([name, value]) => `${name} ${value.toFixed(0)}`)
+          .join(', ')}`,
         `counted-once sets in Redis: ${left.onceSets} (${left.onceSetsPastWindow} of hours past their window, ${count(left.onceMembersPastWindow)} allocation ids in those; ${seededData.onceSets} / ${seededData.onceSetsPastWindow} when the seeding ended); hours listed for the sweep: ${left.onceHoursListed}`,
         `per-event collections in tracking's database: records ${collection(left.records)}, filtered_clicks ${collection(left.filteredClicks)}`,
         `stats of account ${STATS_ADVERTISER} equal to what was seeded for it: ${exact ? 'yes' : `NO (seeded ${JSON.stringify(expected)}, answered ${JSON.stringify(answered && { adRequests: answered.adRequests, confirmedDeliveries: answered.confirmedDeliveries, clickedLinks: answered.clickedLinks })})`}`,

@@ -98,7 +98,7 @@ describe('tracking killed in the middle of folding counts', function () {
     const seq = pending[0];
     if (seq === undefined) return { holder, kill: { pendingFolds: 0 } };
     const grains = await store.smembers(`${keys.foldPrefix(seq)}grains`);
-    const stored = await totals().readRange(grains, {}, new Date());
+    const stored = await totals().readRange(grains, {});
     const inMongo = [...stored.values()].filter((grain) => Object.values(grain.lastFolds).some((lastFold) => lastFold >= seq)).length;
     return { holder, kill: { pendingFolds: pending.length, fold: { seq, grains: grains.length, inMongo } } };
   }
@@ -111,7 +111,7 @@ describe('tracking killed in the middle of folding counts', function () {
 
   /** The counts MongoDB's documents of `grain` hold, over all days. */
   async function foldedTotals(grain: string): Promise<Totals> {
-    const document = (await totals().readRange([grain], {}, new Date())).get(grain);
+    const document = (await totals().readRange([grain], {})).get(grain);
     const sum: Totals = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
     for (const day of Object.values(document?.days ?? {})) {
       for (const kind of Object.keys(sum) as (keyof Totals)[]) sum[kind] += day[kind] ?? 0;

@@ -67,7 +67,7 @@ describe('Redis failed over to a replica that missed a claim (counting)', functi
       const recorder = new CountRecorder(redis, prefix, 1000, 3_600_000);
       for (let i = from; i < to; i += 1) await recorder.countAdRequest(61, { points: 1e9, windowSeconds: 60 }, { ...allocation, allocationId: `failover-${i}` }, at);
     };
-    const figure = async () => (await totals.read(['p:61'], [allocation.allocatedAt.toISOString().slice(0, 7)])).get('p:61')?.days[allocation.allocatedAt.toISOString().slice(0, 10)]?.adRequests;
+    const figure = async () => (await totals.readRange(['p:61'], {})).get('p:61')?.days[allocation.allocatedAt.toISOString().slice(0, 10)]?.adRequests;
     const folderOn = (redis: Redis) => {
       const made = new CountFolder({ journal: new CountJournal(redis, prefix), totals, clock: { now: () => new Date() }, logger, tickMs: 0, ...COUNT_FOLDING });
       folders.push(made);

@@ -166,7 +166,7 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     const count = async (from: number, to: number) => {
       for (let i = from; i < to; i += 1) await recorder.countAdRequest(41, { points: 1e9, windowSeconds: 60 }, { ...allocation, allocationId: `open-${i}` }, new Date());
     };
-    const figure = async () => (await totals.read(['c:31'], [allocation.allocatedAt.toISOString().slice(0, 7)])).get('c:31')?.days[allocation.allocatedAt.toISOString().slice(0, 10)]?.adRequests;
+    const figure = async () => (await totals.readRange(['c:31'], {})).get('c:31')?.days[allocation.allocatedAt.toISOString().slice(0, 10)]?.adRequests;
 
     await count(0, 5);
     const copy = mkdtempSync(join(tmpdir(), 'pilot-redis-open-copy-'));
@@ -212,7 +212,7 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     };
     const stored = async (): Promise<Figures> => {
       const figures = emptyFigures();
-      for (const [grain, { days }] of await totals.readRange(GRAINS, {}, new Date())) {
+      for (const [grain, { days }] of await totals.readRange(GRAINS, {})) {
         for (const counts of Object.values(days)) for (const kind of KINDS) figures[grain]![kind] += counts[kind] ?? 0;
       }
       return figures;

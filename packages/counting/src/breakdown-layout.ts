@@ -3,12 +3,73 @@
  * platform, within a *scope*. Pure: names and arithmetic only.
  *
  * A scope is a grain (layout.ts) that does not fix the breakdown's dimension: `all`, `co:<a>`, `po:<a>`,
- * and for campaigns `p:<p>` and `p:<p>|co:<a>`, for platforms `c:<c>` and `c:<c>|po:<a>`. A fact is
- * counted, beside its grains, in one *breakdown grain* per scope and dimension, `by-<dimension>@<scope>`,
- * whose fields are `<day>|<kind>|<item id>`: the folder moves each into the breakdown documents of its
- * scope, and a read adds what Redis still holds to them, as for the totals.
+ * and for campaigns `p:<p>` and `p:<p>|co:<a>`, for platforms `c:<c>` and `c:<c>|po:<a>`. MongoDB answers
+ * a scope from the day documents of one grain per item (`scopeQueryOf`: the scope `po:<a>` by campaign is
+ * the documents of the grains `c:<item>|po:<a>`). In Redis a fact is also counted in one *breakdown grain*
+ * per scope and dimension, `by-<dimension>@<scope>`, fields `<day>|<kind>|<item id>`, so that a read adds
+ * what is not folded yet without knowing the items; the folder leaves these grains out (the day
+ * documents hold their counts already).
  */
 import { UNFILLED_KIND, type CountedAllocation, type CountKind, type UnfilledAdRequest } from './layout';
+
+/** Per item id, per kind, a count. */
+export type ItemCounts = Record<string, Record<string, number>>;
+
+/** The day documents of a scope's items: their filter beside the day range, the field naming the item, and each item's grain. */
+export interface ScopeQuery {
+  filter: Record<string, unknown>;
+  itemField: 'campaignId' | 'publisherId';
+  grainOf(item: number): string;
+}
+
+/**
+ * The documents answering a breakdown of `scope` by `dimension`. An account's own campaign on its own
+ * platform counts under `co:` alone (layout.ts), so the `po:` scope by campaign leaves out the account's
+ * own campaigns, and the `co:` scope by platform its own platforms.
+ */
+export function scopeQueryOf(dimension: BreakdownDimension, scope: string): ScopeQuery {
+  const [head = '', tail] = scope.split('|');
+  const [kind = '', id = ''] = head.split(':');
+  const account = tail?.slice(3);
+  if (dimension === 'campaign') {
+    const byCampaign = (filter: Record<string, unknown>, grainOf: (item: number) => string): ScopeQuery => ({ filter, itemField: 'campaignId', grainOf });
+    if (kind === 'co') return byCampaign({ level: 'campaign', campaignOwnerAccountId: id }, (c) => `c:${c}`);
+    if (kind === 'po') return byCampaign({ level: 'campaignOnOwnersPublishers', accountId: id, campaignOwnerAccountId: { $ne: id } }, (c) => `c:${c}|po:${id}`);
+    if (kind === 'p') return byCampaign({ level: 'campaignPublisher', publisherId: Number(id), ...(account ? { campaignOwnerAccountId: account } : {}) }, (c) => `cp:${c}:${id}`);
+    return byCampaign({ level: 'campaign' }, (c) => `c:${c}`);
+  }
+  const byPublisher = (filter: Record<string, unknown>, grainOf: (item: number) => string): ScopeQuery => ({ filter, itemField: 'publisherId', grainOf });
+  if (kind === 'po') return byPublisher({ level: 'publisher', publisherOwnerAccountId: id }, (p) => `p:${p}`);
+  if (kind === 'co') return byPublisher({ level: 'publisherOnOwnersCampaigns', accountId: id, publisherOwnerAccountId: { $ne: id } }, (p) => `p:${p}|co:${id}`);
+  if (kind === 'c') return byPublisher({ level: 'campaignPublisher', campaignId: Number(id), ...(account ? { publisherOwnerAccountId: account } : {}) }, (p) => `cp:${id}:${p}`);
+  return byPublisher({ level: 'publisher' }, (p) => `p:${p}`);
+}
+
+/** A scope's day documents as read: per item and day, the counts and the document's `lastFold`. */
+export type StoredItems = Map<number, Map<string, { counts: Record<string, number>; lastFold: number }>>;
+
+/**
+ * The per-item counts of a scope within `range`: its documents', plus each count Redis holds of its
+ * breakdown grain that the item's day document has not applied (an open interval, or a fold above the
+ * document's `lastFold`).
+ */
+export function sumBreakdown(stored: StoredItems, parts: Array<{ fold: number; fields: Map<string, number> }>, range: { from?: string; to?: string }): ItemCounts {
+  const sums: ItemCounts = {};
+  const add = (item: string, kind: string, count: number) => {
+    const counts = (sums[item] ??= {});
+    counts[kind] = (counts[kind] ?? 0) + count;
+  };
+  for (const [item, days] of stored) for (const { counts } of days.values()) for (const [kind, count] of Object.entries(counts)) add(String(item), kind, count);
+  for (const part of parts) {
+    for (const [field, count] of part.fields) {
+      const parsed = parseBreakdownField(field);
+      if (!parsed || (range.from !== undefined && parsed.day < range.from) || (range.to !== undefined && parsed.day > range.to)) continue;
+      if (part.fold <= (stored.get(Number(parsed.itemId))?.get(parsed.day)?.lastFold ?? 0)) continue;
+      add(parsed.itemId, parsed.kind, count);
+    }
+  }
+  return sums;
+}
 
 export const BREAKDOWN_DIMENSIONS = ['campaign', 'publisher'] as const;
 export type BreakdownDimension = (typeof BREAKDOWN_DIMENSIONS)[number];
@@ -26,15 +87,6 @@ export function parseBreakdownGrain(grain: string): { dimension: BreakdownDimens
   const dimension = grain.slice(GRAIN_PREFIX.length, at);
   if (at < 0 || !(BREAKDOWN_DIMENSIONS as readonly string[]).includes(dimension)) return null;
   return { dimension: dimension as BreakdownDimension, scope: grain.slice(at + 1) };
-}
-
-/**
- * A viewer's scope (`all`, `co:<a>`, `po:<a>`: what an account or an administrator sees unfiltered) has
- * a document per day it folded, the month up to that day; a filter's scope (one campaign or platform)
- * keeps its days in its month document instead, as it holds the items of one campaign or platform only.
- */
-export function isViewerScope(scope: string): boolean {
-  return scope === 'all' || /^(co|po):[^|]*$/.test(scope);
 }
 
 export function isBreakdownGrain(grain: string): boolean {

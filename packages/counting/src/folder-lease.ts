@@ -64,11 +64,3 @@ export class FoldingInterruptedError extends Error {
 export async function checkHeld(guard: FoldGuard): Promise<void> {
   if (!(await guard.stillHeld())) throw new FoldingInterruptedError();
 }
-
-/**
- * The filter of a fold write under fencing number `fence`: the document, unless a later holder wrote it.
- * The `_id` index serves it (on the local store too, patch 0011).
- */
-export function fencedFilter(_id: string, fence: number): { _id: string; fence: { $not: { $gt: number } } } {
-  return { _id, fence: { $not: { $gt: fence } } };
-}

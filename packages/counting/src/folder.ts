@@ -3,15 +3,13 @@
  * Every tick, the replica holding the folder lease (in MongoDB, with its fencing number: folder-lease.ts) sweeps what is no longer needed (folds applied more
  * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
  * least `graceMs` ago as a fold numbered by the interval, and applies the pending
- * folds to MongoDB, several at once, grain chunk by grain chunk (one write per grain and month for the
+ * folds to MongoDB, several at once, grain chunk by grain chunk (one `$inc` per grain and day for the
  * whole batch), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
  * the next tick carries on from there.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '@pilot/platform';
-import { parseBreakdownGrain } from './breakdown-layout';
-import type { BreakdownStore } from './breakdown-store';
-import type { HourlyStore } from './hourly-store';
+import { isBreakdownGrain } from './breakdown-layout';
 import type { CountJournal, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
 import type { Fold } from './journal';
@@ -21,10 +19,6 @@ import type { TotalsStore } from './totals-store';
 export interface CountFolderOptions {
   journal: CountJournal;
   totals: TotalsStore;
-  /** Where the breakdown grains go (a service that counts none, as placement, has none). */
-  breakdowns?: BreakdownStore;
-  /** Where the hour fields go (none: they are not folded). */
-  hourly?: HourlyStore;
   clock: Clock;
   logger: Logger;
   tickMs: number;
@@ -93,10 +87,11 @@ export class CountFolder {
   }
 
   private async pass(everything: boolean): Promise<FoldPass> {
-    const { journal, totals, breakdowns, hourly, clock } = this.options;
+    const { journal, totals, clock } = this.options;
     const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
     const fence = await this.lease.hold(this.holder, this.options.leaseMs);
     if (fence === null) return none;
+    await totals.migrateOnce(fence);
     const state = await totals.readState();
     // Sweep first: a pass that falls behind must not keep expired counted-once sets alive.
     const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
@@ -125,7 +120,9 @@ export class CountFolder {
     // The grains of the batch, a chunk at a time: what the pass holds stays the same whatever the backlog.
     // The next chunk is read from Redis while the current one is written (two chunks held at most).
     const readChunk = async (from: string): Promise<Chunk> => {
-      const [next, grains]: [string, string[]] = await journal.scanGrains(from, GRAINS_PER_CHUNK, GATHERED_GRAINS_MS);
+      const [next, scanned]: [string, string[]] = await journal.scanGrains(from, GRAINS_PER_CHUNK, GATHERED_GRAINS_MS);
+      // The breakdown grains are Redis' alone: the day documents hold their counts already.
+      const grains = scanned.filter((grain) => !isBreakdownGrain(grain));
       if (grains.length === 0) return { next, folds: [], owners: new Map() };
       return { next, folds: await journal.readGrains(seqs, grains), owners: await journal.owners(subjectsOfGrains(grains)) };
     };
@@ -136,9 +133,7 @@ export class CountFolder {
       if (folds.length === 0) continue;
       await checkHeld(guard);
       await totals.coverBatch(state, through, monthsOf(folds));
-      // Each document takes only the folds above its own lastFold, so the three stores are written side by
-      // side; the pass ends only once every write has ended, so no write of it lands after the next pass.
-      await allEnded([totals.applyFolds(folds, owners, { guard, state, through }), breakdowns?.applyFolds(folds, owners, guard), hourly?.applyFolds(folds, guard)]);
+      await totals.applyFolds(folds, owners, { guard, state, through });
     }
     await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());
@@ -159,12 +154,6 @@ function ahead<T>(read: Promise<T>): Promise<T> {
   return read;
 }
 
-/** Waits for every one of the writes, then fails with the first failure if any failed. */
-async function allEnded(writes: Array<Promise<void> | undefined>): Promise<void> {
-  const failed = (await Promise.allSettled(writes)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
-}
-
 /** The months (YYYY-MM) the folds counted in: every field starts with its day. */
 function monthsOf(folds: Fold[]): string[] {
   const months = new Set<string>();
@@ -172,11 +161,11 @@ function monthsOf(folds: Fold[]): string[] {
   return [...months];
 }
 
-/** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains (or the breakdowns' scopes) are about, for their owners. */
+/** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains are about, for their owners. */
 function subjectsOfGrains(grains: string[]): string[] {
   const subjects = new Set<string>();
   for (const grain of grains) {
-    const { campaignId, publisherId } = subjectsOf(parseBreakdownGrain(grain)?.scope ?? grain);
+    const { campaignId, publisherId } = subjectsOf(grain);
     if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
     if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
   }

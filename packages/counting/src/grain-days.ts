@@ -5,9 +5,9 @@ import type { UnfoldedPart } from './unfolded';
 export type GrainDays = Record<string, Record<string, number>>;
 
 /**
- * A grain's days as MongoDB holds them (each month's document having applied the folds up to its
+ * A grain's days as MongoDB holds them (each day's document having applied the folds up to its
  * `lastFold`) plus what Redis holds that the documents do not: open intervals always, folds only above
- * the `lastFold` of the document of the day's month.
+ * the `lastFold` of the day's document.
  */
 export function grainDaysOf(stored: Pick<StoredGrain, 'days' | 'lastFolds'> | undefined, unfolded: Pick<UnfoldedPart, 'fold' | 'fields'>[]): GrainDays {
   const days: GrainDays = {};
@@ -16,7 +16,7 @@ export function grainDaysOf(stored: Pick<StoredGrain, 'days' | 'lastFolds'> | un
     for (const [field, count] of part.fields) {
       if (field[10] !== '|') continue; // an hour field (hourly-layout.ts)
       const date = field.slice(0, 10);
-      if (part.fold <= (stored?.lastFolds[date.slice(0, 7)] ?? 0)) continue;
+      if (part.fold <= (stored?.lastFolds[date] ?? 0)) continue;
       const kind = field.slice(11);
       const day = (days[date] ??= {});
       day[kind] = (day[kind] ?? 0) + count;

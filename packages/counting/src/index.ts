@@ -9,7 +9,5 @@ export * from './once-sets';
 export * from './journal';
 export * from './unfolded';
 export * from './grain-days';
-export * from './months';
 export * from './breakdown-layout';
-export * from './breakdown-periods';
 export * from './hourly-layout';

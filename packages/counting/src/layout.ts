@@ -183,3 +183,44 @@ export function subjectsOf(grain: string): { campaignId?: number; publisherId?: 
   if (parts[0] === 'cp') return { campaignId: Number(parts[1]), publisherId: Number(parts[2]) };
   return {};
 }
+
+/** Which grain a MongoDB document counts, as the fields a query names. */
+export type Level = 'network' | 'campaignOwner' | 'publisherOwner' | 'campaign' | 'publisher' | 'campaignPublisher' | 'campaignOnOwnersPublishers' | 'publisherOnOwnersCampaigns' | 'placement';
+
+export interface GrainFields {
+  level: Level;
+  campaignId: number | null;
+  publisherId: number | null;
+  /** The account a grain is split by (a campaign or platform owner), null for the others. */
+  accountId: string | null;
+  placementId: string | null;
+}
+
+/** The real fields of a grain in MongoDB (`c:7|po:a` is `{level: 'campaignOnOwnersPublishers', campaignId: 7, accountId: 'a'}`). */
+export function grainFieldsOf(grain: string): GrainFields {
+  const none: GrainFields = { level: 'network', campaignId: null, publisherId: null, accountId: null, placementId: null };
+  const [head = '', tail] = grain.split('|');
+  const [kind, first = '', second] = head.split(':');
+  const account = tail?.slice(3) ?? null;
+  switch (kind) {
+    case 'co':
+      return { ...none, level: 'campaignOwner', accountId: first };
+    case 'po':
+      return { ...none, level: 'publisherOwner', accountId: first };
+    case 'c':
+      return account === null ? { ...none, level: 'campaign', campaignId: Number(first) } : { ...none, level: 'campaignOnOwnersPublishers', campaignId: Number(first), accountId: account };
+    case 'p':
+      return account === null ? { ...none, level: 'publisher', publisherId: Number(first) } : { ...none, level: 'publisherOnOwnersCampaigns', publisherId: Number(first), accountId: account };
+    case 'cp':
+      return { ...none, level: 'campaignPublisher', campaignId: Number(first), publisherId: Number(second) };
+    case 'pl':
+      return { ...none, level: 'placement', placementId: head.slice(3) };
+    default:
+      return none;
+  }
+}
+
+/** A day document's `_id`: its key fields' values joined. */
+export function dayKeyOf(fields: GrainFields, day: string): string {
+  return [fields.level, fields.campaignId ?? '', fields.publisherId ?? '', fields.accountId ?? '', fields.placementId ?? '', day].join('|');
+}

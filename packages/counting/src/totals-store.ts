@@ -1,52 +1,59 @@
 /**
- * The totals in MongoDB (docs/counting.md), in the owning service's database: one document per grain
- * (see layout.ts) and UTC month, holding the month's counts per day, so a totals read is one lookup by
- * `_id` per grain and month asked for, whatever the traffic so far.
+ * The totals and the hourly figures in MongoDB (docs/counting.md), in the owning service's database. A
+ * document holds one grain's counts of one UTC day, with the grain's key as real fields (grainFieldsOf):
  *
- *   totals        {_id: '<grain>|<YYYY-MM>', grain, month: 'YYYY-MM', lastFold, days: {<YYYY-MM-DD>:
- *                 {adRequests?, confirmedDeliveries?, clickedLinks?, unfilledAdRequests?, filtered_head?,
- *                 filtered_preview_agent?, impressions?}}, campaignOwnerAccountId?, publisherOwnerAccountId?}
- *                 index {grain: 1, month: 1} (for a report or an operator; reads go by `_id`)
- *   totals_folder {_id: 'folder', appliedThrough, firstMonth}: the highest fold any document may hold (new
- *                 folds are numbered above it, whatever Redis remembers) and the first month counted (an
- *                 all-time read looks up the months from there to now). Written before the documents of
- *                 a batch, so it never lags behind them.
+ *   counts_days   {_id, level, campaignId, publisherId, accountId, placementId, day: 'YYYY-MM-DD',
+ *                 adRequests?, confirmedDeliveries?, clickedLinks?, unfilledAdRequests?, filtered_head?,
+ *                 filtered_preview_agent?, impressions?, campaignOwnerAccountId?, publisherOwnerAccountId?,
+ *                 lastFold, fence}
+ *   counts_hours  the same key and guard, `startsAt` (the day's 00:00 UTC), and `hours: {<HH>: {<kind>: n}}`;
+ *                 kept HOURLY_RETENTION_DAYS after its day
+ *   totals_folder {_id: 'folder', appliedThrough, firstMonth} (the breakdowns' reads start at firstMonth)
  *
- * Folds are applied by one folder at a time (the folder lease), in sequence order, several at once: a
- * document gets the folds numbered above its `lastFold` in one write that sets `lastFold` to the highest
- * of them, so a batch applied again after a crash adds to each document only what it lacks. A write reads
- * the document by `_id` and replaces it by `_id` (or inserts it, many in one command): nothing relies on
- * `$inc` or a conditional update being atomic, which FerretDB's are not.
+ * Both are indexed on the key fields then `day`, which every read gives (equalities, then the day range).
+ * `_id` is the key's values joined: the unique key on which a fold's upsert collides (the local store
+ * serves a filter beside `_id` from the `_id` index, patch 0011; a unique compound index it would scan).
  *
- * The schemas declare the documents and their indexes; the fold and the reads use the driver's collection
- * of the model (a model costs 0.3 to 0.6 ms more CPU per find or replace, thousands of
- * times per fold).
+ * A fold adds its counts with `$inc`, in one update per document whose filter is the document's `_id`,
+ * `lastFold` below the fold and `fence` not above the lease's: the update sets `lastFold` and `fence` in
+ * the same single-document write (folded-documents.ts, incrementAll). A fold applied again matches
+ * nothing, its upsert collides on `_id`, and nothing changes.
  */
-import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model } from '@pilot/storage';
-import type { Collection } from 'mongodb';
 import type { Clock } from '@pilot/platform';
-import { guardedRead, insertAll, readByIds, replaceAll } from './folded-documents';
-import { checkHeld, FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
+import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
+import type { Collection, Db, Filter } from 'mongodb';
+import { guardedRead, incrementAll, type Increment } from './folded-documents';
+import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
-import { isBreakdownGrain } from './breakdown-layout';
-import { parseField, subjectsOf } from './layout';
-import { monthOf, monthsToRead, totalsIdOf, type DayRange } from './months';
+import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredItems } from './breakdown-layout';
+import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
+import { dayKeyOf, grainFieldsOf, parseField, subjectsOf, type GrainFields } from './layout';
+import { migrateMonthDocuments } from './migrate-month-documents';
+
+/** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
+export interface DayRange {
+  from?: string;
+  to?: string;
+}
 
 /** Day counts: `<YYYY-MM-DD>` -> kind -> count. */
 export type DayCounts = Record<string, Record<string, number>>;
 
-/** A document of `totals`: one grain's counts of one UTC month. */
-export interface MonthTotals {
+interface CountsDocument extends GrainFields {
   _id: string;
-  grain: string;
-  /** YYYY-MM */
-  month: string;
+  day: string;
   lastFold: number;
-  /** The fencing number of the folder lease under which it was last written. */
-  fence?: number;
-  days: DayCounts;
+  fence: number;
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
+}
+
+/** A document of `counts_days`: its counters are top-level fields named by kind. */
+export type DayDocument = CountsDocument & Record<string, unknown>;
+
+export interface HourDocument extends CountsDocument {
+  startsAt: Date;
+  hours: HourCounts;
 }
 
 /** The folder's document of `totals_folder` (the other is the lease's, folder-lease.ts). */
@@ -58,10 +65,10 @@ export interface FolderState {
   firstMonth: string | null;
 }
 
-/** A grain's stored totals over the months read: their days, and per month the last fold applied. */
+/** A grain's stored totals over the days read: their counts, and per day the last fold applied. */
 export interface StoredGrain {
   days: DayCounts;
-  /** Month (YYYY-MM) -> `lastFold` of its document; a month without a document is absent (0). */
+  /** Day (YYYY-MM-DD) -> `lastFold` of its document; a day without a document is absent (0). */
   lastFolds: Record<string, number>;
   campaignOwnerAccountId?: string;
   publisherOwnerAccountId?: string;
@@ -70,78 +77,69 @@ export interface StoredGrain {
 export interface ApplyOptions {
   /** The folder lease's fencing number and check (by default: the current number, for a caller that holds no lease: tests, tools). */
   guard?: FoldGuard;
-  /**
-   * The folder state as last read or written (updated in place): saves a read per call. The batch's
-   * folds are at most `through` (default: the highest of `folds`).
-   */
+  /** The folder state as last read or written (updated in place); the batch's folds are at most `through`. */
   state?: FolderState;
   through?: number;
 }
 
 export { FoldingInterruptedError } from './folder-lease';
 
-const monthTotalsSchema = storedSchema<MonthTotals>(
-  {
-    _id: String,
-    grain: String,
-    month: String,
-    lastFold: Number,
-    fence: Number,
-    days: Mixed,
-    campaignOwnerAccountId: String,
-    publisherOwnerAccountId: String,
-  },
-  [[{ grain: 1, month: 1 }]],
-);
+const KEY_FIELDS = { level: String, campaignId: Number, publisherId: Number, accountId: String, placementId: String, day: String };
+const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
+const GUARD_FIELDS = { _id: String, lastFold: Number, fence: Number, campaignOwnerAccountId: String, publisherOwnerAccountId: String };
+const COUNTERS = { adRequests: Number, confirmedDeliveries: Number, clickedLinks: Number, unfilledAdRequests: Number, filtered_head: Number, filtered_preview_agent: Number, impressions: Number };
+// The breakdowns' reads (breakdown-layout.ts, scopeQueryOf): a scope's items by an owner or a platform.
+const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
+const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS }, [[KEY_INDEX], ...SCOPE_INDEXES]);
+const hourSchema = storedSchema<HourDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, startsAt: Date, hours: Mixed }, [[KEY_INDEX], [{ startsAt: 1 }]]);
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
 const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });
 
 const FOLDER_STATE_ID = 'folder';
-/** Documents written per lease check, and per command (one read, one bulk replace, one insert). */
+const DAY_MS = 86_400_000;
+/** Documents written per lease check and per bulk write. */
 const DOCUMENTS_PER_GROUP = 200;
+/** Fields a totals read leaves out: the guard, never summed. */
+const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
 
-/** One document's part of a batch: its counts in each fold it lacks. */
+/** One document's part of a batch: its grain, day and counts, fold by fold. */
 interface DocumentParts {
   grain: string;
-  month: string;
-  parts: Array<{ seq: number; days: DayCounts }>;
+  day: string;
+  parts: Array<{ seq: number; inc: Record<string, number> }>;
 }
 
-/** Splits the folds' counts into documents (grain and month), each with its parts fold by fold. */
-function documentPartsOf(folds: Fold[]): Map<string, DocumentParts> {
+/** Splits the folds' day fields (`hours`: their hour fields) into documents of a grain and day, each with its parts fold by fold. */
+function documentPartsOf(folds: Fold[], hours: boolean): Map<string, DocumentParts> {
   const documents = new Map<string, DocumentParts>();
   for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
     for (const [grain, fields] of counts) {
-      if (isBreakdownGrain(grain)) continue; // the breakdowns' (breakdown-store.ts)
+      if (isBreakdownGrain(grain)) continue; // Redis' alone: the day documents answer the breakdowns
       for (const [field, count] of fields) {
-        const parsed = parseField(field);
+        const hour = hours ? parseHourField(field) : null;
+        const parsed = hours ? hour && { day: hour.day, kind: `hours.${hour.hour}.${hour.kind}` } : parseField(field);
         if (!parsed || count <= 0) continue;
-        const month = monthOf(parsed.day);
-        const id = totalsIdOf(grain, month);
+        const id = `${grain}|${parsed.day}`;
         let document = documents.get(id);
-        if (!document) documents.set(id, (document = { grain, month, parts: [] }));
+        if (!document) documents.set(id, (document = { grain, day: parsed.day, parts: [] }));
         let part = document.parts[document.parts.length - 1];
-        if (part?.seq !== seq) document.parts.push((part = { seq, days: {} }));
-        const day = (part.days[parsed.day] ??= {});
-        day[parsed.kind] = (day[parsed.kind] ?? 0) + count;
+        if (part?.seq !== seq) document.parts.push((part = { seq, inc: {} }));
+        part.inc[parsed.kind] = (part.inc[parsed.kind] ?? 0) + count;
       }
     }
   }
   return documents;
 }
 
-function addDays(into: DayCounts, days: DayCounts): void {
-  for (const [date, counts] of Object.entries(days)) {
-    const day = (into[date] ??= {});
-    for (const [kind, count] of Object.entries(counts)) day[kind] = (day[kind] ?? 0) + count;
-  }
-}
-
 export class TotalsStore {
-  private readonly model: Model<MonthTotals>;
+  private readonly dayModel: Model<DayDocument>;
+  private readonly hourModel: Model<HourDocument>;
   private readonly stateModel: Model<FolderState>;
-  private readonly totals: Collection<MonthTotals>;
+  private readonly days: Collection<DayDocument>;
+  private readonly hours: Collection<HourDocument>;
   private readonly states: Collection<FolderState>;
+  private readonly db: Db;
+  private migrated = false;
 
   constructor(
     connection: Connection,
@@ -149,14 +147,29 @@ export class TotalsStore {
   ) {
     const db = connection.db;
     if (!db) throw new Error('MongoDB is not connected');
-    this.model = modelOf(connection, 'totals', monthTotalsSchema);
+    this.db = db;
+    this.dayModel = modelOf(connection, 'counts_days', daySchema);
+    this.hourModel = modelOf(connection, 'counts_hours', hourSchema);
     this.stateModel = modelOf(connection, 'totals_folder', folderStateSchema);
-    this.totals = db.collection<MonthTotals>(this.model.collection.collectionName);
+    this.days = db.collection<DayDocument>(this.dayModel.collection.collectionName);
+    this.hours = db.collection<HourDocument>(this.hourModel.collection.collectionName);
     this.states = db.collection<FolderState>(this.stateModel.collection.collectionName);
   }
 
   async ensureIndexes(): Promise<void> {
-    await createDeclaredIndexes(this.model, this.stateModel);
+    await createDeclaredIndexes(this.dayModel, this.hourModel, this.stateModel);
+  }
+
+  /** The retention of the hourly figures, for the service's RetentionSweeper. */
+  hourlyRetentionRule(): RetentionRule {
+    return retentionRule(this.hourModel, ['startsAt'], HOURLY_RETENTION_DAYS * DAY_MS);
+  }
+
+  /** Moves an earlier version's month documents into day documents, once (migrate-month-documents.ts): the folder calls it under its lease. */
+  async migrateOnce(fence: number): Promise<void> {
+    if (this.migrated) return;
+    await migrateMonthDocuments(this.db, fence);
+    this.migrated = true;
   }
 
   async readState(): Promise<FolderState> {
@@ -179,27 +192,60 @@ export class TotalsStore {
     return (await guardedRead('totals read', this.timeoutMs, () => this.readState())).firstMonth;
   }
 
-  /** The stored totals of these grains over `range` at `now`: the folder state, then one lookup per grain and month. */
-  async readRange(grains: string[], range: DayRange, now: Date): Promise<Map<string, StoredGrain>> {
-    const { firstMonth } = await guardedRead('totals read', this.timeoutMs, () => this.readState());
-    return this.read(grains, monthsToRead(range, firstMonth, now));
+  /** The stored totals of these grains over `range`, by grain: one indexed query per grain. */
+  async readRange(grains: string[], range: DayRange): Promise<Map<string, StoredGrain>> {
+    const found = await guardedRead('totals read', this.timeoutMs, () => Promise.all(grains.map((grain) => this.days.find(filterOf(grain, range), { maxTimeMS: this.timeoutMs }).toArray())));
+    const stored = new Map<string, StoredGrain>();
+    grains.forEach((grain, index) => {
+      const documents = found[index]!;
+      if (documents.length === 0) return;
+      const entry: StoredGrain = { days: {}, lastFolds: {} };
+      for (const document of documents) {
+        entry.days[document.day] = countersOf(document);
+        entry.lastFolds[document.day] = document.lastFold;
+        entry.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
+        entry.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
+      }
+      stored.set(grain, entry);
+    });
+    return stored;
   }
 
-  /** The stored totals of these grains in these months (YYYY-MM), by grain: one lookup by `_id` each. */
-  async read(grains: string[], months: string[]): Promise<Map<string, StoredGrain>> {
-    const ids = grains.flatMap((grain) => months.map((month) => totalsIdOf(grain, month)));
-    const found = await guardedRead('totals read', this.timeoutMs, () => Promise.all(ids.map((_id) => this.totals.findOne({ _id }, { maxTimeMS: this.timeoutMs }))));
-    const stored = new Map<string, StoredGrain>();
-    for (const document of found) {
-      if (!document) continue;
-      let grain = stored.get(document.grain);
-      if (!grain) stored.set(document.grain, (grain = { days: {}, lastFolds: {} }));
-      addDays(grain.days, document.days);
-      grain.lastFolds[document.month] = document.lastFold;
-      grain.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
-      grain.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
-    }
+  /** The stored hours of these grains from `from` to `to` (YYYY-MM-DD), by grain: one indexed query per grain. */
+  async readHours(grains: string[], from: string, to: string): Promise<Map<string, StoredHours>> {
+    const found = await guardedRead('hourly read', this.timeoutMs, () => Promise.all(grains.map((grain) => this.hours.find(filterOf(grain, { from, to }), { maxTimeMS: this.timeoutMs }).toArray())));
+    const stored = new Map<string, StoredHours>();
+    grains.forEach((grain, index) => {
+      const documents = found[index]!;
+      if (documents.length === 0) return;
+      const entry: StoredHours = { hours: {}, lastFolds: {} };
+      for (const document of documents) {
+        for (const [hour, counts] of Object.entries(document.hours)) entry.hours[`${document.day}T${hour}`] = { ...counts };
+        entry.lastFolds[document.day] = document.lastFold;
+      }
+      stored.set(grain, entry);
+    });
     return stored;
+  }
+
+  /**
+   * The day documents of a breakdown's scope within `range` (one indexed query), per item and day, and the
+   * owners they name of the campaign or platform the scope is about.
+   */
+  async readScope(dimension: BreakdownDimension, scope: string, range: DayRange): Promise<{ items: StoredItems; campaignOwnerAccountId?: string; publisherOwnerAccountId?: string }> {
+    const { filter, itemField } = scopeQueryOf(dimension, scope);
+    const documents = await guardedRead('breakdown read', this.timeoutMs, () => this.days.find({ ...filter, ...dayRangeOf(range) } as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray());
+    const items: StoredItems = new Map();
+    const owners: { campaignOwnerAccountId?: string; publisherOwnerAccountId?: string } = {};
+    for (const document of documents) {
+      const item = document[itemField] as number;
+      let days = items.get(item);
+      if (!days) items.set(item, (days = new Map()));
+      days.set(document.day, { counts: countersOf(document), lastFold: document.lastFold });
+      owners.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
+      owners.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
+    }
+    return { items, ...owners };
   }
 
   /** Adds fold `seq` to every grain it counted, once (see applyFolds). */
@@ -208,25 +254,21 @@ export class TotalsStore {
   }
 
   /**
-   * Adds every fold of the batch to the documents of the grains and months it counted, once: each
-   * document gets the folds numbered above its `lastFold` in one write, which sets `lastFold` to the
-   * highest of them. The folder state covers the batch first (its fold numbers and its months). `owners`
-   * maps `c:<id>` / `p:<id>` to accounts.
+   * Adds every fold of the batch to the day and hour documents of the grains it counted, once each: a
+   * document takes the folds above its `lastFold` with `$inc`. The folder state covers the batch first
+   * (its fold numbers and its months). `owners` maps `c:<id>` / `p:<id>` to accounts.
    */
   async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
-    const documents = documentPartsOf(folds);
-    if (documents.size === 0) return;
+    const days = documentPartsOf(folds, false);
+    const hours = documentPartsOf(folds, true);
+    if (days.size === 0 && hours.size === 0) return;
     const guard = options.guard ?? (await this.currentGuard());
     const state = options.state ?? (await this.readState());
-    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...documents.values()].map(({ month }) => month));
-    const entries = [...documents];
-    for (let start = 0; start < entries.length; start += DOCUMENTS_PER_GROUP) await this.writeGroup(entries.slice(start, start + DOCUMENTS_PER_GROUP), owners, guard);
+    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...days.values()].map(({ day }) => day.slice(0, 7)));
+    await Promise.all([this.write(this.days, days, owners, guard, false), this.write(this.hours, hours, owners, guard, true)]);
   }
 
-  /**
-   * Makes the folder state cover a batch before any document of it is written: its fold numbers (up to
-   * `through`) and its months. `state` is updated in place.
-   */
+  /** Makes the folder state cover a batch before any document of it is written: its fold numbers (up to `through`) and its months. */
   async coverBatch(state: FolderState, through: number, months: string[]): Promise<void> {
     const firstMonth = months.reduce<string | null>((first, month) => (first === null || month < first ? month : first), state.firstMonth);
     if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
@@ -236,41 +278,39 @@ export class TotalsStore {
     }
   }
 
-  /**
-   * Reads the group's documents in one command, then, the lease checked, replaces those that exist in one
-   * and inserts the others in another, both under the lease's fencing number.
-   */
-  private async writeGroup(group: Array<[string, DocumentParts]>, owners: Map<string, string>, guard: FoldGuard): Promise<void> {
-    const stored = await readByIds(this.totals, group.map(([_id]) => _id));
-    const replaced: MonthTotals[] = [];
-    const inserted: MonthTotals[] = [];
-    for (const [_id, parts] of group) {
-      const next = this.withParts(_id, parts, stored.get(_id) ?? null, owners);
-      if (next) (stored.has(_id) ? replaced : inserted).push(next);
-    }
-    await checkHeld(guard);
-    await replaceAll(this.totals, replaced, guard.fence);
-    // A document that appeared meanwhile (only one folder writes, so hardly ever) fails the insert and the
-    // pass; the next pass reads it and adds only what it lacks.
-    await insertAll(this.totals, inserted, guard.fence);
+  private async write<T extends CountsDocument>(collection: Collection<T>, documents: Map<string, DocumentParts>, owners: Map<string, string>, guard: FoldGuard, hours: boolean): Promise<void> {
+    const increments: Increment[] = [...documents.values()].map(({ grain, day, parts }) => {
+      const fields = grainFieldsOf(grain);
+      const { campaignId, publisherId } = subjectsOf(grain);
+      // The key fields a grain names (a field it does not name is absent, which a query's null matches).
+      const onInsert: Record<string, unknown> = { ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)), day };
+      if (hours) onInsert.startsAt = new Date(`${day}T00:00:00.000Z`);
+      const campaignOwner = campaignId === undefined ? undefined : owners.get(`c:${campaignId}`);
+      const publisherOwner = publisherId === undefined ? undefined : owners.get(`p:${publisherId}`);
+      if (campaignOwner) onInsert.campaignOwnerAccountId = campaignOwner;
+      if (publisherOwner) onInsert.publisherOwnerAccountId = publisherOwner;
+      return { _id: dayKeyOf(fields, day), onInsert, parts };
+    });
+    for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(collection, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
   }
-
-  /** The document with the parts it lacks added, or null when it has them all. */
-  private withParts(_id: string, { grain, month, parts }: DocumentParts, stored: MonthTotals | null, owners: Map<string, string>): MonthTotals | null {
-    const lastFold = stored?.lastFold ?? 0;
-    const missing = parts.filter((part) => part.seq > lastFold);
-    if (missing.length === 0) return null;
-    const days: DayCounts = {};
-    addDays(days, stored?.days ?? {});
-    for (const part of missing) addDays(days, part.days);
-    const document: MonthTotals = { _id, grain, month, lastFold: Math.max(...missing.map((part) => part.seq)), days };
-    const { campaignId, publisherId } = subjectsOf(grain);
-    const campaignOwner = stored?.campaignOwnerAccountId ?? (campaignId === undefined ? undefined : owners.get(`c:${campaignId}`));
-    const publisherOwner = stored?.publisherOwnerAccountId ?? (publisherId === undefined ? undefined : owners.get(`p:${publisherId}`));
-    if (campaignOwner) document.campaignOwnerAccountId = campaignOwner;
-    if (publisherOwner) document.publisherOwnerAccountId = publisherOwner;
-    return document;
-  }
-
 }
 
+/** A day document's counters, by kind. */
+function countersOf(document: DayDocument): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
+  return counts;
+}
+
+/** The documents of a grain within a day range: the key fields, then the days (the index's order). */
+function filterOf<T>(grain: string, range: DayRange): Filter<T> {
+  return { ...grainFieldsOf(grain), ...dayRangeOf(range) } as Filter<T>;
+}
+
+/** The condition on `day` of a range (none for all time). */
+function dayRangeOf(range: DayRange): { day?: Record<string, string> } {
+  const day: Record<string, string> = {};
+  if (range.from !== undefined) day.$gte = range.from;
+  if (range.to !== undefined) day.$lte = range.to;
+  return Object.keys(day).length > 0 ? { day } : {};
+}

@@ -1,6 +1,4 @@
-/** The counting pipeline's MongoDB side: the totals, the breakdowns, the hourly figures and the folder that moves counts into them. */
+/** The counting pipeline's MongoDB side: the day documents of the totals and hourly figures (the breakdowns read them too) and the folder that moves counts into them. */
 export * from './totals-store';
-export * from './breakdown-store';
-export * from './hourly-store';
 export * from './folder';
 export * from './folder-lease';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { firstKeptHourlyDay, grainHoursOf, hourFieldOf, hoursOfDays, parseHourField } from '../src/hourly-layout';
-import { dayPartsOf, withHourParts, type DayHours } from '../src/hourly-store';
+import { grainFieldsOf } from '../src/layout';
 import { grainDaysOf } from '../src/grain-days';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
@@ -25,22 +25,17 @@ describe('hourly figures', () => {
     expect(firstKeptHourlyDay(new Date('2026-03-10T12:00:00Z'))).to.equal('2026-02-04');
   });
 
-  it('folds the hour fields of a batch into a document per grain and day, once, leaving the day fields and breakdowns out', () => {
-    const folds = [
-      {
-        seq: 4,
-        counts: new Map([
-          ['all', new Map([['2026-03-08|adRequests', 3], ['2026-03-08T09|adRequests', 2], ['2026-03-09T00|adRequests', 1]])],
-          ['by-campaign@all', new Map([['2026-03-08|adRequests|5', 3]])],
-        ]),
-      },
-      { seq: 5, counts: new Map([['all', new Map([['2026-03-08T09|confirmedDeliveries', 1]])]]) },
-    ];
-    const documents = dayPartsOf(folds);
-    expect([...documents.keys()]).to.deep.equal(['all|2026-03-08', 'all|2026-03-09']);
-    const stored: DayHours = { _id: 'all|2026-03-08', grain: 'all', day: '2026-03-08', startsAt: new Date('2026-03-08T00:00:00Z'), lastFold: 4, hours: { '09': { adRequests: 2 } } };
-    expect(withHourParts('all|2026-03-08', documents.get('all|2026-03-08')!, stored)).to.deep.equal({ ...stored, lastFold: 5, hours: { '09': { adRequests: 2, confirmedDeliveries: 1 } } });
-    expect(withHourParts('all|2026-03-08', documents.get('all|2026-03-08')!, { ...stored, lastFold: 5 })).to.equal(null);
+  it('stores each grain as real fields a query names: a level, the campaign, platform, account or placement', () => {
+    const none = { campaignId: null, publisherId: null, accountId: null, placementId: null };
+    expect(grainFieldsOf('all')).to.deep.equal({ ...none, level: 'network' });
+    expect(grainFieldsOf('co:a1')).to.deep.equal({ ...none, level: 'campaignOwner', accountId: 'a1' });
+    expect(grainFieldsOf('po:a2')).to.deep.equal({ ...none, level: 'publisherOwner', accountId: 'a2' });
+    expect(grainFieldsOf('c:7')).to.deep.equal({ ...none, level: 'campaign', campaignId: 7 });
+    expect(grainFieldsOf('p:8')).to.deep.equal({ ...none, level: 'publisher', publisherId: 8 });
+    expect(grainFieldsOf('cp:7:8')).to.deep.equal({ ...none, level: 'campaignPublisher', campaignId: 7, publisherId: 8 });
+    expect(grainFieldsOf('c:7|po:a2')).to.deep.equal({ ...none, level: 'campaignOnOwnersPublishers', campaignId: 7, accountId: 'a2' });
+    expect(grainFieldsOf('p:8|co:a1')).to.deep.equal({ ...none, level: 'publisherOnOwnersCampaigns', publisherId: 8, accountId: 'a1' });
+    expect(grainFieldsOf('pl:x-1')).to.deep.equal({ ...none, level: 'placement', placementId: 'x-1' });
   });
 
   it('adds what Redis holds that the documents lack, and the day reader skips hour fields', () => {

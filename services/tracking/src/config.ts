@@ -18,7 +18,6 @@ export const configSpec = {
   PUBLIC_BASE_URL: url({ devDefault: 'http://127.0.0.1:8080', desc: 'origin of the site; a test ad\'s click redirects to its sandbox page' }),
   CAMPAIGN_URL: url({ devDefault: 'http://127.0.0.1:8102', desc: 'campaign service, for the snapshot of active campaigns' }),
   DEPENDENCY_TIMEOUT_MS: num({ default: 2000, desc: 'a MongoDB or Redis call slower than this answers 503' }),
-  BREAKDOWN_CACHE_MB: num({ default: 32, desc: 'heap the breakdown documents kept decoded for readers may take, in MiB (0: none; docs/counting.md)' }),
   ...countingSettings,
 };
 

@@ -20,7 +20,7 @@ import {
   redisTargetOf,
 } from '@pilot/platform';
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import { BreakdownStore, COUNT_FOLDING, CountFolder, HourlyStore, TotalsStore } from '@pilot/counting/totals';
+import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
 import { KeyReader } from '@pilot/publisher-keys';
 import { connectMongo, pingMongo, RetentionSweeper } from '@pilot/storage';
 import { subscribe } from './bus/subscriptions';
@@ -65,17 +65,13 @@ export async function start(config: Config, logger: Logger, options: StartOption
     const unfolded = new UnfoldedCounts(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS);
     const totals = new TotalsStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
     await totals.ensureIndexes();
-    const breakdowns = new BreakdownStore(mongo, config.DEPENDENCY_TIMEOUT_MS, { cacheBytes: config.BREAKDOWN_CACHE_MB * 1024 * 1024, clock });
-    await breakdowns.ensureIndexes();
-    const hourly = new HourlyStore(mongo, config.DEPENDENCY_TIMEOUT_MS);
-    await hourly.ensureIndexes();
     // The folder's commands carry a batch: on a busy Redis they take longer than a request's may, and one
     // that times out makes the whole pass start again.
     const folderRedis = resources.add(createRedis(redisTargetOf(config), 'tracking-folder', { commandTimeoutMs: FOLDER_REDIS_TIMEOUT_MS }), (opened) => opened.disconnect());
     const journal = new CountJournal(folderRedis, config.REDIS_KEY_PREFIX);
     registerCountingLag(metrics, journal);
     const folder = resources.add(
-      new CountFolder({ journal, totals, breakdowns, hourly, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
+      new CountFolder({ journal, totals, clock, logger, tickMs: config.COUNT_FOLD_INTERVAL_MS, ...COUNT_FOLDING }),
       (opened) => opened.stop(),
     );
     const publishers = new KeyReader(redis, config.REDIS_KEY_PREFIX, config.DEPENDENCY_TIMEOUT_MS, clock);
@@ -102,11 +98,11 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, breakdowns, hourly, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();
-    const retention = resources.add(new RetentionSweeper({ rules: [hourly.retentionRule()], clock, logger, intervalMs: RETENTION_SWEEP_MS }), (opened) => opened.stop());
+    const retention = resources.add(new RetentionSweeper({ rules: [totals.hourlyRetentionRule()], clock, logger, intervalMs: RETENTION_SWEEP_MS }), (opened) => opened.stop());
     retention.start();
     const server = resources.add(await listen(app, config.PORT, config.HOST), (opened) => opened.close());
     logger.info({ url: server.url }, 'tracking listening');

@@ -185,8 +185,8 @@ describe('stats rules', () => {
     expect(pair.choose(owners({ 'c:3': '8', 'p:4': '7' }))).to.deep.equal([]);
   });
 
-  it("adds Redis counts a grain's documents have not applied: open intervals always, folds above the lastFold of the day's month", () => {
-    const stored = { days: { '2026-01-31': { adRequests: 5 }, '2026-02-01': { adRequests: 2 } }, lastFolds: { '2026-01': 3, '2026-02': 4 } };
+  it("adds Redis counts a grain's documents have not applied: open intervals always, folds above the lastFold of the day's document", () => {
+    const stored = { days: { '2026-01-31': { adRequests: 5 }, '2026-02-01': { adRequests: 2 } }, lastFolds: { '2026-01-31': 3, '2026-02-01': 4 } };
     const parts = [
       { fold: OPEN_INTERVAL, fields: new Map([['2026-01-31|adRequests', 1]]) },
       { fold: 3, fields: new Map([['2026-01-31|adRequests', 10]]) },

@@ -313,7 +313,7 @@ describe('tracking: delivery confirmations and click links', () => {
   async function filteredVisits(allocation: Allocation, visit: 'head' | 'preview_agent'): Promise<number> {
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'tracking').MONGO_DB! });
     try {
-      const stored = (await new TotalsStore(mongo, 2000).readRange(['all'], {}, new Date())).get('all');
+      const stored = (await new TotalsStore(mongo, 2000).readRange(['all'], {})).get('all');
       const { parts } = await world.unfolded.read(['all']);
       const days = grainDaysOf(stored, parts);
       return days[dayOf(allocation.claims.issuedAt)]?.[`filtered_${visit}`] ?? 0;

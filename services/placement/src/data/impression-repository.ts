@@ -1,8 +1,8 @@
 /**
  * Website placement impressions, kept apart from the network's delivery totals: counted in Redis and
- * folded into this service's own `totals` collection by the counting pipeline of @pilot/counting
- * (docs/counting.md), under this service's own Redis namespace, so a count read is one lookup by key
- * per month counted, however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
+ * folded into this service's own `counts_days` collection by the counting pipeline of @pilot/counting
+ * (docs/counting.md), under this service's own Redis namespace, so a count read is one indexed query of
+ * a document per day counted, however many impressions there were. Grain `pl:<placementId>`, kind `impressions`, per UTC day.
  */
 import { dayOf, grainDaysOf, type CountRecorder, type UnfoldedCounts } from '@pilot/counting';
 import type { TotalsStore } from '@pilot/counting/totals';
@@ -24,10 +24,10 @@ export class ImpressionRepository {
     await this.counts.count([grainOf(placementId)], dayOf(at), KIND, at);
   }
 
-  /** Every impression counted so far, at `now`: one lookup per month since the first one counted. */
-  async countFor(placementId: string, now: Date): Promise<number> {
+  /** Every impression counted so far: one indexed query of the placement's day documents. */
+  async countFor(placementId: string): Promise<number> {
     const grain = grainOf(placementId);
-    const stored = (await this.totals.readRange([grain], {}, now)).get(grain);
+    const stored = (await this.totals.readRange([grain], {})).get(grain);
     const { parts } = await this.unfolded.read([grain]);
     const days = grainDaysOf(stored, parts);
     return Object.values(days).reduce((sum, day) => sum + (day[KIND] ?? 0), 0);

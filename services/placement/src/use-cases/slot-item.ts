@@ -9,10 +9,10 @@ export interface SlotItem {
   impressions: number;
 }
 
-export async function itemOf(deps: Pick<PlacementDeps, 'impressions' | 'clock'>, slot: Slot, placement: Placement | null): Promise<SlotItem> {
+export async function itemOf(deps: Pick<PlacementDeps, 'impressions'>, slot: Slot, placement: Placement | null): Promise<SlotItem> {
   return {
     slot,
     placement: placement ? adminViewOf(placement) : null,
-    impressions: placement ? await deps.impressions.countFor(placement.placementId, deps.clock.now()) : 0,
+    impressions: placement ? await deps.impressions.countFor(placement.placementId) : 0,
   };
 }

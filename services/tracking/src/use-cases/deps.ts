@@ -1,7 +1,7 @@
 /** What tracking's use cases are given by start.ts: the stores, the caches, the secrets and the clock. */
 import type { ActiveCampaignCache } from '@pilot/campaign-cache';
 import type { CountRecorder, UnfoldedCounts } from '@pilot/counting';
-import type { BreakdownStore, HourlyStore, TotalsStore } from '@pilot/counting/totals';
+import type { TotalsStore } from '@pilot/counting/totals';
 import type { Clock, Logger } from '@pilot/platform';
 import type { KeyReader } from '@pilot/publisher-keys';
 import type { TokenSecrets } from '@pilot/tokens';
@@ -9,8 +9,6 @@ import type { TokenSecrets } from '@pilot/tokens';
 export interface TrackingDeps {
   counts: CountRecorder;
   totals: TotalsStore;
-  breakdowns: BreakdownStore;
-  hourly: HourlyStore;
   unfolded: UnfoldedCounts;
   publishers: KeyReader;
   campaigns: ActiveCampaignCache;

@@ -1,5 +1,4 @@
 import { breakdownGrainOf, sumBreakdown } from '@pilot/counting';
-import { coveredBy } from '@pilot/counting/totals';
 import { keptItemOf, orderedItems, pageOf, planBreakdown, type BreakdownItem, type BreakdownQuery } from '../domain/breakdown';
 import { ownersOf, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
@@ -10,38 +9,32 @@ export interface BreakdownAnswer {
 }
 
 /**
- * The totals per campaign or platform over the records the filter and the account may see: the
- * breakdown documents of the scopes `stats` would read (at most three per scope and month, taken from the
- * process's decoded copies where they are still current), then what Redis holds that they do not, as for `stats`.
+ * The totals per campaign or platform over the records the filter and the account may see: the day
+ * documents of the scopes `stats` would read (one indexed query a scope), then what Redis holds that they
+ * do not, as for `stats`.
  */
-export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'breakdowns' | 'unfolded' | 'clock'>, query: BreakdownQuery, visibleTo: string | undefined): Promise<BreakdownAnswer> {
+export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: BreakdownQuery, visibleTo: string | undefined): Promise<BreakdownAnswer> {
   const filter: StatsFilter = { ...query.filter, visibleTo };
   const plan = planBreakdown(query.by, filter);
-  const firstMonth = await deps.totals.firstMonth();
-  const readBoth = async (unconfirmed: boolean) => {
-    const stored = await deps.breakdowns.read(query.by, plan.candidates, filter, firstMonth, deps.clock.now(), { unconfirmed });
-    const unfolded = await deps.unfolded.read(
-      plan.candidates.map((scope) => breakdownGrainOf(query.by, scope)),
-      plan.ownerSubjects,
-    );
-    return { stored, unfolded };
-  };
-  let { stored, unfolded } = await readBoth(true);
-  // A kept document whose later folds Redis let go of meanwhile: read again, MongoDB then Redis.
-  if (!coveredBy(stored, unfolded.keptFolds)) ({ stored, unfolded } = await readBoth(false));
-  const counts = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((scope) =>
-    sumBreakdown(
-      stored.get(scope)?.sides ?? [],
-      unfolded.parts.filter((part) => part.grain === breakdownGrainOf(query.by, scope)),
-      filter,
-    ),
+  const stored = await Promise.all(plan.candidates.map((scope) => deps.totals.readScope(query.by, scope, filter)));
+  const unfolded = await deps.unfolded.read(
+    plan.candidates.map((scope) => breakdownGrainOf(query.by, scope)),
+    plan.ownerSubjects,
   );
-  const merged = counts.reduce((into, scopeCounts) => {
-    for (const [id, kinds] of Object.entries(scopeCounts)) {
-      const item = (into[id] ??= {});
+  const chosen = new Set(plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, stored)));
+  const merged: Record<string, Record<string, number>> = {};
+  plan.candidates.forEach((scope, index) => {
+    if (!chosen.has(scope)) return;
+    const grain = breakdownGrainOf(query.by, scope);
+    const counts = sumBreakdown(
+      stored[index]!.items,
+      unfolded.parts.filter((part) => part.grain === grain),
+      filter,
+    );
+    for (const [id, kinds] of Object.entries(counts)) {
+      const item = (merged[id] ??= {});
       for (const [kind, count] of Object.entries(kinds)) item[kind] = (item[kind] ?? 0) + count;
     }
-    return into;
-  }, {});
+  });
   return pageOf(orderedItems(merged, query.sort, keptItemOf(query.by, filter)), query);
 }

@@ -1,15 +1,14 @@
-import { daysBetween, grainDaysOf, grainHoursOf } from '@pilot/counting';
+import { grainDaysOf, grainHoursOf } from '@pilot/counting';
 import { ownersOf, planStats, sumHours, sumStats, type HourlyStatsAnswer, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
 
 /**
  * The totals over the records the filter and the account may see: MongoDB's documents first (one per
- * grain and month of the range), then what Redis holds that they do not. A handful
- * of lookups by key, whatever the traffic.
+ * grain and day of the range, one indexed query per grain), then what Redis holds that they do not.
  */
-export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded' | 'clock'>, filter: StatsFilter): Promise<StatsAnswer> {
+export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, filter: StatsFilter): Promise<StatsAnswer> {
   const plan = planStats(filter);
-  const stored = await deps.totals.readRange(plan.candidates, filter, deps.clock.now());
+  const stored = await deps.totals.readRange(plan.candidates, filter);
   const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
   const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((grain) =>
     grainDaysOf(
@@ -22,13 +21,13 @@ export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded' |
 
 /**
  * The totals by the hour of a range of at most 8 days (validated by the caller): the hourly documents of
- * each grain and day, then what Redis holds that they do not; the plan's owners as for `readStats`.
+ * each grain and day (one indexed query per grain), then what Redis holds that they do not; the plan's owners as for `readStats`.
  */
-export async function readHourlyStats(deps: Pick<TrackingDeps, 'totals' | 'hourly' | 'unfolded' | 'clock'>, filter: StatsFilter & { from: string; to: string }): Promise<HourlyStatsAnswer> {
+export async function readHourlyStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, filter: StatsFilter & { from: string; to: string }): Promise<HourlyStatsAnswer> {
   const plan = planStats(filter);
   const [stored, owned] = await Promise.all([
-    deps.hourly.read(plan.candidates, daysBetween(filter.from, filter.to)),
-    plan.ownerSubjects.length > 0 ? deps.totals.readRange(plan.candidates, filter, deps.clock.now()) : Promise.resolve(new Map()),
+    deps.totals.readHours(plan.candidates, filter.from, filter.to),
+    plan.ownerSubjects.length > 0 ? deps.totals.readRange(plan.candidates, filter) : Promise.resolve(new Map()),
   ]);
   const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
   const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...owned.values()])).map((grain) =>
