@@ -1,3 +1,4 @@
+import { compile, Report as ReportSchema } from '@pilot/contracts';
 import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -13,6 +14,7 @@ interface Report {
 }
 
 const FIGURES = ['adRequests', 'confirmedDeliveries', 'clickedLinks'] as const;
+const validReport = compile(ReportSchema);
 
 /** The counts stay in Redis, are all folded, or are folded in two passes with the last day left in Redis. */
 for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
@@ -73,17 +75,25 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
     function get(path: string, account?: Account) {
       return request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, account));
     }
-    function report(query: string, account?: Account) {
-      return get(`/api/workspace/stats/report${query}`, account);
+    /** The answer, checked against the workspace API's schema when it is a JSON report. */
+    async function report(query: string, account?: Account) {
+      const answer = await get(`/api/workspace/stats/report${query}`, account);
+      if (answer.status === 200 && !query.includes('format=csv')) expect(validReport(answer.body), JSON.stringify(validReport.errors)).to.equal(true);
+      return answer;
+    }
+    async function ok(query: string, account?: Account) {
+      const answer = await report(query, account);
+      expect(answer.status, `${query}: ${answer.text}`).to.equal(200);
+      return answer;
     }
     async function rows(query: string, account: Account): Promise<Row[]> {
-      const body = (await report(query, account).expect(200)).body as Report;
+      const body = (await ok(query, account)).body as Report;
       expect(body.nextCursor, query).to.equal(null);
       return body.rows;
     }
 
     it('groups an advertiser’s records by day and campaign, the day first, with the totals of every row', async () => {
-      const answer = (await report('?by=day,campaign', { accountId: ADVERTISER }).expect(200)).body as Report;
+      const answer = (await ok('?by=day,campaign', { accountId: ADVERTISER })).body as Report;
       expect(answer).to.deep.equal({
         rows: [
           { day: '2026-03-28', campaignId: 31, adRequests: 2, confirmedDeliveries: 0, clickedLinks: 0 },
@@ -114,7 +124,7 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
           const stats = (await get(`/api/workspace/stats${range}`, account).expect(200)).body as Record<string, number>;
           const join = range ? `${range}&` : '?';
           for (const by of ['campaign', 'publisher']) {
-            const answer = (await report(`${join}by=${by}&limit=100`, account).expect(200)).body as Report;
+            const answer = (await ok(`${join}by=${by}&limit=100`, account)).body as Report;
             for (const kind of FIGURES) expect(answer.totals[kind], `${account.accountId} ${range} by ${by}: ${kind}`).to.equal(stats[kind]);
             const items = (await get(`/api/workspace/stats/breakdown${join}by=${by}&limit=100`, account).expect(200)).body.items as Array<Record<string, number>>;
             const field = by === 'campaign' ? 'campaignId' : 'publisherId';
@@ -126,14 +136,14 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
     });
 
     it('shows an account with no records nothing, and keeps to the filters and the range', async () => {
-      expect(await report('?by=campaign', { accountId: STRANGER }).expect(200)).to.have.nested.property('body.totals.adRequests', 0);
+      expect(await report('?by=campaign', { accountId: STRANGER })).to.have.nested.property('body.totals.adRequests', 0);
       expect(await rows('?by=campaign', { accountId: STRANGER })).to.deep.equal([]);
       expect(await rows('?by=publisher&campaignId=31', { accountId: PUBLISHER_OWNER })).to.deep.equal([{ publisherId: 41, adRequests: 3, confirmedDeliveries: 1, clickedLinks: 1 }]);
       expect(await rows('?by=campaign,publisher&from=2026-04-02&to=2026-04-02', { accountId: OTHER_ADVERTISER })).to.deep.equal([{ campaignId: 34, publisherId: 42, adRequests: 4, confirmedDeliveries: 0, clickedLinks: 0 }]);
     });
 
     it('groups by the hour of a range of at most 7 days', async () => {
-      const answer = (await report('?by=hour,campaign&from=2026-04-01&to=2026-04-03', { accountId: ADVERTISER }).expect(200)).body as Report;
+      const answer = (await ok('?by=hour,campaign&from=2026-04-01&to=2026-04-03', { accountId: ADVERTISER })).body as Report;
       expect(answer.rows).to.deep.equal([
         { hour: '2026-04-01T12:00:00.000Z', campaignId: 31, adRequests: 3, confirmedDeliveries: 1, clickedLinks: 1 },
         { hour: '2026-04-02T08:00:00.000Z', campaignId: 32, adRequests: 2, confirmedDeliveries: 0, clickedLinks: 0 },
@@ -156,7 +166,7 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
       let totals: Record<string, number> | undefined;
       for (let page = 0; cursor !== null; page += 1) {
         expect(page, 'pages').to.be.below(10);
-        const body: Report = (await report(`?by=campaign,publisher&sort=clickedLinks&limit=4${cursor ? `&cursor=${cursor}` : ''}`, admin).expect(200)).body;
+        const body: Report = (await ok(`?by=campaign,publisher&sort=clickedLinks&limit=4${cursor ? `&cursor=${cursor}` : ''}`, admin)).body;
         totals ??= body.totals;
         expect(body.totals, 'every page carries the totals of every row').to.deep.equal(totals);
         seen.push(...body.rows);
@@ -167,7 +177,7 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
     });
 
     it('answers CSV: a header, then every row, without paging', async () => {
-      const answer = await report('?by=day,campaign,language&sort=clickedLinks&limit=1&format=csv', { accountId: ADVERTISER }).expect(200);
+      const answer = await ok('?by=day,campaign,language&sort=clickedLinks&limit=1&format=csv', { accountId: ADVERTISER });
       expect(answer.headers['content-type']).to.match(/^text\/csv/);
       expect(answer.text).to.equal(
         [
@@ -181,11 +191,11 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
           .map((line) => `${line}\r\n`)
           .join(''),
       );
-      expect((await report('?by=campaign&format=csv', { accountId: STRANGER }).expect(200)).text).to.equal('campaignId,adRequests,confirmedDeliveries,clickedLinks\r\n');
+      expect((await ok('?by=campaign&format=csv', { accountId: STRANGER })).text).to.equal('campaignId,adRequests,confirmedDeliveries,clickedLinks\r\n');
     });
 
     it('refuses bad dimensions, a bad cursor and bad query values with 400 and a stable code', async () => {
-      const page = (await report('?by=campaign&limit=1', admin).expect(200)).body as Report;
+      const page = (await ok('?by=campaign&limit=1', admin)).body as Report;
       const cases: Array<[string, string]> = [
         ['', 'invalid_dimension'],
         ['?by=account', 'invalid_dimension'],
