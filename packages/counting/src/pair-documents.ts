@@ -3,9 +3,10 @@
  * `cp:<campaign>:<publisher>` (level `campaignPublisher`, one per campaign, platform and day, naming both
  * owners), over the records an account may see. Pure: the filters only.
  */
-import type { DayRange } from './totals-store';
-
-export interface PairQuery extends DayRange {
+export interface PairQuery {
+  /** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
+  from?: string;
+  to?: string;
   campaignId?: number;
   publisherId?: number;
   /** Records of campaigns or publishers owned by this account; undefined for an administrator (all). */
