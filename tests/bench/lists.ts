@@ -4,7 +4,8 @@
  * their stores (`VersionedStore` of `@pilot/storage`, as the services write them: the record's document and its
  * history entries, two per record), then the calls people make are timed one at a time through the gateway: the
  * first page and a deep page of each list, for an administrator and for an owner, with a status filter,
- * with a search (`q`), and the audit's first and deep pages. What is seeded is removed afterwards.
+ * with a search (`q`), and the audit's first and deep pages; then the work tables' pages, each page's calls
+ * at once (its rows, their figures of 30 days, the count of matches). What is seeded is removed afterwards.
  */
 import { performance } from 'node:perf_hooks';
 import type { Db } from 'mongodb';
@@ -230,6 +231,54 @@ export async function timeLists(admin: Browser, advertiser: Browser, platformOwn
   await measure('audit, deep page (after 5,000 campaign entries)', 'administrator', admin, audit, 50, deep.audit);
   await measure('audit, first page', 'owner (100 campaigns)', advertiser, audit, 50);
   await measure('audit, deep page (after 150)', 'owner (100 campaigns)', advertiser, audit, 50, deep.ownerAudit);
+  return timings;
+}
+
+/**
+ * One sample of a work table's page: its calls at once, as the page asks them (the list's page, its figures
+ * for the period from one breakdown call and, on a first page, the count of matches), timed until the last
+ * answer; `then` follows with the call that needs the first answers (the records of a page sorted by a figure).
+ */
+async function timedPage(who: Browser, paths: string[], calls: number, then?: (answers: Array<{ status: number; body: Record<string, unknown> }>) => string | null): Promise<{ samples: number[]; errors: number }> {
+  const samples: number[] = [];
+  let errors = 0;
+  for (let call = 0; call < calls; call += 1) {
+    const started = performance.now();
+    const answers = await Promise.all(paths.map((path) => who.call('GET', path)));
+    const next = then?.(answers) ?? null;
+    if (next !== null) answers.push(await who.call('GET', next));
+    samples.push(performance.now() - started);
+    if (answers.some((answer) => answer.status !== 200)) errors += 1;
+  }
+  return { samples, errors };
+}
+
+/**
+ * The work tables (the campaigns and platforms lists as the workspace draws them: 25 rows with their
+ * figures of the last 30 days and the count of matches), each page's calls timed together; p95 at most 50 ms.
+ */
+export async function timeWorkTables(admin: Browser, advertiser: Browser, platformOwner: Browser, deep: DeepCursors, calls: number): Promise<ListTiming[]> {
+  const timings: ListTiming[] = [];
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+  const figures = (by: string) => `/api/workspace/stats/breakdown?by=${by}&from=${from}&to=${today}&sort=adRequests&limit=100`;
+  const page = async (call: string, who: string, browser: Browser, paths: string[], then?: Parameters<typeof timedPage>[3]) => {
+    timings.push({ call: `work table: ${call}`, who, ...(await timedPage(browser, paths, calls, then)), targetMs: 50 });
+  };
+  const campaigns = '/api/workspace/campaigns?limit=25';
+  const platforms = '/api/workspace/publishers?limit=25';
+  const count = (list: string) => `${list.replace('limit=25', 'limit=1')}&count=true`;
+  await page('campaigns, first page with its count', 'administrator', admin, [campaigns, count(campaigns), figures('campaign')]);
+  await page('campaigns, deep page (after 9,050)', 'administrator', admin, [`${campaigns}&cursor=${encodeURIComponent(deep.campaigns)}`, figures('campaign')]);
+  await page('campaigns oldest first, with its count', 'administrator', admin, [`${campaigns}&sort=oldest`, count(campaigns), figures('campaign')]);
+  await page('campaigns ?status=submitted, with its count', 'administrator', admin, [`${campaigns}&status=submitted`, count(`${campaigns}&status=submitted`), figures('campaign')]);
+  await page('campaigns by requests (figures, then their records by id)', 'administrator', admin, [`/api/workspace/stats/breakdown?by=campaign&from=${from}&to=${today}&sort=adRequests&limit=25`], (answers) => {
+    const items = (answers[0]?.body.items ?? []) as Array<{ id: number }>;
+    return items.length > 0 ? `${campaigns}&ids=${items.map((item) => item.id).join(',')}` : null;
+  });
+  await page('campaigns, first page with its count', 'owner (100 campaigns)', advertiser, [campaigns, count(campaigns), figures('campaign')]);
+  await page('platforms, first page with its count', 'administrator', admin, [platforms, count(platforms), figures('publisher')]);
+  await page('platforms, first page with its count', 'owner (100 platforms)', platformOwner, [platforms, count(platforms), figures('publisher')]);
   return timings;
 }
 

@@ -4,7 +4,9 @@
  * which shares the machine, costs the same in every phase.
  */
 import autocannon from 'autocannon';
-import { cpuPerRequest, sampleCpu } from './cpu';
+import { sampleCpu } from './cpu';
+import { costPerOperation, costSnapshot } from './per-operation';
+import type { BenchSystem } from './system';
 
 export interface LoadSettings {
   connections: number;
@@ -33,6 +35,8 @@ export interface PhaseResult {
   rateLimited: number;
   /** CPU milliseconds per request, by process. */
   cpu: Record<string, number>;
+  /** Store commands per request, by process and command name (when measured with the system). */
+  commands?: Record<string, Record<string, number>>;
 }
 
 export interface Phase {
@@ -83,13 +87,15 @@ async function startWithinOneInterval(settings: LoadSettings): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, COUNT_INTERVAL_MS - intoInterval + 500));
 }
 
-export async function measure(phase: Phase, settings: LoadSettings, pids: () => Record<string, number>): Promise<PhaseResult> {
+/** Runs a phase; with `system`, the store commands per request of its services are counted too (per-operation.ts). */
+export async function measure(phase: Phase, settings: LoadSettings, pids: () => Record<string, number>, system?: BenchSystem): Promise<PhaseResult> {
   await startWithinOneInterval(settings);
   if (settings.warmupSeconds > 0) await run(phase, settings.warmupSeconds, settings.connections, true);
   const watched = pids();
-  const before = sampleCpu(watched);
+  const snapshot = async () => (system ? costSnapshot(system, watched) : { cpu: sampleCpu(watched), commands: {}, at: 0 });
+  const before = await snapshot();
   const result = await run(phase, settings.durationSeconds, settings.connections, true);
-  const after = sampleCpu(watched);
+  const after = await snapshot();
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
   let unexpected = 0;
@@ -104,7 +110,7 @@ export async function measure(phase: Phase, settings: LoadSettings, pids: () => 
     statuses,
     errors: unexpected + result.errors,
     rateLimited: statuses['429'] ?? 0,
-    cpu: cpuPerRequest(before, after, total),
+    ...costPerOperation(before, after, total),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Storage figures of the benchmark: collections in every service's database, and the store commands one
- * campaign transition makes (its read, its guarded write, its history insert, the removal of its finished
- * change after the answer), counted by command monitoring on the store the campaign service uses (its
+ * campaign transition makes (its read and its guarded write on the answer path; its history insert and the
+ * removal of its finished change after the answer), counted by command monitoring on the store the campaign service uses (its
  * VersionedStore with a publisher, as `services/campaign/src/start.ts` builds it).
  */
 import { createEnvelope, type CampaignState } from '@pilot/contracts';

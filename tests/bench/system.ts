@@ -148,8 +148,8 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     await waitReady(sink.url, 10_000, sink.child, 'tracing-sink');
     return sink.url;
   };
-  // BENCH_TRACING=1: every process traces and exports its spans over OTLP to a sink that accepts them.
-  if (process.env.BENCH_TRACING === '1') shared.OTEL_EXPORTER_OTLP_ENDPOINT = await tracingEndpoint();
+  // BENCH_TRACING=1: every process traces every span and exports it over OTLP to a sink that accepts them.
+  if (process.env.BENCH_TRACING === '1') Object.assign(shared, { OTEL_EXPORTER_OTLP_ENDPOINT: await tracingEndpoint(), OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
   const gatewayOperatorPort = await reservedPort();
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, GATEWAY_PORT: String(gatewayPort), GATEWAY_OPERATOR_PORT: String(gatewayOperatorPort), UPSTREAM_TIMEOUT_MS: '10000' };
   try {

@@ -222,16 +222,16 @@ describe('ad dashboards: totals, rates, presets, CSV, history, lists and the key
     await page.goto('/workspace/campaigns');
 
     // 25 a page, newest first; the next page by keyboard, with its cursor.
-    const cards = page.getByTestId('campaign-list').locator('li');
+    const cards = page.getByTestId('campaign-list').locator('tbody tr');
     await cards.first().waitFor();
     expect(await cards.count()).to.equal(25);
     expect(await text(cards.first().getByRole('link'))).to.contain(`Batch ${DRAFTS}`);
-    const more = page.getByRole('navigation', { name: 'More campaigns' });
-    await more.getByText('25 campaigns shown').waitFor();
-    await more.getByRole('button', { name: 'Load more' }).focus();
+    const more = page.getByRole('navigation', { name: 'Pages of campaigns' });
+    await more.getByText(`Page 1: 25 campaigns of ${DRAFTS + 1} campaigns`).waitFor();
+    await more.getByRole('button', { name: 'Next page' }).focus();
     await page.keyboard.press('Enter');
-    await more.getByText(`${DRAFTS + 1} campaigns shown, all of them`).waitFor();
-    expect(await cards.count()).to.equal(DRAFTS + 1);
+    await more.getByText(`Page 2: ${DRAFTS + 1 - 25} campaigns of ${DRAFTS + 1} campaigns`).waitFor();
+    expect(await cards.count()).to.equal(DRAFTS + 1 - 25);
     expect(listCalls.some((url) => url.searchParams.has('cursor')), 'the second page asked with a cursor').to.equal(true);
 
     // Search by typing: the service searches (q); the search survives a reload.

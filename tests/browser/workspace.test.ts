@@ -220,7 +220,7 @@ describe('the product in a browser, against the whole system', function () {
     // The administrator reads it in the review queue and on its page; the audit record shows it too.
     const adminPage = admin.page;
     await adminPage.goto('/workspace/campaigns?status=submitted');
-    const card = adminPage.locator('.card', { has: adminPage.getByRole('link', { name: `#${hostileId} <i>Hostile</i>` }) });
+    const card = adminPage.locator('tbody tr', { has: adminPage.getByRole('link', { name: `#${hostileId} <i>Hostile</i>` }) });
     expect(await card.locator('.card-title').textContent()).to.equal(hostile);
     await stack.screenshot(adminPage, 'xss-review-queue');
     await card.getByRole('link').click();
@@ -358,7 +358,7 @@ describe('the product in a browser, against the whole system', function () {
 
     const { page } = advertiser;
     await page.goto('/workspace/campaigns?status=rejected');
-    const card = page.locator('.card', { has: page.getByRole('link', { name: `#${hostileId} ` }) });
+    const card = page.locator('tbody tr', { has: page.getByRole('link', { name: `#${hostileId} ` }) });
     expect(await card.locator('.reason').textContent()).to.equal('Rejected: Markup is not allowed in the title; use plain words.');
     await card.getByRole('link').click();
     await page.getByRole('button', { name: 'Create a replacement draft' }).click();

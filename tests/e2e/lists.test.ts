@@ -152,6 +152,30 @@ describe('lists and audit paged through the gateway', function () {
         expect(answer.headers.get('content-type'), query).to.contain('application/problem+json');
       }
     });
+
+    it('pages oldest first as well, counts what the filters match, and narrows to named ids (one call for the records of a page)', async () => {
+      const all = (await allPages<Campaign>(ann, '/api/workspace/campaigns?', 100)).items;
+      const newest = idsOf(all);
+      const springs = all.filter((campaign) => /spring/i.test(String(campaign.name)) || /spring/i.test(String(campaign.title))).length;
+      const oldest = await allPages<Campaign>(ann, '/api/workspace/campaigns?sort=oldest', 2);
+      expect(idsOf(oldest.items), 'the same records, the other way round, ties by id ascending').to.deep.equal([...newest].reverse());
+      const counted = await ann.get<Page<Campaign> & { total: number; totalCapped: boolean }>('/api/workspace/campaigns?count=true&limit=2&q=spring');
+      expect([counted.body.items.length, counted.body.total, counted.body.totalCapped]).to.deep.equal([2, springs, false]);
+      const uncounted = await ann.get<Record<string, unknown>>('/api/workspace/campaigns?limit=1');
+      expect(uncounted.body, 'no count unless asked').to.not.have.property('total');
+      const asked = [annCampaigns[0]!.id, annCampaigns[5]!.id, bobCampaigns[0]!.id];
+      const named = await ann.get<Page<Campaign> & { total: number }>(`/api/workspace/campaigns?ids=${asked.join(',')}&count=true`);
+      expect([idsOf(named.body.items), named.body.total], 'another owner\'s id is not answered').to.deep.equal([[annCampaigns[5]!.id, annCampaigns[0]!.id], 2]);
+      const byAdmin = await admin.get<Page<Campaign>>(`/api/workspace/campaigns?ids=${asked.join(',')}&q=spring`);
+      expect(idsOf(byAdmin.body.items).sort((a, b) => a - b)).to.deep.equal([...asked].sort((a, b) => a - b));
+      const tooMany = Array.from({ length: 101 }, (_, index) => index + 1).join(',');
+      for (const [query, code] of [['sort=name', 'invalid_sort'], ['ids=1,x', 'invalid_ids'], [`ids=${tooMany}`, 'invalid_ids'], ['count=yes', 'invalid_count']] as const) {
+        const answer = await ann.get(`/api/workspace/campaigns?${query}`);
+        expect([answer.status, answer.body.code], query).to.deep.equal([400, code]);
+        const platforms = await ann.get(`/api/workspace/publishers?${query}`);
+        expect([platforms.status, platforms.body.code], query).to.deep.equal([400, code]);
+      }
+    });
   });
 
   describe('publisher platforms', () => {
@@ -231,6 +255,27 @@ describe('lists and audit paged through the gateway', function () {
       expect(record.body.items.map((entry) => entry.action)).to.deep.equal(['submitted', 'created']);
       expect(record.body.nextCursor).to.equal(null);
       expect((await bob.get<Page<AuditEntry>>(`/api/workspace/audit?entity=campaign&entityId=${one.id}`)).body.items).to.deep.equal([]);
+    });
+
+    it('narrows the audit to an action and a period of UTC days, across services, paged as well', async () => {
+      const whole = (await allPages<AuditEntry>(admin, '/api/workspace/audit?', 100)).items;
+      const submitted = await allPages<AuditEntry>(admin, '/api/workspace/audit?action=submitted', 2);
+      expect(submitted.items, 'the submissions, in the audit\'s order').to.deep.equal(whole.filter((entry) => entry.action === 'submitted'));
+      expect(submitted.items.length).to.be.greaterThan(0);
+      const byAnn = whole.find((entry) => entry.actorAccountId === '7101') as AuditEntry & { actorName?: string };
+      expect(byAnn.actorName, 'who acted, by the name the account signed in with').to.be.a('string').and.not.equal('');
+      const day = whole[0]!.at.slice(0, 10);
+      const today = await allPages<AuditEntry>(admin, `/api/workspace/audit?from=${day}&to=${day}`, 7);
+      expect(today.items).to.deep.equal(whole.filter((entry) => entry.at.slice(0, 10) === day));
+      const before = (await admin.get<Page<AuditEntry>>('/api/workspace/audit?to=2026-08-31')).body.items;
+      expect(before, 'nothing before the first change').to.deep.equal([]);
+      const signIns = (await ann.get<Page<AuditEntry>>(`/api/workspace/audit?entity=account&action=${whole.find((entry) => entry.entity === 'account')!.action}`)).body.items;
+      expect(signIns.length).to.be.greaterThan(0);
+      expect(signIns.every((entry) => entry.entity === 'account' && entry.entityId === '7101')).to.equal(true);
+      for (const [query, code] of [['action=Not%20one', 'invalid_action'], ['from=2026-13-01', 'invalid_date'], ['to=yesterday', 'invalid_date'], ['from=2026-09-02&to=2026-09-01', 'invalid_date_range']] as const) {
+        const answer = await ann.get(`/api/workspace/audit?${query}`);
+        expect([answer.status, answer.body.code], query).to.deep.equal([400, code]);
+      }
     });
 
     it('refuses a bad limit or cursor with 400 problem+json', async () => {

@@ -70,7 +70,7 @@ describe('traces across HTTP and RabbitMQ (OTLP/HTTP to an in-test receiver; rea
     const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'traced-system.ts')], {
       // Every network call logged (routine ones are sampled by default): the ad request's line is looked for.
-      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100', NETWORK_LOG_SAMPLE_RATE: '1' },
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_BSP_SCHEDULE_DELAY: '100', NETWORK_LOG_SAMPLE_RATE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

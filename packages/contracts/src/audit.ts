@@ -16,6 +16,8 @@ export interface AuditItem {
   from: string | null;
   to: string | null;
   reason: string | null;
+  /** the acting account's display name, where the gateway could read one (GET /api/workspace/audit) */
+  actorName?: string;
 }
 
 /** An entry as a service answers the gateway: with its place in the order. */

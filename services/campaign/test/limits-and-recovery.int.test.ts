@@ -329,7 +329,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
       expect(await countOf('6401'), 'three failed creates hold no count').to.equal(0);
       await createCampaign(deps, owner, CREATIVE).catch(() => undefined);
       expect(await countOf('6401'), 'the record written before the failure keeps its count').to.equal(1);
-      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(1);
+      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null, ids: null }, { order: 'newest', after: null, limit: 50, count: false })).items).to.have.length(1);
     });
 
     it('gives back at the cap what a process that died between count and record left, once no create took a count for a while', async () => {
@@ -344,7 +344,7 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
       clock.advance(11 * 60 * 1000);
       await createCampaign(deps, owner, CREATIVE);
       expect(await countOf('6402'), 'the one record, and the one just created').to.equal(2);
-      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null }, null, 50)).items).to.have.length(2);
+      expect((await listCampaigns(deps, { ownerAccountId: owner.accountId, status: null, search: null, ids: null }, { order: 'newest', after: null, limit: 50, count: false })).items).to.have.length(2);
     });
 
     it('starts the count of an account from the records it holds', async () => {

@@ -232,11 +232,14 @@ describe('placement service', function () {
       const answer = await put('workspace-top', body({ status: 'paused' }));
       const client = await MongoClient.connect(h.infra.mongoUrl);
       try {
-        const entry = await client
-          .db(`placement_${h.infra.runId}`)
-          .collection('placement_history')
-          .findOne({ 'state.placement.placementId': answer.placement.placementId });
-        expect(entry).to.not.equal(null);
+        // The history entry is written right after the answer.
+        const entry = await waitFor(() =>
+          client
+            .db(`placement_${h.infra.runId}`)
+            .collection('placement_history')
+            .findOne({ 'state.placement.placementId': answer.placement.placementId }),
+          { message: 'the history entry of the change' },
+        );
         expect(entry).to.include({ entity: 'placement', entityId: 'workspace-top', actorAccountId: ADMIN.accountId, action: 'set', to: 'paused' });
         expect(entry!.outbox).to.have.length(1);
         expect(entry!.outbox[0]).to.deep.include({ type: 'placement.changed', aggregateId: 'workspace-top', aggregateVersion: entry!.version });

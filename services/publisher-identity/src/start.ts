@@ -60,7 +60,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
   const resources = new Resources();
   const metrics = createMetricsRegistry('publisher-identity');
   return resources.openOrClose(async () => {
-    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB }), (opened) => opened.close());
+    const mongo = resources.add(await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB, registry: metrics }), (opened) => opened.close());
     const redis = resources.add(createRedis(redisTargetOf(config), 'publisher-identity'), (opened) => opened.disconnect());
     const bus = resources.add(Bus.fromSettings(config, logger, metrics), (opened) => opened.close());
     await waitForRedis(redis);

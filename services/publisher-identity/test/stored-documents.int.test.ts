@@ -52,6 +52,8 @@ describe('publisher-identity: stored documents through the models', () => {
       [{ _id: 1 }, false],
       [{ ownerAccountId: 1, at: -1, _id: -1 }, false],
       [{ entityId: 1, at: -1, _id: -1 }, false],
+      [{ action: 1, at: -1, _id: -1 }, false],
+      [{ ownerAccountId: 1, action: 1, at: -1, _id: -1 }, false],
       [{ at: -1, _id: -1 }, false],
     ]);
   });

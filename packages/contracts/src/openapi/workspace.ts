@@ -54,12 +54,15 @@ const NOT_SIGNED_IN = problem('Not signed in (not_signed_in)');
 const ORIGIN_REFUSED = problem('A write from another origin than the site (origin_refused), or an account that may not do this');
 const INVALID = { description: 'Invalid body: every failing field with its stable code (validation_failed)', content: { 'application/problem+json': { schema: ref('ValidationProblem') } } };
 const INVALID_TRANSITION = problem('Not allowed from the current status (invalid_transition)');
-const LIST_REFUSED = problem('An unknown status, a search text longer than 100 characters, a limit outside 1 to 100, a cursor that is not one, an ownerAccountId that is not an account id (invalid_status, invalid_search, invalid_limit, invalid_cursor, invalid_owner_account_id)');
+const LIST_REFUSED = problem('An unknown status, a search text longer than 100 characters, a limit outside 1 to 100, a cursor that is not one, an ownerAccountId that is not an account id (invalid_status, invalid_search, invalid_limit, invalid_cursor, invalid_owner_account_id, invalid_sort, invalid_ids, invalid_count)');
 /** What every paged list takes besides its filters. */
 const LIST_PARAMETERS = [
   { name: 'ownerAccountId', in: 'query', required: false, description: 'an administrator: only this account\'s records; anyone else may name only their own account', schema: { type: 'string', pattern: '^[0-9]{1,20}$' } },
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
   { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
+  { name: 'sort', in: 'query', required: false, description: 'newest (default) or oldest first, by creation', schema: { type: 'string', enum: ['newest', 'oldest'] } },
+  { name: 'ids', in: 'query', required: false, description: 'only these records: up to 100 ids separated by commas', schema: { type: 'string' } },
+  { name: 'count', in: 'query', required: false, description: 'true: the answer also says how many records the filters match (total, totalCapped)', schema: { type: 'boolean' } },
 ];
 
 interface Operation {
@@ -290,10 +293,13 @@ export function workspaceOpenApi(): Record<string, unknown> {
       },
       '/api/workspace/audit': {
         get: {
-          ...operation('readAudit', { summary: 'Audit entries, newest first, a page at a time down to the oldest: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'A page of entries'], problems: { '400': problem('An invalid filter, limit or cursor (invalid_entity, invalid_entity_id, invalid_limit, invalid_cursor)') } }),
+          ...operation('readAudit', { summary: 'Audit entries, newest first, a page at a time down to the oldest: all for an administrator, else those of own records', answer: ['200', 'AuditList', 'A page of entries'], problems: { '400': problem('An invalid filter, limit or cursor (invalid_entity, invalid_entity_id, invalid_action, invalid_date, invalid_date_range, invalid_limit, invalid_cursor)') } }),
           parameters: [
             { name: 'entity', in: 'query', required: false, schema: { type: 'string' } },
             { name: 'entityId', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'action', in: 'query', required: false, description: 'only entries of this action (created, submitted, approved, key_rotated, signed_in, ...)', schema: { type: 'string', pattern: '^[a-z][a-z_-]{0,39}$' } },
+            { name: 'from', in: 'query', required: false, description: 'only entries on or after this UTC date', schema: { type: 'string', format: 'date' } },
+            { name: 'to', in: 'query', required: false, description: 'only entries on or before this UTC date', schema: { type: 'string', format: 'date' } },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
             { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
           ],

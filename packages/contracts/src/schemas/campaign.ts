@@ -1,6 +1,6 @@
 /** The campaign contracts of the workspace API (API.md "Workspace: campaigns"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, HttpsUrl, Id, literals, CreativeText, NextCursor, StringEnum, Timestamp } from './fields';
+import { AccountId, HttpsUrl, Id, literals, CreativeText, ListCountFields, NextCursor, StringEnum, Timestamp } from './fields';
 import { CAMPAIGN_LANGUAGES } from './languages';
 
 export const CAMPAIGN_FORMATS = ['bot', 'channel'] as const;
@@ -76,5 +76,5 @@ export const CampaignTransitionAnswer = Type.Composite([
 ]);
 export type CampaignTransitionAnswer = Static<typeof CampaignTransitionAnswer>;
 
-export const CampaignList = Type.Object({ items: Type.Array(Campaign), nextCursor: NextCursor }, { additionalProperties: false });
+export const CampaignList = Type.Object({ items: Type.Array(Campaign), nextCursor: NextCursor, ...ListCountFields }, { additionalProperties: false });
 export type CampaignList = Static<typeof CampaignList>;

@@ -48,3 +48,9 @@ export const OptionalReasonBody = Type.Object({ reason: Type.Optional(Reason) },
 
 /** A paged list's `nextCursor`: an opaque string to pass as `cursor` for the next page, null on the last. */
 export const NextCursor = Type.Union([Type.String({ description: 'pass as cursor for the next page' }), Type.Null()]);
+
+/** What a list answers besides its page when asked `count=true`: the records its filters match, counted up to 100. */
+export const ListCountFields = {
+  total: Type.Optional(Type.Integer({ minimum: 0, description: 'the records the filters match (with count=true), at most 100 (an account\'s limit)' })),
+  totalCapped: Type.Optional(Type.Boolean({ description: 'true when more records than total match' })),
+};

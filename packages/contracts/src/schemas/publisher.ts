@@ -1,6 +1,6 @@
 /** The publisher platform contracts of the workspace API (API.md "Workspace: publisher platforms"). */
 import { Type, type Static } from '@sinclair/typebox';
-import { AccountId, Id, literals, NextCursor, StringEnum, Timestamp } from './fields';
+import { AccountId, Id, literals, ListCountFields, NextCursor, StringEnum, Timestamp } from './fields';
 
 export const PLATFORM_TYPES = ['bot', 'channel'] as const;
 export type PlatformType = (typeof PLATFORM_TYPES)[number];
@@ -57,7 +57,7 @@ export const Publisher = Type.Object(
 );
 export type Publisher = Static<typeof Publisher>;
 
-export const PublisherList = Type.Object({ items: Type.Array(Publisher), nextCursor: NextCursor }, { additionalProperties: false });
+export const PublisherList = Type.Object({ items: Type.Array(Publisher), nextCursor: NextCursor, ...ListCountFields }, { additionalProperties: false });
 export type PublisherList = Static<typeof PublisherList>;
 
 /** 201 of POST .../keys and .../test-key: the key, shown only here. */

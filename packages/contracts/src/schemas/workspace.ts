@@ -86,6 +86,7 @@ export const AuditEntry = Type.Object({
   from: Type.Union([Type.String(), Type.Null()]),
   to: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  actorName: Type.Optional(Type.String({ description: 'the acting account\'s display name, where it has one' })),
 });
 export type AuditEntry = Static<typeof AuditEntry>;
 

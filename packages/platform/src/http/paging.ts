@@ -117,3 +117,107 @@ export function listOwnerOf(value: unknown, caller: ListCaller): string | null {
   if (named !== null && named !== caller.accountId) throw problems.forbidden('admin_only', 'Only an administrator may list the records of another account');
   return caller.accountId;
 }
+
+/** The most records a list's `ids` filter names. */
+export const MAX_LIST_IDS = 100;
+
+/**
+ * `ids`: the records a list is narrowed to, comma-separated ids (at most 100), for a page that shows
+ * other rows' records by name (a figures table, a report) with one call; null when absent or empty.
+ * Anything else: 400 `invalid_ids`.
+ */
+export function listIdsOf(value: unknown): number[] | null {
+  if (value === undefined || value === '') return null;
+  const invalid = () => problems.badRequest('invalid_ids', `ids must be up to ${MAX_LIST_IDS} record ids separated by commas`);
+  if (typeof value !== 'string') throw invalid();
+  const ids = value.split(',').map((part) => positiveIntOf(part));
+  if (ids.length > MAX_LIST_IDS || ids.some((id) => id === null)) throw invalid();
+  return [...new Set(ids as number[])];
+}
+
+/** A list's order: by creation, newest first (the default) or oldest first. */
+export type ListOrder = 'newest' | 'oldest';
+
+/** `sort`: `newest` (default) or `oldest`; anything else 400 `invalid_sort`. */
+export function listOrderOf(value: unknown): ListOrder {
+  if (value === undefined || value === '' || value === 'newest') return 'newest';
+  if (value === 'oldest') return 'oldest';
+  throw problems.badRequest('invalid_sort', 'sort must be newest or oldest');
+}
+
+/** `count`: `true` asks a list for the number of records its filters match (`total`, up to LIST_COUNT_CAP); anything but true, false or empty: 400 `invalid_count`. */
+export function listCountOf(value: unknown): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw problems.badRequest('invalid_count', 'count must be true or false');
+}
+
+/**
+ * The most records a list's count reaches: beyond it the count says "more than" (`totalCapped`). An
+ * account holds at most 100 records, so an owner's counts are exact; a count reads at most what the
+ * largest page reads (100), which keeps its cost flat on the local store, where counting thousands of
+ * documents takes seconds (decision 0053).
+ */
+export const LIST_COUNT_CAP = 100;
+
+/** What a list answers with `count=true`: how many records match, `totalCapped` when more than `total`. */
+export interface ListCount {
+  total: number;
+  totalCapped: boolean;
+}
+
+/** How a page of a workspace list is read: its order, where it starts (after `[createdAt, id]`), its size, and whether its matches are counted. */
+export interface ListRead {
+  order: ListOrder;
+  after: readonly [Date, number] | null;
+  limit: number;
+  count: boolean;
+}
+
+/** A list call's `sort`, `cursor`, `limit` and `count`, each refused as its own parser says. */
+export function listReadOf(query: Record<string, unknown>): ListRead {
+  return { order: listOrderOf(query.sort), after: decodeCursor(query.cursor, ['time', 'id']), limit: pageLimitOf(query.limit), count: listCountOf(query.count) };
+}
+
+/** A page with its count when one was asked for (`total`, `totalCapped`). */
+export function withCount<P extends object>(page: P, counted: { count: number; capped: boolean } | null): P & Partial<ListCount> {
+  return counted ? { ...page, total: counted.count, totalCapped: counted.capped } : page;
+}
+
+/** What the audit is narrowed by besides its record: one action, and a period of UTC dates (both days included). */
+export interface AuditNarrowing {
+  action: string | null;
+  from: string | null;
+  to: string | null;
+}
+
+const UTC_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function auditDateOf(value: unknown, name: string): string | null {
+  if (value === undefined || value === '') return null;
+  if (typeof value !== 'string' || !UTC_DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
+    throw problems.badRequest('invalid_date', `${name} must be one UTC date, YYYY-MM-DD`);
+  }
+  return value;
+}
+
+/**
+ * The audit's `action` (a word of lower-case letters, `-` or `_`: 400 `invalid_action` otherwise), `from`
+ * and `to` (UTC dates: 400 `invalid_date`; `from` after `to`: 400 `invalid_date_range`).
+ */
+export function auditNarrowingOf(query: Record<string, unknown>): AuditNarrowing {
+  const action = query.action === undefined || query.action === '' ? null : query.action;
+  if (action !== null && (typeof action !== 'string' || !/^[a-z][a-z_-]{0,39}$/.test(action))) throw problems.badRequest('invalid_action', 'action must be one word of the audit, such as approved');
+  const from = auditDateOf(query.from, 'from');
+  const to = auditDateOf(query.to, 'to');
+  if (from !== null && to !== null && from > to) throw problems.badRequest('invalid_date_range', 'from must not be after to');
+  return { action, from, to };
+}
+
+/** The narrowing as query parameters (those set), for a call that passes it on. */
+export function auditNarrowingParams(narrowing: AuditNarrowing, params: URLSearchParams): void {
+  for (const name of ['action', 'from', 'to'] as const) {
+    const value = narrowing[name];
+    if (value !== null) params.set(name, value);
+  }
+}

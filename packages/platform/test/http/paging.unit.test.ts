@@ -1,6 +1,6 @@
 import { HttpError } from '../../src/problems';
 import { expect } from 'chai';
-import { decodeCursor, encodeCursor, listOwnerOf, pageLimitOf, pageOf, searchPatternOf } from '../../src/http';
+import { auditNarrowingOf, auditNarrowingParams, decodeCursor, encodeCursor, listIdsOf, listOwnerOf, listReadOf, pageLimitOf, pageOf, searchPatternOf, withCount } from '../../src/http';
 
 function refusal(work: () => unknown): HttpError {
   try {
@@ -91,5 +91,38 @@ describe('paging: limits, cursors, search text and owner filter', () => {
       const error = refusal(() => listOwnerOf(bad, admin));
       expect([error.status, error.code]).to.deep.equal([400, 'invalid_owner_account_id']);
     }
+  });
+});
+
+describe('paging: the work tables\' order, ids and count, and the audit\'s narrowing', () => {
+  it('reads sort, cursor, limit and count together, refusing each bad one with its code', () => {
+    expect(listReadOf({})).to.deep.equal({ order: 'newest', after: null, limit: 50, count: false });
+    expect(listReadOf({ sort: 'oldest', limit: '25', count: 'true' })).to.include({ order: 'oldest', limit: 25, count: true });
+    for (const [query, code] of [[{ sort: 'name' }, 'invalid_sort'], [{ count: 'yes' }, 'invalid_count'], [{ count: ['true', 'true'] }, 'invalid_count']] as const) {
+      expect(refusal(() => listReadOf(query)).code, JSON.stringify(query)).to.equal(code);
+    }
+  });
+
+  it('takes up to 100 ids once each, and nothing else', () => {
+    expect(listIdsOf(undefined)).to.equal(null);
+    expect(listIdsOf('3,1,3')).to.deep.equal([3, 1]);
+    for (const bad of ['1,,2', '0', 'a', '1.5', Array.from({ length: 101 }, (_, index) => index + 1).join(','), ['1', '2']]) {
+      expect(refusal(() => listIdsOf(bad)).code, String(bad)).to.equal('invalid_ids');
+    }
+  });
+
+  it('adds the count to a page only when one was made', () => {
+    expect(withCount({ items: [], nextCursor: null }, null)).to.deep.equal({ items: [], nextCursor: null });
+    expect(withCount({ items: [], nextCursor: null }, { count: 10_000, capped: true })).to.deep.equal({ items: [], nextCursor: null, total: 10_000, totalCapped: true });
+  });
+
+  it('narrows the audit to an action and UTC days in order, and passes on only what is set', () => {
+    expect(auditNarrowingOf({ action: 'key_rotated', from: '2026-02-28', to: '2026-03-01' })).to.deep.equal({ action: 'key_rotated', from: '2026-02-28', to: '2026-03-01' });
+    for (const [query, code] of [[{ action: 'Approved' }, 'invalid_action'], [{ action: ['a', 'b'] }, 'invalid_action'], [{ from: '2026-02-30' }, 'invalid_date'], [{ to: '2026-1-1' }, 'invalid_date'], [{ from: '2026-03-02', to: '2026-03-01' }, 'invalid_date_range']] as const) {
+      expect(refusal(() => auditNarrowingOf(query)).code, JSON.stringify(query)).to.equal(code);
+    }
+    const params = new URLSearchParams();
+    auditNarrowingParams({ action: null, from: '2026-03-01', to: null }, params);
+    expect(params.toString()).to.equal('from=2026-03-01');
   });
 });

@@ -4,6 +4,7 @@
  * Every operation has a deadline the server is told about (see connectMongo), so work nobody waits for
  * any more does not run on in the database.
  */
+import { counterIn, type Registry } from '@pilot/platform';
 import mongoose, { type Connection, type Model } from 'mongoose';
 
 export { mongoose };
@@ -22,6 +23,17 @@ export interface MongoOptions {
    * 10 s: the gateway's upstream timeout, after which nobody waits for the answer.
    */
   operationTimeoutMS?: number;
+  /**
+   * The service's metrics: every command sent to the store counts in `pilot_store_commands_total{command}`
+   * (the driver's command monitoring), what each operation costs the store.
+   */
+  registry?: Registry;
+}
+
+/** Counts the commands the client sends, by name (find, insert, update, findAndModify, aggregate, ...). */
+function countCommands(connection: Connection, registry: Registry): void {
+  const commands = counterIn(registry, 'pilot_store_commands_total', 'Commands sent to the store (MongoDB / FerretDB), by command name', ['command']);
+  connection.getClient().on('commandStarted', (started) => commands.inc({ command: started.commandName }));
 }
 
 /**
@@ -38,7 +50,7 @@ export function wholeModelScan(model: Pick<Model<never>, 'db'>): { timeoutMode?:
   return wholeCollectionScan(model.db.getClient().options);
 }
 
-export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000, operationTimeoutMS = 10_000 }: MongoOptions): Promise<Connection> {
+export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 2000, operationTimeoutMS = 10_000, registry }: MongoOptions): Promise<Connection> {
   const connection = mongoose.createConnection(url, {
     dbName,
     bufferCommands: false,
@@ -50,9 +62,11 @@ export async function connectMongo({ url, dbName, serverSelectionTimeoutMS = 200
     maxPoolSize: 20,
     // FerretDB and a single-node MongoDB both reject retryable writes without a replica set.
     retryWrites: false,
+    monitorCommands: registry !== undefined,
   });
   connection.on('error', () => undefined);
   await connection.asPromise();
+  if (registry) countCommands(connection, registry);
   return connection;
 }
 

@@ -7,11 +7,14 @@
  * (pending-changes.ts) carrying the audit facts, the state and the events; a create is one insert of the
  * document with its first item. No match means someone else changed it first: ConcurrentChangeError.
  *
- * The writer then finishes the change: it writes the history entry `<id>:<version>` (an insert; one written
- * before is left as it is) while it publishes the events with broker confirms, answers, and after the
- * answer removes the pending items by one update guarded by its version. The update returns the pending
- * items as they are after it, so a writer finishes every unfinished change of the record in version order,
- * and a newer change's writer (guarded by a version that moved on) leaves its removal to that writer.
+ * The writer then finishes the change: it publishes the events with broker confirms and answers; after the
+ * answer it writes the history entry `<id>:<version>` (an insert; one written before is left as it is) and
+ * removes the pending items by one update guarded by its version. The answer path is two store commands,
+ * the read and the guarded write. The update returns the pending items as they are after it, so a writer
+ * finishes every unfinished change of the record in version order, and a newer change's writer (guarded by
+ * a version that moved on) leaves its removal to that writer. An audit read (`historyPage`) waits for this
+ * process's history inserts still running, so a caller reads its own changes in the audit at once; another
+ * replica's show within that insert's time.
  * Whatever interrupts a writer leaves the items for the outbox relay, which finishes them the same way: at
  * least once, and consumers drop the versions they have.
  *
@@ -20,7 +23,7 @@
  */
 import type { KnownEvent } from '@pilot/contracts';
 import { sameInstantAfter } from '@pilot/contracts';
-import { ALL_IDS, isDuplicateKeyError, olderThan, wholeCollectionScan } from '../mongo';
+import { ALL_IDS, isDuplicateKeyError, newerThan, olderThan, wholeCollectionScan } from '../mongo';
 import { OUTBOX_FIELDS, PENDING_INDEX, WITHOUT_OUTBOX, type ChangeFacts, type ClaimedRecord, type OutboxQueue, type PendingChange, type RecordId, type RelayLease } from './pending-changes';
 import type { Collection, Db, Document, Filter, FindOptions, IndexSpecification, UpdateFilter } from 'mongodb';
 
@@ -66,6 +69,8 @@ export type HistoryPosition = readonly [at: Date, key: string];
 
 /** The order of the lists: newest first, ties by id. */
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+/** The lists' other order: oldest first, ties by id (the same indexes read backwards). */
+const OLDEST_FIRST = { createdAt: 1, _id: 1 } as const;
 /** The order of the audit: newest first, ties by entry id. */
 const AUDIT_ORDER = { at: -1, _id: -1 } as const;
 
@@ -112,8 +117,10 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   private readonly records: Collection<StoredRecord<S>>;
   private readonly parked: Collection<ParkedEvent>;
   private readonly queue: OutboxQueue;
-  /** The removals of finished changes still running after their answers. */
+  /** The history inserts and removals of finished changes still running after their answers. */
   private readonly removals = new Set<Promise<void>>();
+  /** The history inserts among them, which an audit read waits for. */
+  private readonly historyWrites = new Set<Promise<void>>();
 
   constructor(
     db: Db,
@@ -137,10 +144,15 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     };
   }
 
-  /** The history's indexes (the audit's order by record, by owner and over all) and the records' pending index. */
+  /**
+   * The history's indexes (the audit's order by record, by owner, by action, by owner and action, and over
+   * all; a period is a range on `at`) and the records' pending index.
+   */
   async ensureIndexes(): Promise<void> {
     await this.history.createIndex({ entityId: 1, ...AUDIT_ORDER });
     await this.history.createIndex({ ownerAccountId: 1, ...AUDIT_ORDER });
+    await this.history.createIndex({ action: 1, ...AUDIT_ORDER });
+    await this.history.createIndex({ ownerAccountId: 1, action: 1, ...AUDIT_ORDER });
     await this.history.createIndex(AUDIT_ORDER);
     await this.records.createIndexes([PENDING_INDEX]);
   }
@@ -177,12 +189,26 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   }
 
   /**
-   * Up to `count` records matching `filter`, newest first (ties by id), after `after` when given: keyset
-   * paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository declares.
+   * Up to `count` records matching `filter`, newest first (or oldest first; ties by id), after `after` when
+   * given: keyset paging on the indexes ending in `createdAt: -1, _id: -1` that the owning repository
+   * declares (oldest first reads them backwards).
    */
-  async currentPage(filter: Document, after: CurrentPosition | null, count: number): Promise<Current<S>[]> {
-    const query = after ? { $and: [filter, olderThan('createdAt', after[0], after[1])] } : filter;
-    return this.findCurrent(query, { sort: NEWEST_FIRST, limit: count });
+  async currentPage(filter: Document, after: CurrentPosition | null, count: number, order: 'newest' | 'oldest' = 'newest'): Promise<Current<S>[]> {
+    const oldest = order === 'oldest';
+    const from = after && (oldest ? newerThan('createdAt', after[0], after[1]) : olderThan('createdAt', after[0], after[1]));
+    const query = from ? { $and: [filter, from] } : filter;
+    return this.findCurrent(query, { sort: oldest ? OLDEST_FIRST : NEWEST_FIRST, limit: count });
+  }
+
+  /**
+   * How many records match `filter`, counted up to `cap` (`capped`: more than that): the ids of at most
+   * `cap + 1` records read as a page is, in the lists' order on their indexes, so a count costs what a page
+   * of `cap` costs whatever the collection holds (a `countDocuments` of the local store decodes every
+   * document it counts).
+   */
+  async countCurrent(filter: Document, cap: number): Promise<{ count: number; capped: boolean }> {
+    const counted = (await this.findCurrent(filter, { sort: NEWEST_FIRST, limit: cap + 1, projection: { _id: 1 } })).length;
+    return { count: Math.min(counted, cap), capped: counted > cap };
   }
 
   /**
@@ -190,6 +216,7 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
    * after `after` when given, without their events and with `projection`'s other cuts.
    */
   async historyPage(filter: Filter<HistoryEntry<S>>, after: HistoryPosition | null, count: number, projection: Record<string, 0> = {}): Promise<HistoryEntry<S>[]> {
+    if (this.historyWrites.size > 0) await Promise.all([...this.historyWrites]);
     const query = after ? { $and: [filter, entriesAfter(this.entity, after)] } : filter;
     return (await this.history
       .find(query as Filter<HistoryEntry<S>>, { projection: { outbox: 0, ...projection } })
@@ -270,36 +297,39 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     return (await this.current.findOne({ _id: id } as Filter<Current<S>>, { projection: WITHOUT_OUTBOX })) as Current<S> | null;
   }
 
-  /** Waits for the removals of finished changes still running after their answers (tests, and a process that stops). */
+  /** Waits for the history inserts and removals of finished changes still running after their answers (tests, and a process that stops). */
   async settled(): Promise<void> {
     while (this.removals.size > 0) await Promise.all([...this.removals]);
   }
 
   /**
-   * Writes the history entries of `changes` while publishing their events in version order; true when the
-   * events are on the bus. When both succeed, the changes are removed from the document after the answer;
-   * otherwise they stay for the relay.
+   * Publishes the events of `changes` in version order; true when they are on the bus. After the answer
+   * (the caller's continuation runs first), writes their history entries and, when both succeeded, removes
+   * the changes from the document; otherwise they stay for the relay.
    */
   private async finish(id: RecordId, version: number, changes: PendingChange<S>[]): Promise<boolean> {
-    const [written, published] = await Promise.all([
-      this.writeHistory(id, changes).then(
-        () => true,
-        () => false,
-      ),
-      this.publish(changes.flatMap((change) => change.events)),
-    ]);
-    if (written && published) this.removeLater(id, version);
+    const published = await this.publish(changes.flatMap((change) => change.events));
+    this.finishLater(id, version, changes, published);
     return published;
   }
 
-  private removeLater(id: RecordId, version: number): void {
-    const removal = this.records
-      .updateOne({ _id: id, version } as Filter<StoredRecord<S>>, { $unset: OUTBOX_FIELDS } as never)
+  private finishLater(id: RecordId, version: number, changes: PendingChange<S>[], published: boolean): void {
+    const written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeHistory(id, changes));
+    const historyWrite = written.then(
+      () => undefined,
+      () => undefined, // left pending: the relay writes it after OUTBOX_PENDING_GRACE_MS
+    );
+    const removal = written
+      .then(async () => {
+        if (published) await this.records.updateOne({ _id: id, version } as Filter<StoredRecord<S>>, { $unset: OUTBOX_FIELDS } as never);
+      })
       .then(
         () => undefined,
         () => undefined, // left pending: the relay finishes it after OUTBOX_PENDING_GRACE_MS
       )
       .finally(() => this.removals.delete(removal));
+    this.historyWrites.add(historyWrite);
+    void historyWrite.finally(() => this.historyWrites.delete(historyWrite));
     this.removals.add(removal);
   }
 

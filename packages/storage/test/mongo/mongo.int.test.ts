@@ -1,4 +1,4 @@
-import { isInfrastructureError } from '@pilot/platform';
+import { createMetricsRegistry, isInfrastructureError } from '@pilot/platform';
 import { reservedPort, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { Schema } from 'mongoose';
@@ -35,6 +35,21 @@ describe('mongo (real MongoDB-compatible server, MONGO_URL)', () => {
     expect(connection.readyState).to.equal(1);
     expect(connection.db?.databaseName).to.equal(dbName);
     await pingMongo(connection);
+  });
+
+  it('counts the commands it sends by name in the registry it is given', async () => {
+    const registry = createMetricsRegistry('storage-test');
+    const connection = await connectMongo({ url: infra.mongoUrl, dbName, registry });
+    connections.push(connection);
+    const model = claims(connection);
+    await model.create({ _id: 'counted:1' });
+    await model.findById('counted:1').lean();
+    await model.findById('counted:2').lean();
+    const counted = async () => {
+      const metric = await registry.getSingleMetric('pilot_store_commands_total')?.get();
+      return Object.fromEntries((metric?.values ?? []).map((value) => [String(value.labels.command), value.value]));
+    };
+    expect(await counted()).to.include({ insert: 1, find: 2 });
   });
 
   it('fails the readiness ping once the connection is closed', async () => {

@@ -1,5 +1,5 @@
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
-import { testInfra } from '@pilot/testkit';
+import { testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import { ConcurrentChangeError, VersionedStore, type Current, type HistoryEntry } from '../../src';
@@ -42,7 +42,7 @@ describe('VersionedStore (real FerretDB)', () => {
     expect(names).to.have.members(['two', 'two_history']);
     expect((await db.collection('two').find({}).sort({ _id: 1 }).toArray()).map((record) => record._id)).to.deep.equal([1, 300, 70_000]);
     const historyIndexes = (await store.history.indexes()).map((index) => JSON.stringify(index.key));
-    expect(historyIndexes).to.include.members(['{"entityId":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"at":-1,"_id":-1}', '{"at":-1,"_id":-1}']);
+    expect(historyIndexes).to.include.members(['{"entityId":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"at":-1,"_id":-1}', '{"action":1,"at":-1,"_id":-1}', '{"ownerAccountId":1,"action":1,"at":-1,"_id":-1}', '{"at":-1,"_id":-1}']);
     expect((await store.current.indexes()).map((index) => JSON.stringify(index.key))).to.include.members(['{"ownerAccountId":1}', '{"pendingSince":1}']);
   });
 
@@ -66,7 +66,7 @@ describe('VersionedStore (real FerretDB)', () => {
     expect(await store.load(state.campaignId), 'loaded without the outbox fields').to.deep.equal(created);
   });
 
-  it('changes a record with one guarded write and its history insert on the answer path, and removes the pending change after it', async () => {
+  it('changes a record with two store commands on the answer path, and writes its history entry and removes the pending change after it', async () => {
     const published: KnownEvent[] = [];
     const commands: string[] = [];
     const watched = await watchedClient(['find', 'insert', 'update', 'delete', 'findAndModify'], commands);
@@ -81,9 +81,10 @@ describe('VersionedStore (real FerretDB)', () => {
       const { changed, published: onTheBus } = await store.changeAndPublish(read, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]);
       expect(onTheBus).to.equal(true);
       expect(changed).to.include({ version: 2, status: 'active' });
-      expect(commands, 'the answer path: the read, the guarded write, the history entry').to.deep.equal(['find', 'findAndModify', 'insert']);
+      expect(commands, 'the answer path: the read, the guarded write').to.deep.equal(['find', 'findAndModify']);
       await store.settled();
-      expect(commands, 'after the answer: the removal of the finished change').to.deep.equal(['find', 'findAndModify', 'insert', 'update']);
+      expect(commands, 'after the answer: the history entry, the removal of the finished change').to.deep.equal(['find', 'findAndModify', 'insert', 'update']);
+      expect(await store.history.countDocuments({ _id: `${state.campaignId}:2` })).to.equal(1);
       expect(published.map((event) => [event.type, event.aggregateVersion])).to.deep.equal([
         [CAMPAIGN_SUBMITTED, 1],
         [CAMPAIGN_ACTIVATED, 2],
@@ -95,6 +96,17 @@ describe('VersionedStore (real FerretDB)', () => {
     }
   });
 
+  it('reads its own changes in the audit right after their answers', async () => {
+    const store = storeOf('read_own', { publish: async () => undefined });
+    const state = campaign(nextId++);
+    const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'), [campaignEvent(state, 1)]);
+    const active = { ...state, status: 'active' as const };
+    await store.change(created, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]);
+    const audit = await store.historyPage({ entityId: state.campaignId }, null, 10);
+    expect(audit.map((entry) => entry._id)).to.have.members([`${state.campaignId}:1`, `${state.campaignId}:2`]);
+    await store.settled();
+  });
+
   it('answers a change before the removal of its pending change', async () => {
     let openGate!: () => void;
     const gate = new Promise<void>((resolve) => (openGate = resolve));
@@ -104,7 +116,7 @@ describe('VersionedStore (real FerretDB)', () => {
     const changed = await store.create(state.campaignId, state, facts('submit', 'draft', 'submitted'), [campaignEvent(state, 1)]);
     expect(changed.version).to.equal(1);
     expect(published).to.have.length(1);
-    expect(await store.history.countDocuments({ _id: `${state.campaignId}:1` })).to.equal(1);
+    await waitFor(async () => (await store.history.countDocuments({ _id: `${state.campaignId}:1` })) === 1, { message: 'the history entry, after the answer' });
     expect(await isPending(store, `${state.campaignId}:1`), 'the removal waits at the gate').to.equal(true);
     openGate();
     await store.settled();
@@ -153,6 +165,7 @@ describe('VersionedStore (real FerretDB)', () => {
     const loaded = await store.load(state.campaignId);
     expect(loaded).to.deep.include({ version: 2, status: 'active' });
     expect(loaded).to.not.have.property('imageUrl');
+    await store.settled(); // the history entries are written after the answers
     const history = await store.history.find({ entityId: state.campaignId }).sort({ version: 1 }).toArray();
     expect(history.map((entry) => [entry.version, entry.action, entry.reason])).to.deep.equal([
       [1, 'submit', null],
@@ -198,6 +211,7 @@ describe('VersionedStore (real FerretDB)', () => {
     const store = storeOf('died', { publish: async (events) => void published.push(...events) });
     const state = campaign(nextId++);
     const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted', new Date('2026-02-01T00:00:00Z')));
+    await store.settled();
     const active = { ...state, status: 'active' as const };
     await writtenByDeadWriter(store, created, active, facts('activate', 'submitted', 'active', new Date('2026-02-03T00:00:00Z')));
     expect(await store.history.countDocuments({ entityId: state.campaignId }), 'the dead writer wrote no history').to.equal(1);

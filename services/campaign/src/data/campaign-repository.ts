@@ -11,6 +11,7 @@
  */
 import {
   AccountCounts,
+  auditConditions,
   IdCounter,
   VersionedStore,
   type ChangeFacts,
@@ -25,6 +26,7 @@ import {
   type Written,
 } from '@pilot/storage';
 import type { KnownEvent } from '@pilot/contracts';
+import type { AuditNarrowing, ListOrder } from '@pilot/platform';
 import type { Document, Filter } from 'mongodb';
 import type { CampaignRecord, CampaignStatus } from '../domain/campaign';
 
@@ -37,6 +39,17 @@ export interface CampaignListFilter {
   status: CampaignStatus | null;
   /** Matches a part of the name or the title. */
   search: RegExp | null;
+  /** Only these campaigns (`_id` by `$in`, read from the `_id` index). */
+  ids: number[] | null;
+}
+
+function listQuery(filter: CampaignListFilter): Document {
+  const query: Document = {};
+  if (filter.ids !== null) query._id = { $in: filter.ids };
+  if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
+  if (filter.status !== null) query.status = filter.status;
+  if (filter.search !== null) query.$or = [{ name: filter.search }, { title: filter.search }];
+  return query;
 }
 
 export class CampaignRepository {
@@ -100,13 +113,14 @@ export class CampaignRepository {
     return this.store.changeAndPublish(current, next, facts, events);
   }
 
-  /** Up to `count` campaigns newest first (ties by id), after `after`; `ownerAccountId` null: the whole network. */
-  async listPage(filter: CampaignListFilter, after: CurrentPosition | null, count: number): Promise<StoredCampaign[]> {
-    const query: Document = {};
-    if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
-    if (filter.status !== null) query.status = filter.status;
-    if (filter.search !== null) query.$or = [{ name: filter.search }, { title: filter.search }];
-    return this.store.currentPage(query, after, count);
+  /** Up to `count` campaigns newest (or oldest) first, ties by id, after `after`; `ownerAccountId` null: the whole network. */
+  async listPage(filter: CampaignListFilter, after: CurrentPosition | null, count: number, order: ListOrder = 'newest'): Promise<StoredCampaign[]> {
+    return this.store.currentPage(listQuery(filter), after, count, order);
+  }
+
+  /** How many campaigns the filter matches, up to `cap` (VersionedStore.countCurrent). */
+  async countMatching(filter: CampaignListFilter, cap: number): Promise<{ count: number; capped: boolean }> {
+    return this.store.countCurrent(listQuery(filter), cap);
   }
 
   /** Every campaign in one status, for the snapshot of the campaign caches. */
@@ -115,8 +129,8 @@ export class CampaignRepository {
   }
 
   /** Up to `count` audit entries in the audit's order after `after`; `ownerAccountId` null for an administrator. */
-  async audit(filter: { ownerAccountId: string | null; campaignId: number | null }, after: HistoryPosition | null, count: number): Promise<CampaignHistoryEntry[]> {
-    const query: Filter<CampaignHistoryEntry> = {};
+  async audit(filter: { ownerAccountId: string | null; campaignId: number | null; narrowing: AuditNarrowing }, after: HistoryPosition | null, count: number): Promise<CampaignHistoryEntry[]> {
+    const query: Filter<CampaignHistoryEntry> = auditConditions(filter.narrowing);
     if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
     if (filter.campaignId !== null) query.entityId = filter.campaignId;
     return this.store.historyPage(query, after, count, { state: 0 });

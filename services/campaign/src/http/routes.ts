@@ -1,6 +1,6 @@
 /** HTTP of the campaign service (API.md "Workspace: campaigns"): parse, call a use case, answer. */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, principalOf, requirePrincipal, problems, jsonBody } from '@pilot/platform';
+import { auditNarrowingOf, decodeCursor, listIdsOf, listOwnerOf, listReadOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, principalOf, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, Response } from 'express';
 import { isCampaignStatus } from '../domain/campaign';
 import { createCampaign } from '../use-cases/create-campaign';
@@ -28,8 +28,8 @@ export function mountRoutes(app: Express, deps: CampaignDeps): void {
 
   app.get('/api/workspace/campaigns', async (req, res) => {
     const caller = requirePrincipal(req);
-    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: statusFilter(req), search: searchPatternOf(req.query.q) };
-    res.json(await listCampaigns(deps, filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
+    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: statusFilter(req), search: searchPatternOf(req.query.q), ids: listIdsOf(req.query.ids) };
+    res.json(await listCampaigns(deps, filter, listReadOf(req.query)));
   });
 
   app.get('/api/workspace/campaigns/:id', async (req, res) => {
@@ -75,6 +75,6 @@ export function mountRoutes(app: Express, deps: CampaignDeps): void {
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json(await readAudit(deps, principal, queryString(req.query.entity), queryString(req.query.entityId), after, limit));
+    res.json(await readAudit(deps, principal, { entity: queryString(req.query.entity), entityId: queryString(req.query.entityId), ...auditNarrowingOf(req.query) }, after, limit));
   });
 }

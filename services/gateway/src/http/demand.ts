@@ -5,11 +5,9 @@
  * for anyone who may not see the platform), then the second's internal route for the platform's format and
  * owner, and answers what allocation counted: no service reads another's collections.
  */
-import { signedHeaders, type Principal, problems, ServiceUnavailableError } from '@pilot/platform';
-import type { Upstream } from '../domain/routing';
+import { type Principal, problems, ServiceUnavailableError } from '@pilot/platform';
+import { signedGet } from './signed-get';
 import type { Upstreams } from './upstreams';
-
-const TIMEOUT_MS = 5000;
 
 interface PlatformFacts {
   type: 'bot' | 'channel';
@@ -21,18 +19,6 @@ export interface Demand {
   activeCampaigns: number;
   languages: Array<{ language: string; activeCampaigns: number }>;
   noFillReason: string;
-}
-
-async function signedGet(upstreams: Upstreams, upstream: Upstream, secret: string, path: string, principal: Principal, requestId: string): Promise<Response> {
-  const base = upstreams.pool(upstream).pick();
-  try {
-    return await fetch(`${base}${path}`, {
-      headers: signedHeaders(secret, { method: 'GET', url: path, accountId: principal.accountId, admin: principal.admin, displayName: principal.displayName, requestId }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch {
-    throw new ServiceUnavailableError(upstream);
-  }
 }
 
 export async function composeDemand(upstreams: Upstreams, secret: string, principal: Principal, id: string, requestId: string): Promise<Demand> {

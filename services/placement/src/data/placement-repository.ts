@@ -5,7 +5,9 @@
  * are written and published (by the writer, or by the outbox relay), and `placement_history` one audit
  * entry `<slot>:<version>` per PUT.
  */
+import type { AuditNarrowing } from '@pilot/platform';
 import {
+  auditConditions,
   ConcurrentChangeError,
   VersionedStore,
   type ChangeFacts,
@@ -75,8 +77,8 @@ export class PlacementRepository {
   }
 
   /** Up to `count` history entries in the audit's order after `after`, optionally of one slot or one placementId. */
-  async history(entityId: string | undefined, after: HistoryPosition | null, count: number): Promise<HistoryEntry<SlotState>[]> {
-    const filter: Filter<HistoryEntry<SlotState>> = {};
+  async history(entityId: string | undefined, narrowing: AuditNarrowing, after: HistoryPosition | null, count: number): Promise<HistoryEntry<SlotState>[]> {
+    const filter: Filter<HistoryEntry<SlotState>> = auditConditions(narrowing);
     if (entityId !== undefined) filter.$or = [{ entityId }, { 'state.placement.placementId': entityId }];
     return this.store.historyPage(filter, after, count);
   }

@@ -11,7 +11,7 @@
  * - GET /internal/audit: administrators see every placement entry, other accounts none (200, empty).
  */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, MAX_PAGE_LIMIT, pageLimitOf, queryString, clientIpOf, requireAdmin, requirePrincipal, problems, type FieldError, jsonBody } from '@pilot/platform';
+import { auditNarrowingOf, decodeCursor, MAX_PAGE_LIMIT, pageLimitOf, queryString, clientIpOf, requireAdmin, requirePrincipal, problems, type FieldError, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { isSlot, type Slot } from '../domain/slots';
 import { validateImpressionInput, validatePlacementInput } from '../domain/validation';
@@ -83,6 +83,6 @@ export function mountRoutes(app: Express, deps: PlacementDeps): void {
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json({ items: await readAudit(deps, caller, entity || undefined, entityId || undefined, after, limit) });
+    res.json({ items: await readAudit(deps, caller, { entity: entity || undefined, entityId: entityId || undefined, ...auditNarrowingOf(req.query) }, after, limit) });
   });
 }

@@ -3,7 +3,9 @@
  * are written once, each under its own random `_id`, and never changed.
  */
 import { randomUUID } from 'node:crypto';
+import type { AuditNarrowing } from '@pilot/platform';
 import {
+  auditConditions,
   createDeclaredIndexes,
   entriesAfter,
   modelOf,
@@ -55,8 +57,8 @@ const auditSchema = storedSchema<AccountAuditEntry>(
     to: String,
     reason: String,
   },
-  // The audit's order (newest first, ties by `_id`) by owner, by account and over all: keyset pages.
-  [[{ ownerAccountId: 1, at: -1, _id: -1 }], [{ entityId: 1, at: -1, _id: -1 }], [{ at: -1, _id: -1 }]],
+  // The audit's order (newest first, ties by `_id`) by owner, by account, by action (and owner) and over all: keyset pages.
+  [[{ ownerAccountId: 1, at: -1, _id: -1 }], [{ entityId: 1, at: -1, _id: -1 }], [{ action: 1, at: -1, _id: -1 }], [{ ownerAccountId: 1, action: 1, at: -1, _id: -1 }], [{ at: -1, _id: -1 }]],
 );
 
 export class AccountRepository {
@@ -75,6 +77,12 @@ export class AccountRepository {
   /** Records the account and its current display name (a plain replace: the last sign-in wins). */
   async remember(accountId: string, displayName: string, at: Date): Promise<void> {
     await this.accounts.updateOne({ _id: accountId }, { $set: { displayName, lastSignInAt: at }, $setOnInsert: { createdAt: at } }, { upsert: true });
+  }
+
+  /** The display names of the accounts among `ids` that have signed in (by `_id`, one `$in` read). */
+  async displayNames(ids: readonly string[]): Promise<Map<string, string>> {
+    const found = await this.accounts.find({ _id: { $in: [...ids] } }, { displayName: 1 }).lean<Array<Pick<AccountDocument, '_id' | 'displayName'>>>();
+    return new Map(found.map((account) => [account._id, account.displayName]));
   }
 
   /** When the account last signed in (by `_id`), null for an account never seen. */
@@ -96,8 +104,8 @@ export class AccountRepository {
   }
 
   /** Up to `count` entries in the audit's order (newest first, ties by `_id`), after `after`. */
-  async history(filter: { ownerAccountId?: string; entityId?: string }, after: HistoryPosition | null, count: number): Promise<AccountAuditEntry[]> {
-    const query: FilterQuery<AccountAuditEntry> = {};
+  async history(filter: { ownerAccountId?: string; entityId?: string; narrowing: AuditNarrowing }, after: HistoryPosition | null, count: number): Promise<AccountAuditEntry[]> {
+    const query: FilterQuery<AccountAuditEntry> = auditConditions(filter.narrowing);
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
     const paged = after ? { $and: [query, entriesAfter('account', after)] } : query;

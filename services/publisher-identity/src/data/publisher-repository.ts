@@ -9,8 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KnownEvent } from '@pilot/contracts';
+import type { AuditNarrowing, ListOrder } from '@pilot/platform';
 import {
   AccountCounts,
+  auditConditions,
   IdCounter,
   modelOf,
   storedSchema,
@@ -47,6 +49,17 @@ export interface PublisherListFilter {
   status: PublisherStatus | null;
   /** Matches a part of the link. */
   search: RegExp | null;
+  /** Only these platforms (`_id` by `$in`, read from the `_id` index). */
+  ids: number[] | null;
+}
+
+function listQuery(filter: PublisherListFilter): Document {
+  const query: Document = {};
+  if (filter.ids !== null) query._id = { $in: filter.ids };
+  if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
+  if (filter.status !== null) query.status = filter.status;
+  if (filter.search !== null) query.link = filter.search;
+  return query;
 }
 
 
@@ -118,13 +131,14 @@ export class PublisherRepository {
     return this.store.load(id);
   }
 
-  /** Up to `count` platforms newest first (ties by id), after `after`; `ownerAccountId` null: the whole network. */
-  async listPage(filter: PublisherListFilter, after: CurrentPosition | null, count: number): Promise<PublisherRecord[]> {
-    const query: Document = {};
-    if (filter.ownerAccountId !== null) query.ownerAccountId = filter.ownerAccountId;
-    if (filter.status !== null) query.status = filter.status;
-    if (filter.search !== null) query.link = filter.search;
-    return this.store.currentPage(query, after, count);
+  /** Up to `count` platforms newest (or oldest) first, ties by id, after `after`; `ownerAccountId` null: the whole network. */
+  async listPage(filter: PublisherListFilter, after: CurrentPosition | null, count: number, order: ListOrder = 'newest'): Promise<PublisherRecord[]> {
+    return this.store.currentPage(listQuery(filter), after, count, order);
+  }
+
+  /** How many platforms the filter matches, up to `cap` (VersionedStore.countCurrent). */
+  async countMatching(filter: PublisherListFilter, cap: number): Promise<{ count: number; capped: boolean }> {
+    return this.store.countCurrent(listQuery(filter), cap);
   }
 
   /** Every current record, in batches in id order (for rebuilding the key read model). */
@@ -133,8 +147,8 @@ export class PublisherRepository {
   }
 
   /** Up to `count` audit entries (history without events or states) in the audit's order, after `after`. */
-  async history(filter: { ownerAccountId?: string; entityId?: number }, after: HistoryPosition | null, count: number): Promise<HistoryEntry<PublisherState>[]> {
-    const query: Filter<HistoryEntry<PublisherState>> = {};
+  async history(filter: { ownerAccountId?: string; entityId?: number; narrowing: AuditNarrowing }, after: HistoryPosition | null, count: number): Promise<HistoryEntry<PublisherState>[]> {
+    const query: Filter<HistoryEntry<PublisherState>> = auditConditions(filter.narrowing);
     if (filter.ownerAccountId !== undefined) query.ownerAccountId = filter.ownerAccountId;
     if (filter.entityId !== undefined) query.entityId = filter.entityId;
     return this.store.historyPage(query, after, count, { state: 0 });

@@ -2,7 +2,8 @@
  * API.md "Workspace sign-in", thin: parse, call the sign-in use cases, map the result. Also the gateway's
  * GET /internal/sessions/resolve (`{accountId, displayName, admin, expiresAt}`), and
  * GET /internal/accounts/{accountId}/sign-in (`{lastSignInAt}`, null for an account never seen) for the
- * notification service.
+ * notification service, and GET /internal/accounts/names?ids= (`{names: {<account>: <display name>}}`) for
+ * the gateway's audit.
  *
  * Decisions API.md leaves to this service:
  * - The binding cookie `pilot_login` (HttpOnly, SameSite=Lax, Path=/api/auth/login) holds a random value
@@ -27,6 +28,7 @@ import { handleBotUpdate } from '../use-cases/handle-bot-update';
 import { logOut } from '../use-cases/log-out';
 import { pollLogin } from '../use-cases/poll-login';
 import { readLastSignIn } from '../use-cases/read-last-sign-in';
+import { readAccountNames } from '../use-cases/read-account-names';
 import { resolveSession } from '../use-cases/resolve-session';
 import { clearCookie, readCookie, setCookie } from './cookies';
 
@@ -123,6 +125,13 @@ export function mountAuthRoutes(app: Express, deps: IdentityDeps, options: AuthR
     if (!/^[0-9]{1,20}$/.test(accountId)) throw problems.notFound('account_not_found', 'No such account');
     const lastSignInAt = await readLastSignIn(deps, accountId);
     res.json({ lastSignInAt: lastSignInAt ? lastSignInAt.toISOString() : null });
+  });
+
+  // The gateway names who acted in a page of the audit: up to 100 account ids, comma-separated.
+  app.get('/internal/accounts/names', noStore, async (req, res) => {
+    const ids = typeof req.query.ids === 'string' ? req.query.ids.split(',') : [];
+    if (ids.length === 0 || ids.length > 100 || !ids.every((id) => /^[0-9]{1,20}$/.test(id))) throw problems.badRequest('invalid_ids', 'ids must be up to 100 account ids separated by commas');
+    res.json({ names: Object.fromEntries(await readAccountNames(deps, ids)) });
   });
 
   app.get('/internal/sessions/resolve', noStore, async (req, res) => {

@@ -14,7 +14,7 @@
  * - GET /internal/audit knows the entities `publisher` and `account`; any other entity has no entries here.
  */
 import { AUDIT_POSITION } from '@pilot/contracts';
-import { decodeCursor, listOwnerOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, requireAdmin, requirePrincipal, problems, jsonBody } from '@pilot/platform';
+import { auditNarrowingOf, decodeCursor, listIdsOf, listOwnerOf, listReadOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, requireAdmin, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, RequestHandler } from 'express';
 import { validateOptionalReason } from '../domain/pause';
 import { isPublisherStatus, validateKeyGeneration, validateNewPublisher, validateReason } from '../domain/publisher';
@@ -59,8 +59,8 @@ export function mountPublisherRoutes(app: Express, deps: IdentityDeps): void {
     if (status !== undefined && status !== '' && !isPublisherStatus(status)) {
       throw problems.badRequest('invalid_status', 'status must be one of draft, submitted, approved, paused, rejected');
     }
-    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: isPublisherStatus(status) ? status : null, search: searchPatternOf(req.query.q) };
-    res.json(await listPublishers(deps, filter, decodeCursor(req.query.cursor, ['time', 'id']), pageLimitOf(req.query.limit)));
+    const filter = { ownerAccountId: listOwnerOf(req.query.ownerAccountId, caller), status: isPublisherStatus(status) ? status : null, search: searchPatternOf(req.query.q), ids: listIdsOf(req.query.ids) };
+    res.json(await listPublishers(deps, filter, listReadOf(req.query)));
   });
 
   app.get(`${BASE}/:id`, async (req, res) => {
@@ -130,6 +130,6 @@ export function mountPublisherRoutes(app: Express, deps: IdentityDeps): void {
     const after = decodeCursor(req.query.cursor, AUDIT_POSITION);
     // The gateway asks for one entry more than its page to know whether there is a next one.
     const limit = pageLimitOf(req.query.limit, MAX_PAGE_LIMIT + 1);
-    res.json({ items: await readAudit(deps, caller, entity || undefined, entityId || undefined, after, limit) });
+    res.json({ items: await readAudit(deps, caller, { entity: entity || undefined, entityId: entityId || undefined, ...auditNarrowingOf(req.query) }, after, limit) });
   });
 }

@@ -1,5 +1,5 @@
 import { auditItemOf, newestFirst, type InternalAuditItem } from '@pilot/contracts';
-import { positiveIntOf, type Principal } from '@pilot/platform';
+import { positiveIntOf, type AuditNarrowing, type Principal } from '@pilot/platform';
 import type { HistoryPosition } from '@pilot/storage';
 import type { IdentityDeps } from './deps';
 
@@ -12,8 +12,7 @@ import type { IdentityDeps } from './deps';
 export async function readAudit(
   deps: Pick<IdentityDeps, 'publishers' | 'accounts'>,
   caller: Principal,
-  entity: string | undefined,
-  entityId: string | undefined,
+  { entity, entityId, ...narrowing }: AuditNarrowing & { entity: string | undefined; entityId: string | undefined },
   after: HistoryPosition | null,
   limit: number,
 ): Promise<InternalAuditItem[]> {
@@ -22,12 +21,12 @@ export async function readAudit(
   if (entity === undefined || entity === 'publisher') {
     const id = entityId === undefined ? undefined : positiveIntOf(entityId);
     if (id !== null) {
-      reads.push(deps.publishers.history({ ownerAccountId, entityId: id }, after, limit).then((entries) => entries.map((entry) => auditItemOf('publisher', entry))));
+      reads.push(deps.publishers.history({ ownerAccountId, entityId: id, narrowing }, after, limit).then((entries) => entries.map((entry) => auditItemOf('publisher', entry))));
     }
   }
   if (entity === undefined || entity === 'account') {
     if (entityId === undefined || /^[0-9]{1,20}$/.test(entityId)) {
-      reads.push(deps.accounts.history({ ownerAccountId, entityId }, after, limit).then((entries) => entries.map((entry) => auditItemOf('account', entry))));
+      reads.push(deps.accounts.history({ ownerAccountId, entityId, narrowing }, after, limit).then((entries) => entries.map((entry) => auditItemOf('account', entry))));
     }
   }
   return (await Promise.all(reads)).flat().sort(newestFirst).slice(0, limit);

@@ -53,6 +53,23 @@ function LazyReview() {
   );
 }
 
+// The report carries the chart library: loaded when opened.
+const ReportPage = lazy(() => import('./pages/ReportPage').then((module) => ({ default: module.ReportPage })));
+
+function LazyReport() {
+  return (
+    <Suspense
+      fallback={
+        <p className="loading" role="status">
+          Loading the report…
+        </p>
+      }
+    >
+      <ReportPage />
+    </Suspense>
+  );
+}
+
 function LazyDashboard() {
   return (
     <Suspense
@@ -91,6 +108,7 @@ export const router = createBrowserRouter([
       { path: 'publishers', element: <PublishersPage /> },
       { path: 'publishers/:id', element: <PublisherDetailPage /> },
       { path: 'audit', element: <AuditPage /> },
+      { path: 'report', element: <LazyReport /> },
       { path: 'placements', element: <PlacementsPage /> },
       { path: 'review', element: <LazyReview /> },
       { path: '*', element: <NotFoundPage /> },

@@ -52,6 +52,9 @@ const ACTION_WORDS: Record<string, string> = {
   signed_out: 'Signed out',
 };
 
+/** The audit's actions, for its filter. */
+export const AUDIT_ACTIONS = Object.keys(ACTION_WORDS);
+
 /** An audit entry's action in words ("key_rotated" → "Server key rotated"). */
 export function actionWords(action: string): string {
   return ACTION_WORDS[action] ?? action.replace(/_/g, ' ');

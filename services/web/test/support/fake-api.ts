@@ -73,6 +73,14 @@ interface BreakdownRow {
   clickedLinks: number;
 }
 
+/** A list's answer as the services give it: narrowed by `ids=`, oldest first with `sort=oldest`, counted with `count=true`; one page. */
+function listAnswer<T extends { id: number }>(req: Request, matching: T[]): { items: T[]; nextCursor: null; total?: number; totalCapped?: boolean } {
+  const ids = typeof req.query.ids === 'string' ? new Set(req.query.ids.split(',').map(Number)) : null;
+  const items = ids ? matching.filter((item) => ids.has(item.id)) : matching;
+  const ordered = req.query.sort === 'oldest' ? [...items].reverse() : items;
+  return req.query.count === 'true' ? { items: ordered, nextCursor: null, total: items.length, totalCapped: false } : { items: ordered, nextCursor: null };
+}
+
 export class FakeApi {
   readonly campaigns: FakeCampaign[] = [];
   readonly publishers: FakePublisher[] = [];
@@ -257,7 +265,7 @@ export class FakeApi {
       if (!account) return;
       const status = typeof req.query.status === 'string' ? req.query.status : '';
       const owner = typeof req.query.ownerAccountId === 'string' ? req.query.ownerAccountId : '';
-      res.json({ items: this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status) && (!owner || c.ownerAccountId === owner)), nextCursor: null });
+      res.json(listAnswer(req, this.campaigns.filter((c) => this.visible(account, c) && (!status || c.status === status) && (!owner || c.ownerAccountId === owner))));
     });
     app.post('/api/workspace/campaigns', (req, res) => {
       const account = this.signedIn(req, res);
@@ -334,7 +342,7 @@ export class FakeApi {
     // publishers
     app.get('/api/workspace/publishers', (req, res) => {
       const account = this.signedIn(req, res);
-      if (account) res.json({ items: this.publishers.filter((p) => this.visible(account, p)), nextCursor: null });
+      if (account) res.json(listAnswer(req, this.publishers.filter((p) => this.visible(account, p))));
     });
     app.post('/api/workspace/publishers', (req, res) => {
       const account = this.signedIn(req, res);

@@ -5,13 +5,12 @@
  * (highest first), so the order holds across every page, not only the rows loaded.
  */
 import { useMemo, useState } from 'react';
-import { useQueries } from '@tanstack/react-query';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import { Link } from 'react-router-dom';
-import { apiBody } from '../api';
 import { FIGURES, type BreakdownRow, type Figure } from '../breakdown-view';
 import { formatCount, formatDate } from '../format';
 import { useBreakdown } from '../hooks/breakdown';
+import { useRecordNames } from '../hooks/record-names';
 import { PRESETS, presetRange, type Preset } from '../stats-view';
 import { ErrorMessage } from './ErrorMessage';
 import { LoadMore } from './LoadMore';
@@ -38,25 +37,6 @@ function rangeWords(range: { from: string; to: string }): string {
   return range.from ? `${formatDate(range.from)} to ${formatDate(range.to)} (UTC)` : 'all time';
 }
 
-/** The rows' names, each read once and kept by the same key as the record's own page. */
-function useNames(by: 'campaign' | 'publisher', ids: number[], enabled: boolean): Map<number, string> {
-  const answers = useQueries({
-    queries: ids.map((id) => ({
-      queryKey: [by, String(id)],
-      enabled,
-      staleTime: 60_000,
-      retry: false,
-      queryFn: ({ signal }: { signal: AbortSignal }) => apiBody<{ id: number; name?: string; link?: string }>(`/api/workspace/${NOUN[by].path}/${id}`, { signal }),
-    })),
-  });
-  const known = answers.map((answer, index) => `${ids[index]}\t${answer.data ? (answer.data.name ?? answer.data.link ?? '') : ''}`).join('\n');
-  // One map while the names are the same: the table's columns (and so its state) follow it.
-  return useMemo(() => new Map(known ? known.split('\n').flatMap((line) => {
-    const [id, name] = line.split('\t');
-    return name ? [[Number(id), name] as const] : [];
-  }) : []), [known]);
-}
-
 function FigureCell({ row, figure }: { row: BreakdownRow; figure: Figure }) {
   const change = row.change[figure];
   return (
@@ -77,7 +57,7 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
   const [sort, setSort] = useState<Figure>('adRequests');
   const range = presetRange(preset, new Date());
   const report = useBreakdown({ by, range, sort, campaignId, publisherId });
-  const names = useNames(by, report.rows.map((row) => row.id), showNames);
+  const names = useRecordNames(by, report.rows.map((row) => row.id), showNames);
   const noun = NOUN[by];
   // Fill means something for platforms over every campaign: requests left unfilled have no campaign, so
   // one campaign's platforms would always read 100%.

@@ -3,7 +3,7 @@
  * activated, each the service's list filtered by status (a page at a time). The rows loaded are shown
  * oldest first (the one that has waited longest at the top); the navigation shows how many are loaded.
  */
-import { useCampaignList, usePublisherList } from './workspace-lists';
+import { useCampaignList, useListCount, usePublisherList } from './workspace-lists';
 
 /** Rows the queue asks for at a time. */
 const QUEUE_PAGE = 50;
@@ -26,10 +26,15 @@ export function useReviewQueue(enabled: boolean) {
   const campaigns = useCampaignList({ status: 'submitted' }, options);
   const platforms = usePublisherList({ status: 'submitted' }, options);
   const waiting = useCampaignList({ status: 'approved' }, options);
+  const counts = {
+    campaigns: useListCount('campaigns', { status: 'submitted' }, enabled),
+    platforms: useListCount('publishers', { status: 'submitted' }, enabled),
+    waiting: useListCount('campaigns', { status: 'approved' }, enabled),
+  };
   return {
-    campaigns: { ...campaigns, items: oldestFirst(campaigns.items) },
-    platforms: { ...platforms, items: oldestFirst(platforms.items) },
-    waitingForActivation: { ...waiting, items: oldestFirst(waiting.items) },
+    campaigns: { ...campaigns, items: oldestFirst(campaigns.items), count: counts.campaigns },
+    platforms: { ...platforms, items: oldestFirst(platforms.items), count: counts.platforms },
+    waitingForActivation: { ...waiting, items: oldestFirst(waiting.items), count: counts.waiting },
     loaded: campaigns.loaded && platforms.loaded && waiting.loaded,
     error: campaigns.error ?? platforms.error ?? waiting.error,
   };

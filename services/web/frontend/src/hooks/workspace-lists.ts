@@ -3,7 +3,7 @@
  * owner are the API's filters, and further pages are loaded on demand. Every key starts with the record's
  * word ('campaigns', 'publishers'), so a decision refreshes every list of that kind.
  */
-import { keepPreviousData, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { apiBody } from '../api';
 import { PAGE_SIZE, nextCursorOf, pagePath, pagedItems, type Page } from '../paged-list';
 import type { Campaign, Publisher } from '../types';
@@ -54,6 +54,19 @@ export function useCampaignList(filters: ListFilters = {}, { enabled = true, lim
 
 export function usePublisherList(filters: ListFilters = {}, { enabled = true, limit = PAGE_SIZE } = {}) {
   return usePagedList<Publisher>('publishers', filters, enabled, limit);
+}
+
+/**
+ * How many records a list's filters match (`count=true`, one row asked): `total` (at most 100, `capped`
+ * beyond), null until answered. Asked once per filters, not once per page.
+ */
+export function useListCount(kind: 'campaigns' | 'publishers', filters: ListFilters, enabled = true): { total: number | null; capped: boolean; error: unknown } {
+  const count = useQuery({
+    queryKey: [kind, 'count', filters],
+    enabled,
+    queryFn: ({ signal }) => apiBody<Page<unknown> & { total?: number; totalCapped?: boolean }>(pagePath(`/api/workspace/${kind}`, { ...filters, count: 'true' }, null, 1), { signal }),
+  });
+  return { total: count.data?.total ?? null, capped: count.data?.totalCapped ?? false, error: count.error };
 }
 
 /**

@@ -1,15 +1,15 @@
-import { useState } from 'react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
 import { formatDateTime } from '../format';
+import { useAddressParams } from '../hooks/address-params';
 import { useDebounced } from '../hooks/debounced';
 import { usePageTitle } from '../hooks/page-title';
 import { PAGE_SIZE, nextCursorOf, pagePath, type Page } from '../paged-list';
 import { useAccount } from '../session';
-import { actionWords, entityWord, recordPath, statusWord } from '../status-words';
+import { AUDIT_ACTIONS, actionWords, entityWord, recordPath, statusWord } from '../status-words';
 import type { AuditEntry } from '../types';
 
 function RecordCell({ entry }: { entry: AuditEntry }) {
@@ -23,20 +23,31 @@ function change(entry: AuditEntry): string {
   return `${entry.from ? statusWord(entry.from) : '—'} → ${entry.to ? statusWord(entry.to) : '—'}`;
 }
 
+/** Who acted: the account's display name where it has one, with its id. */
+function whoActed(entry: AuditEntry): string {
+  if (!entry.actorAccountId) return 'system';
+  return entry.actorName && entry.actorName !== entry.actorAccountId ? `${entry.actorName} (${entry.actorAccountId})` : entry.actorAccountId;
+}
+
+const AUDIT_FILTERS = { entity: 'entity', entityId: 'id', action: 'action', from: 'from', to: 'to' } as const;
+
 export function AuditPage() {
   const account = useAccount();
   usePageTitle('Audit record');
-  const [entity, setEntity] = useState('');
-  const [entityId, setEntityId] = useState('');
-  const id = useDebounced(entityId);
-  // Newest first, a page at a time down to the oldest entry; the service filters by record.
+  // The filters live in the address, so a view of the audit can be shared and reloaded.
+  const [filters, setFilters] = useAddressParams(AUDIT_FILTERS);
+  const id = useDebounced(filters.entityId);
+  const period = { from: filters.from, to: filters.to && filters.from && filters.to < filters.from ? '' : filters.to };
+  // Newest first, a page at a time down to the oldest entry; the service filters by record, action and period.
+  const asked = { entity: filters.entity, entityId: id, action: filters.action, ...period };
   const audit = useInfiniteQuery({
-    queryKey: ['audit', entity, id],
+    queryKey: ['audit', asked],
     initialPageParam: null as string | null,
     getNextPageParam: (page: Page<AuditEntry>) => nextCursorOf(page),
     placeholderData: keepPreviousData,
-    queryFn: ({ pageParam, signal }) => apiBody<Page<AuditEntry>>(pagePath('/api/workspace/audit', { entity, entityId: id }, pageParam, PAGE_SIZE), { signal }),
+    queryFn: ({ pageParam, signal }) => apiBody<Page<AuditEntry>>(pagePath('/api/workspace/audit', asked, pageParam, PAGE_SIZE), { signal }),
   });
+  const filtered = Object.values(asked).some(Boolean);
   // Entries have no id: one is known by its place in the pages loaded.
   const items = (audit.data?.pages ?? []).flatMap((page, index) => page.items.map((item, row) => ({ item, key: `${index}-${row}` })));
   return (
@@ -46,21 +57,42 @@ export function AuditPage() {
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
         <label>
           Record type
-          <select value={entity} onChange={(event) => {
-              setEntity(event.target.value);
-            }}>
+          <select value={filters.entity} onChange={(event) => setFilters({ entity: event.target.value })}>
             <option value="">All</option>
             <option value="campaign">Campaigns</option>
             <option value="publisher">Platforms</option>
             <option value="placement">Placements</option>
+            <option value="account">Accounts</option>
           </select>
         </label>
         <label>
           Record id
-          <input inputMode="numeric" value={entityId} onChange={(event) => {
-              setEntityId(event.target.value.trim());
-            }} />
+          <input inputMode="numeric" value={filters.entityId} onChange={(event) => setFilters({ entityId: event.target.value.trim() }, { replace: true })} />
         </label>
+        <label>
+          Action
+          <select value={filters.action} onChange={(event) => setFilters({ action: event.target.value })}>
+            <option value="">All</option>
+            {AUDIT_ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {actionWords(action)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From (UTC)
+          <input type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => setFilters({ from: event.target.value })} />
+        </label>
+        <label>
+          To (UTC)
+          <input type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => setFilters({ to: event.target.value })} />
+        </label>
+        {filtered ? (
+          <button type="button" className="link-button" onClick={() => setFilters({ entity: '', entityId: '', action: '', from: '', to: '' })}>
+            Clear the filters
+          </button>
+        ) : null}
       </form>
       <ErrorMessage error={audit.error} />
       {audit.isPending ? (
@@ -70,7 +102,7 @@ export function AuditPage() {
       ) : null}
       {audit.data ? (
         items.length === 0 ? (
-          <p data-testid="list-empty">{entity || id ? 'No entries for this record.' : 'No entries yet.'}</p>
+          <p data-testid="list-empty">{filtered ? 'No entries match the filters.' : 'No entries yet.'}</p>
         ) : (
           <div aria-busy={audit.isPlaceholderData}>
           <div className="table-wrap">
@@ -91,7 +123,9 @@ export function AuditPage() {
                     <td data-label="When (UTC)">
                       <time dateTime={item.at}>{formatDateTime(item.at)}</time>
                     </td>
-                    <td data-label="Who">{item.actorAccountId ?? 'system'}</td>
+                    <td data-label="Who">
+                      <bdi dir="auto">{whoActed(item)}</bdi>
+                    </td>
                     <td data-label="Record">
                       <RecordCell entry={item} />
                     </td>

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiBody } from '../api';
 import type { BulkAction } from '../components/BulkActions';
-import { FilteredList } from '../components/FilteredList';
+import { WorkTable } from '../components/WorkTable';
 import { languageWords } from '../languages';
 import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { StatusBadge } from '../components/StatusBadge';
@@ -62,8 +62,8 @@ export function CampaignsPage() {
       {/* Figures once there is a record to have them: a new account sees one empty-state message, the list's. */}
       {any.items.length > 0 ? <LazyBreakdownTable by="campaign" title="Figures by campaign" names testId="campaign-figures" /> : null}
       <h2>{account.admin ? 'Every campaign' : 'Every campaign of yours'}</h2>
-      <FilteredList
-        useList={useCampaignList}
+      <WorkTable<Campaign>
+        kind="campaigns"
         statuses={CAMPAIGN_STATUSES}
         searchHelp="Part of the name or title"
         noun={{ one: 'campaign', many: 'campaigns' }}
@@ -76,21 +76,37 @@ export function CampaignsPage() {
             void client.invalidateQueries({ queryKey: ['audit'] });
           },
         }}
-        card={(campaign) => (
+        record={(campaign) => (
           <>
             <Link to={`/workspace/campaigns/${campaign.id}`}>
               #{campaign.id} <bdi dir="auto">{campaign.name}</bdi>
-            </Link>{' '}
-            <StatusBadge status={campaign.status} />
-            <p className="card-title" dir="auto">{campaign.title}</p>
-            <p className="help">
-              {campaign.format} · {languageWords(campaign.language)}
-              {account.admin ? ` · owner ${campaign.ownerAccountId}` : ''}
-              {campaign.replaces ? ` · replaces #${campaign.replaces}` : ''}
-            </p>
-            {campaign.status === 'rejected' && campaign.rejectionReason ? <p className="reason">Rejected: <bdi dir="auto">{campaign.rejectionReason}</bdi></p> : null}
+            </Link>
+            <span className="card-title help" dir="auto">
+              {campaign.title}
+            </span>
           </>
         )}
+        columns={[
+          {
+            id: 'status',
+            header: 'Status',
+            cell: (campaign) => (
+              <>
+                <StatusBadge status={campaign.status} />
+                {campaign.status === 'rejected' && campaign.rejectionReason ? (
+                  <>
+                    {' '}
+                    <span className="reason">
+                      Rejected: <bdi dir="auto">{campaign.rejectionReason}</bdi>
+                    </span>
+                  </>
+                ) : null}
+              </>
+            ),
+          },
+          { id: 'format', header: 'Format · language', cell: (campaign) => `${campaign.format} · ${languageWords(campaign.language)}${campaign.replaces ? ` · replaces #${campaign.replaces}` : ''}` },
+          ...(account.admin ? [{ id: 'owner', header: 'Owner', cell: (campaign: Campaign) => <span data-testid="row-owner">{campaign.ownerAccountId}</span> }] : []),
+        ]}
       />
     </section>
   );

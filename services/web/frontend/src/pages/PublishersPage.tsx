@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, apiBody } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
-import { FilteredList } from '../components/FilteredList';
+import { WorkTable } from '../components/WorkTable';
 import { LazyBreakdownTable } from '../components/LazyBreakdownTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { usePageTitle } from '../hooks/page-title';
@@ -62,27 +62,36 @@ export function PublishersPage() {
       {/* Figures once there is a record to have them: a new account sees one empty-state message, the list's. */}
       {any.items.length > 0 ? <LazyBreakdownTable by="publisher" title="Figures by platform" names testId="platform-figures" /> : null}
       <h2>{account.admin ? 'Every platform' : 'Every platform of yours'}</h2>
-      <FilteredList
-        useList={usePublisherList}
+      <WorkTable<Publisher>
+        kind="publishers"
         statuses={PUBLISHER_STATUSES}
         searchHelp="Part of the link"
         noun={{ one: 'platform', many: 'platforms' }}
         testId="publisher-list"
         ownerFilter={account.admin}
-        card={(publisher, shown) => (
-          <>
-            <Link to={`/workspace/publishers/${publisher.id}`}>
-              #{publisher.id} {publisher.link}
-            </Link>{' '}
-            <StatusBadge status={publisher.status} />
-            <p className="help">
-              {publisher.type}
-              {account.admin ? ` · owner ${publisher.ownerAccountId}` : ''}
-              {publisher.keyCreatedAt ? ` · key created ${formatDateTime(publisher.keyCreatedAt)}` : ' · no key yet'}
-            </p>
-            {account.admin ? <SharedClaims claims={otherClaims(publisher, sharedLinks(shown))} /> : null}
-          </>
+        record={(publisher) => (
+          <Link to={`/workspace/publishers/${publisher.id}`}>
+            #{publisher.id} {publisher.link}
+          </Link>
         )}
+        columns={[
+          { id: 'status', header: 'Status', cell: (publisher) => <StatusBadge status={publisher.status} /> },
+          { id: 'type', header: 'Type · key', cell: (publisher) => `${publisher.type} · ${publisher.keyCreatedAt ? `key created ${formatDateTime(publisher.keyCreatedAt)}` : 'no key yet'}` },
+          ...(account.admin
+            ? [
+                {
+                  id: 'owner',
+                  header: 'Owner',
+                  cell: (publisher: Publisher, shown: readonly Publisher[]) => (
+                    <>
+                      <span data-testid="row-owner">{publisher.ownerAccountId}</span>
+                      <SharedClaims claims={otherClaims(publisher, sharedLinks(shown))} />
+                    </>
+                  ),
+                },
+              ]
+            : []),
+        ]}
       />
       <h2>Register a platform</h2>
       <form onSubmit={submit} noValidate aria-label="Register a platform" className="narrow">

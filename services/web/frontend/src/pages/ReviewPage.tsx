@@ -75,7 +75,7 @@ export function ReviewPage() {
   usePageTitle('Review queue');
   const queue = useReviewQueue(account.admin);
   const client = useQueryClient();
-  const [news, setNews] = useState<{ ok: boolean; lines: string[] } | null>(null);
+  const [news, setNews] = useState<{ ok: boolean; outcomes: Outcome[] } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState<string | null>(null);
   const newsLine = useRef<HTMLDivElement>(null);
@@ -87,7 +87,7 @@ export function ReviewPage() {
       return outcomes;
     },
     onSuccess: (outcomes) => {
-      setNews({ ok: outcomes.every((outcome) => outcome.ok), lines: outcomes.map((outcome) => outcome.words) });
+      setNews({ ok: outcomes.every((outcome) => outcome.ok), outcomes });
       setSelected(new Set());
       const decided = (kind: Kind, left: (decision: Decision) => boolean) => new Set(outcomes.filter(({ ok, job }) => ok && job.kind === kind && left(job.decision)).map(({ job }) => job.id));
       const leftReview = (decision: Decision) => decision !== 'activate';
@@ -146,6 +146,9 @@ export function ReviewPage() {
         return { kind, id: Number(id), decision, reason };
       });
   const toggle = (key: string) => setSelected((before) => toggled(before, key));
+  // The common reasons of one kind of record, when every record selected is of that kind.
+  const kinds = new Set([...selected].map((key) => key.split(':')[0]));
+  const selectedKind = kinds.size === 1 ? (kinds.has('campaigns') ? 'campaign' : 'publisher') : undefined;
   const decisionButtons = (kind: Kind, id: number) => (
     <div className="actions">
       <button type="button" className="button" disabled={busy} data-shortcut="approve" aria-label={`Approve #${id}, ${kind === 'campaigns' ? 'campaign' : 'platform'}`} onClick={() => decide.mutate([{ kind, id, decision: 'approve' }])}>
@@ -187,9 +190,15 @@ export function ReviewPage() {
         <p className="help">They do nothing while you type in a field.</p>
       </details>
       <div ref={newsLine} tabIndex={-1} role="status" className={news ? (news.ok ? 'notice' : 'warning') : undefined} data-testid="review-news">
-        {news?.lines.map((line) => (
-          <p key={line}>{line}</p>
-        ))}
+        {news ? (
+          <ul className="bulk-outcomes">
+            {news.outcomes.map((outcome) => (
+              <li key={keyOf(outcome.job.kind, outcome.job.id)} className={outcome.ok ? undefined : 'error'}>
+                {outcome.words}
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </div>
       <ErrorMessage error={decide.error ?? queue.error} />
       {selected.size > 0 ? (
@@ -198,7 +207,7 @@ export function ReviewPage() {
           <button type="button" className="button" disabled={busy} onClick={() => decide.mutate(jobsOf('approve'))}>
             Approve selected ({selected.size})
           </button>
-          <RejectForm draftKey="review-selected" pending={busy} openLabel={`Reject selected (${selected.size})…`} onReject={(reason) => decide.mutate(jobsOf('reject', reason))} />
+          <RejectForm record={selectedKind} draftKey="review-selected" pending={busy} openLabel={`Reject selected (${selected.size})…`} onReject={(reason) => decide.mutate(jobsOf('reject', reason))} />
           <button type="button" className="link-button" onClick={() => setSelected(new Set())}>
             Clear the selection
           </button>
@@ -284,12 +293,14 @@ function QueueItem({ queueKey, current, selected, onSelect, onFocus, label, chil
 }
 
 /** One part of the queue: its title with how many are loaded, the words when none waits, a row per record, and more on demand. */
-function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T>; noun: { one: string; many: string }; empty: string; testId: string; children: (item: T) => ReactNode }) {
+function QueueSection<T extends { id: number }>({ title, list, noun, empty, testId, children }: { title: string; list: PagedList<T> & { count: { total: number | null; capped: boolean } }; noun: { one: string; many: string }; empty: string; testId: string; children: (item: T) => ReactNode }) {
+  // How many wait, as the service counts them; the rows loaded until it has answered.
+  const waiting = list.count.total ?? list.items.length;
   return (
     <>
       <h2>
-        {title} ({formatCount(list.items.length)}
-        {list.hasMore ? '+' : ''})
+        {title} ({formatCount(waiting)}
+        {list.count.capped || (list.count.total === null && list.hasMore) ? '+' : ''})
       </h2>
       {list.items.length === 0 ? <p>{empty}</p> : null}
       <ul className="cards" data-testid={testId}>

@@ -66,6 +66,7 @@ export function WorkspaceLayout() {
           </NavLink>
           <NavLink to="/workspace/campaigns">Campaigns</NavLink>
           <NavLink to="/workspace/publishers">Platforms</NavLink>
+          <NavLink to="/workspace/report">Report</NavLink>
           <NavLink to="/workspace/audit">Audit</NavLink>
           {account.admin ? (
             <NavLink to="/workspace/review" data-testid="nav-review">
