@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const mongo = await connectMongo({ url: mongoUrl, dbName, operationTimeoutMS: 600_000 });
   const totals = new TotalsStore(mongo, 30_000);
   await totals.ensureIndexes();
-  const deps = { totals, unfolded: new UnfoldedCounts(redis, `${runId}:`, 30_000) };
+  // The use case's types are the packages' built ones; these are the same classes from their sources.
+  const deps = { totals, unfolded: new UnfoldedCounts(redis, `${runId}:`, 30_000) } as unknown as Parameters<typeof readReport>[0];
   const to = dayOf(Date.now());
   const from = dayOf(Date.now() - 29 * DAY_MS);
   console.log(`report bench ${runId}: ${PAIRS.toLocaleString('en')} campaign-on-platform documents a day over 30 days (${(PAIRS * 30).toLocaleString('en')}), 10,000 campaigns, ${PLATFORMS.toLocaleString('en')} platforms`);
