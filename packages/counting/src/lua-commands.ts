@@ -18,6 +18,7 @@ interface Replies {
   readGrains: [grain: string, seq: number, pairs: string[]][];
   sweep: [folds: number, hours: number];
   readUnfolded: [owners: (string | null)[], keptFolds: [above: number, through: number], ...parts: [seq: number, grain: string, pairs: string[]][]];
+  readUnfoldedPairs: [keptFolds: [above: number, through: number], ...parts: [seq: number, grain: string, pairs: string[], campaignOwner: string | null, publisherOwner: string | null][]];
 }
 
 /** src/lua from src/ (tsx) and from dist/ alike: the package ships src/ beside dist/. */
@@ -34,6 +35,7 @@ export const countCommandsOn = luaCommands<Replies>(LUA_DIR, 'pilotCount_', {
   readGrains: { file: 'read-grains.lua', numberOfKeys: 0 },
   sweep: { file: 'sweep.lua', numberOfKeys: 3 },
   readUnfolded: { file: 'read-unfolded.lua', numberOfKeys: 6 },
+  readUnfoldedPairs: { file: 'read-unfolded-pairs.lua', numberOfKeys: 6 },
 });
 
 export type CountCommands = ReturnType<typeof countCommandsOn>;

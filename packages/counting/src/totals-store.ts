@@ -29,6 +29,7 @@ import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredIte
 import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
 import { dayKeyOf, grainFieldsOf, parseField, subjectsOf, type GrainFields } from './layout';
 import { migrateMonthDocuments } from './migrate-month-documents';
+import { pairFiltersOf, type PairQuery } from './pair-documents';
 
 /** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
 export interface DayRange {
@@ -90,8 +91,10 @@ const GUARD_FIELDS = { _id: String, lastFold: Number, fence: Number, campaignOwn
 const COUNTERS = { adRequests: Number, confirmedDeliveries: Number, clickedLinks: Number, unfilledAdRequests: Number, filtered_head: Number, filtered_preview_agent: Number, impressions: Number };
 // The breakdowns' reads (breakdown-layout.ts, scopeQueryOf): a scope's items by an owner or a platform.
 const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
-const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS }, [[KEY_INDEX], ...SCOPE_INDEXES]);
-const hourSchema = storedSchema<HourDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, startsAt: Date, hours: Mixed }, [[KEY_INDEX], [{ startsAt: 1 }]]);
+// The report's read of the whole network (pair-documents.ts): one level's documents over a day range.
+const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1 }];
+const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS }, [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX]);
+const hourSchema = storedSchema<HourDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, startsAt: Date, hours: Mixed }, [[KEY_INDEX], [{ startsAt: 1 }], ...SCOPE_INDEXES.slice(2), LEVEL_DAY_INDEX]);
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
 const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });
 
@@ -248,6 +251,18 @@ export class TotalsStore {
     return { items, ...owners };
   }
 
+  /** The report's documents (pair-documents.ts): one indexed query per filter, each document with its counters. */
+  async readPairs(query: PairQuery): Promise<StoredPair[]> {
+    const found = await guardedRead('report read', this.timeoutMs, () => Promise.all(pairFiltersOf(query).map((filter) => this.days.find(filter as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray())));
+    return found.flat().map((document) => ({ ...pairOf(document), counts: countersOf(document) }));
+  }
+
+  /** The report's hour documents from `from` to `to`, as readPairs. */
+  async readPairHours(query: PairQuery & { from: string; to: string }): Promise<StoredPairHours[]> {
+    const found = await guardedRead('report read', this.timeoutMs, () => Promise.all(pairFiltersOf(query).map((filter) => this.hours.find(filter as Filter<HourDocument>, { maxTimeMS: this.timeoutMs }).toArray())));
+    return found.flat().map((document) => ({ ...pairOf(document), hours: document.hours }));
+  }
+
   /** Adds fold `seq` to every grain it counted, once (see applyFolds). */
   async apply(seq: number, counts: Fold['counts'], owners: Map<string, string>): Promise<void> {
     await this.applyFolds([{ seq, counts }], owners);
@@ -293,6 +308,30 @@ export class TotalsStore {
     });
     for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(collection, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
   }
+}
+
+/** A stored pair document's key and guard. */
+export interface StoredPairKey {
+  campaignId: number;
+  publisherId: number;
+  day: string;
+  lastFold: number;
+  campaignOwnerAccountId?: string;
+  publisherOwnerAccountId?: string;
+}
+
+export interface StoredPair extends StoredPairKey {
+  counts: Record<string, number>;
+}
+
+export interface StoredPairHours extends StoredPairKey {
+  /** HH -> kind -> count. */
+  hours: HourCounts;
+}
+
+function pairOf(document: CountsDocument): StoredPairKey {
+  const { campaignId, publisherId, day, lastFold, campaignOwnerAccountId, publisherOwnerAccountId } = document;
+  return { campaignId: campaignId!, publisherId: publisherId!, day, lastFold, campaignOwnerAccountId, publisherOwnerAccountId };
 }
 
 /** A day document's counters, by kind. */

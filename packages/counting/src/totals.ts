@@ -2,3 +2,4 @@
 export * from './totals-store';
 export * from './folder';
 export * from './folder-lease';
+export * from './pair-documents';

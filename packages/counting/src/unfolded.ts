@@ -6,7 +6,7 @@
  */
 import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';
-import { CountKeys } from './layout';
+import { CountKeys, subjectsOf } from './layout';
 import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';
 
 export interface UnfoldedPart {
@@ -31,6 +31,17 @@ export interface Unfolded {
    */
   keptFolds: KeptFolds;
   parts: UnfoldedPart[];
+}
+
+/** An unfolded part of a grain `cp:<campaign>:<publisher>`, with the owners Redis holds of both. */
+export interface UnfoldedPair {
+  fold: number;
+  campaignId: number;
+  publisherId: number;
+  campaignOwnerAccountId: string | null;
+  publisherOwnerAccountId: string | null;
+  /** `<day>|<kind>` and `<day>T<HH>|<kind>` -> count. */
+  fields: Map<string, number>;
 }
 
 export class UnfoldedCounts {
@@ -72,6 +83,31 @@ export class UnfoldedCounts {
       this.timeoutMs,
       'redis',
       'unfolded counts',
+    );
+  }
+
+  /** Every campaign-on-publisher grain's unfolded parts (the report's finest grain), in one script call. */
+  readPairs(): Promise<UnfoldedPair[]> {
+    return asInfrastructureFault(
+      async () => {
+        const [, ...raw] = await this.commands.readUnfoldedPairs(
+          this.keys.openIntervals,
+          this.keys.pendingFolds,
+          this.keys.appliedFolds,
+          this.keys.owners,
+          this.keys.foldSequence,
+          this.keys.sweptFolds,
+          `${this.keys.base}i:`,
+          `${this.keys.base}f:`,
+        );
+        return raw.map(([fold, grain, pairs, campaignOwner, publisherOwner]) => {
+          const { campaignId, publisherId } = subjectsOf(grain);
+          return { fold: Number(fold), campaignId: campaignId!, publisherId: publisherId!, campaignOwnerAccountId: campaignOwner || null, publisherOwnerAccountId: publisherOwner || null, fields: pairsToMap(pairs) };
+        });
+      },
+      this.timeoutMs,
+      'redis',
+      'unfolded pair counts',
     );
   }
 }

@@ -9,7 +9,7 @@ import { OptionalReasonBody, ReasonBody } from '../schemas/fields';
 import { Problem, ValidationProblem } from '../schemas/network';
 import { ImpressionBody, PlacementBody, SitePlacement, SLOTS, SlotList, SlotState } from '../schemas/placement';
 import { IssuedKey, IssuedLiveKey, KeyGenerationBody, NewPublisherBody, Publisher, PublisherDemand, PublisherList } from '../schemas/publisher';
-import { AuditList, Breakdown, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Session, StatsAnswer } from '../schemas/workspace';
+import { AuditList, Breakdown, LoginStarted, LoginStatus, NotificationSettings, NotificationSettingsBody, Report, Session, StatsAnswer } from '../schemas/workspace';
 
 export const WORKSPACE_API_VERSION = '0.1.0';
 
@@ -37,6 +37,7 @@ const SCHEMAS: Record<string, TSchema> = {
   LoginStatus,
   StatsAnswer,
   Breakdown,
+  Report,
   AuditList,
   NotificationSettings,
   NotificationSettingsBody,
@@ -267,6 +268,26 @@ export function workspaceOpenApi(): Record<string, unknown> {
             { name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['adRequests', 'confirmedDeliveries', 'clickedLinks'], default: 'adRequests' } },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
             { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
+          ],
+        },
+      },
+      '/api/workspace/stats/report': {
+        get: {
+          ...operation('readStatsReport', {
+            summary: 'The figures of stats grouped by one to three dimensions, sorted and paged, with the totals of every row; format=csv: text/csv of every row',
+            answer: ['200', 'Report', 'A page of rows and the totals (format=csv: text/csv, a header row then every row)'],
+            problems: { '400': problem('An unknown or repeated dimension, more than three, or day with hour (invalid_dimension); an invalid sort, limit, cursor, format, filter or date (invalid_sort, invalid_limit, invalid_cursor, invalid_format, ...); hour over more than 7 days (invalid_hour_range) or no longer kept (hours_not_kept)') },
+          }),
+          parameters: [
+            { name: 'by', in: 'query', required: true, description: 'one to three of day, hour, campaign, publisher, language, format, comma-separated; not day with hour', schema: { type: 'string' } },
+            { name: 'campaignId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'publisherId', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
+            { name: 'sort', in: 'query', required: false, description: 'a figure (highest first) or a dimension of by (ascending); ties by the dimensions in by order. Default: the first dimension if it is day or hour, else adRequests', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+            { name: 'cursor', in: 'query', required: false, description: 'the nextCursor of the previous page', schema: { type: 'string' } },
+            { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'csv'], default: 'json' } },
           ],
         },
       },

@@ -56,6 +56,27 @@ export const Breakdown = Type.Object(
 );
 export type Breakdown = Static<typeof Breakdown>;
 
+/** GET /api/workspace/stats/report: the figures of `stats` grouped by one to three dimensions; a row carries those of `by`. */
+export const Report = Type.Object(
+  {
+    rows: Type.Array(
+      Type.Object({
+        day: Type.Optional(Type.String({ format: 'date' })),
+        hour: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, UTC, on the hour' })),
+        campaignId: Type.Optional(Type.Integer({ minimum: 1 })),
+        publisherId: Type.Optional(Type.Integer({ minimum: 1 })),
+        language: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "the campaign's; null when tracking does not know it" })),
+        format: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "the campaign's; null when tracking does not know it" })),
+        ...counts,
+      }),
+    ),
+    totals: Type.Object(counts, { description: 'every row, not only the page' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page; null on the last' }),
+  },
+  { additionalProperties: false },
+);
+export type Report = Static<typeof Report>;
+
 export const AuditEntry = Type.Object({
   at: Timestamp,
   actorAccountId: Type.Union([AccountId, Type.Null()]),

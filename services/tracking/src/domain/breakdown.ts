@@ -29,7 +29,8 @@ const MAX_LIMIT = 100;
 
 export type BreakdownQueryResult = { ok: true; query: BreakdownQuery } | { ok: false; code: string; detail: string };
 
-function single(query: Record<string, unknown>, name: string): string | undefined | null {
+/** A query parameter given once: its value; undefined when absent or empty; null when repeated. */
+export function single(query: Record<string, unknown>, name: string): string | undefined | null {
   const value = query[name];
   if (value === undefined || value === '') return undefined;
   return typeof value === 'string' ? value : null;
@@ -58,6 +59,16 @@ function decodeCursor(raw: string, by: BreakdownDimension, sort: TotalKind): Pag
   return { value: value as number, id: id as number };
 }
 
+/** `limit`: DEFAULT_LIMIT when absent, null when it is not an integer from 1 to MAX_LIMIT. */
+export function limitOf(query: Record<string, unknown>): number | null {
+  const raw = single(query, 'limit');
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const limit = raw !== null && /^[0-9]{1,3}$/.test(raw) ? Number(raw) : 0;
+  return limit < 1 || limit > MAX_LIMIT ? null : limit;
+}
+
+export const INVALID_LIMIT = { ok: false, code: 'invalid_limit', detail: `limit must be an integer from 1 to ${MAX_LIMIT}` } as const;
+
 /** Validates `by`, `sort`, `limit`, `cursor`, and the filters as `stats` does. */
 export function parseBreakdownQuery(query: Record<string, unknown>): BreakdownQueryResult {
   const by = single(query, 'by');
@@ -67,12 +78,8 @@ export function parseBreakdownQuery(query: Record<string, unknown>): BreakdownQu
     return { ok: false, code: 'invalid_sort', detail: `sort must be one of ${TOTAL_KINDS.join(', ')}` };
   }
   const sort = (sortRaw ?? 'adRequests') as TotalKind;
-  const limitRaw = single(query, 'limit');
-  let limit = DEFAULT_LIMIT;
-  if (limitRaw !== undefined) {
-    limit = limitRaw !== null && /^[0-9]{1,3}$/.test(limitRaw) ? Number(limitRaw) : 0;
-    if (limit < 1 || limit > MAX_LIMIT) return { ok: false, code: 'invalid_limit', detail: `limit must be an integer from 1 to ${MAX_LIMIT}` };
-  }
+  const limit = limitOf(query);
+  if (limit === null) return INVALID_LIMIT;
   const parsed = parseStatsQuery(query);
   if (!parsed.ok) return parsed;
   const cursorRaw = single(query, 'cursor');

@@ -7,6 +7,7 @@
  *                                         link is a page for browsers (http/dead-link-page.ts)
  *   GET /api/workspace/stats              the three totals and their days (or hours), over visible records
  *   GET /api/workspace/stats/breakdown    the same totals per campaign or platform, sorted and paged
+ *   GET /api/workspace/stats/report       the same totals grouped by one to three dimensions, paged or CSV
  */
 import { requirePrincipal, problems, sendProblem, type HttpError } from '@pilot/platform';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
@@ -26,6 +27,9 @@ import type { TrackingDeps } from '../use-cases/deps';
 import { openClickLink } from '../use-cases/open-click-link';
 import { readBreakdown } from '../use-cases/read-breakdown';
 import { readHourlyStats, readStats } from '../use-cases/read-stats';
+import { readReport } from '../use-cases/read-report';
+import { CampaignTraitsMemory } from '../use-cases/campaign-traits';
+import { csvOf, parseReportQuery } from '../domain/report';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
 import type { TrackingCounters } from './tracking-counters';
@@ -155,6 +159,24 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
       const answer = await readBreakdown(deps, parsed.query, principal.admin ? undefined : principal.accountId);
       res.setHeader('Cache-Control', 'no-store');
+      res.json(answer);
+    }),
+  );
+
+  const traits = new CampaignTraitsMemory(deps.campaigns);
+  app.get(
+    '/api/workspace/stats/report',
+    handle(async (req, res) => {
+      const principal = requirePrincipal(req);
+      const parsed = parseReportQuery(req.query as Record<string, unknown>, deps.clock.now());
+      if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
+      traits.remember();
+      const { all, ...answer } = await readReport(deps, parsed.query, principal.admin ? undefined : principal.accountId, (id) => traits.of(id));
+      res.setHeader('Cache-Control', 'no-store');
+      if (parsed.query.csv) {
+        res.type('text/csv').send(csvOf(all, parsed.query.by));
+        return;
+      }
       res.json(answer);
     }),
   );
