@@ -121,6 +121,8 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
   private readonly removals = new Set<Promise<void>>();
   /** The history inserts among them, which an audit read waits for. */
   private readonly historyWrites = new Set<Promise<void>>();
+  /** Per record with a removal still running, the highest version whose events this process published. */
+  private readonly publishedThrough = new Map<string, number>();
 
   constructor(
     db: Db,
@@ -308,7 +310,13 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
    * the changes from the document; otherwise they stay for the relay.
    */
   private async finish(id: RecordId, version: number, changes: PendingChange<S>[]): Promise<boolean> {
-    const published = await this.publish(changes.flatMap((change) => change.events));
+    // A change made right after another finds the earlier one still pending while its removal runs after
+    // its answer; what this process has published already is not published again.
+    const key = String(id);
+    const publishedBefore = this.publishedThrough.get(key) ?? 0;
+    const unpublished = changes.filter((change) => change.version > publishedBefore);
+    const published = await this.publish(unpublished.flatMap((change) => change.events));
+    if (published) this.publishedThrough.set(key, Math.max(version, this.publishedThrough.get(key) ?? 0));
     this.finishLater(id, version, changes, published);
     return published;
   }
@@ -327,7 +335,10 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
         () => undefined,
         () => undefined, // left pending: the relay finishes it after OUTBOX_PENDING_GRACE_MS
       )
-      .finally(() => this.removals.delete(removal));
+      .finally(() => {
+        this.removals.delete(removal);
+        if (this.publishedThrough.get(String(id)) === version) this.publishedThrough.delete(String(id));
+      });
     this.historyWrites.add(historyWrite);
     void historyWrite.finally(() => this.historyWrites.delete(historyWrite));
     this.removals.add(removal);
