@@ -57,18 +57,17 @@ export class UnfoldedCounts {
     this.commands = countCommandsOn(redis);
   }
 
+  /** The keys and prefixes both read scripts take first. */
+  private scriptKeys(): string[] {
+    const { keys } = this;
+    return [keys.openIntervals, keys.pendingFolds, keys.appliedFolds, keys.owners, keys.foldSequence, keys.sweptFolds, `${keys.base}i:`, `${keys.base}f:`];
+  }
+
   read(grains: string[], ownerFields: string[] = []): Promise<Unfolded> {
     return asInfrastructureFault(
       async () => {
         const [ownerValues, [above, through], ...raw] = await this.commands.readUnfolded(
-          this.keys.openIntervals,
-          this.keys.pendingFolds,
-          this.keys.appliedFolds,
-          this.keys.owners,
-          this.keys.foldSequence,
-          this.keys.sweptFolds,
-          `${this.keys.base}i:`,
-          `${this.keys.base}f:`,
+          ...this.scriptKeys(),
           ownerFields.length,
           ...ownerFields,
           ...grains,
@@ -91,14 +90,7 @@ export class UnfoldedCounts {
     return asInfrastructureFault(
       async () => {
         const [, ...raw] = await this.commands.readUnfoldedPairs(
-          this.keys.openIntervals,
-          this.keys.pendingFolds,
-          this.keys.appliedFolds,
-          this.keys.owners,
-          this.keys.foldSequence,
-          this.keys.sweptFolds,
-          `${this.keys.base}i:`,
-          `${this.keys.base}f:`,
+          ...this.scriptKeys(),
         );
         return raw.map(([fold, grain, pairs, campaignOwner, publisherOwner]) => {
           const { campaignId, publisherId } = subjectsOf(grain);
