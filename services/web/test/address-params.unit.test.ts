@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addressWith, filtersOf } from '../frontend/src/hooks/address-params';
+import { addressWith, baseSearch, filtersOf } from '../frontend/src/hooks/address-params';
 
 const DASHBOARD = { campaignId: 'campaignId', from: 'from', to: 'to' } as const;
 const LIST = { search: 'q', status: 'status' } as const;
@@ -24,5 +24,13 @@ describe('filters kept in the address', () => {
     const current = new URLSearchParams('from=2026-11-01');
     addressWith(current, DASHBOARD, { from: '2026-11-02', to: '2026-11-03' });
     expect(current.toString()).to.equal('from=2026-11-01');
+  });
+
+  it('builds a change on the one before while the router has not moved to it yet, and on the address once it has', () => {
+    const waiting = { from: '?campaignId=7', to: '?campaignId=7&from=2026-11-26' };
+    expect(baseSearch('?campaignId=7', waiting), 'the From date not yet in the address').to.equal(waiting.to);
+    expect(baseSearch(waiting.to, waiting), 'the address moved').to.equal(waiting.to);
+    expect(baseSearch('?campaignId=9', waiting), 'the reader went elsewhere (back, a link)').to.equal('?campaignId=9');
+    expect(baseSearch('?q=x', null)).to.equal('?q=x');
   });
 });
