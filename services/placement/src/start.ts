@@ -1,7 +1,8 @@
 /**
  * The placement service: config -> MongoDB -> Redis -> bus -> repositories -> routes
  * -> outbox relay -> listen. stop() undoes it in reverse.
- * It consumes no events; it publishes placement.changed through its outbox (use-cases/set-placement.ts).
+ * It publishes placement.changed through its outbox (use-cases/set-placement.ts), and every replica hears
+ * them on a queue of its own to read a changed slot again (data/showing-slots.ts).
  */
 import { Bus, OutboxRelay } from '@pilot/messaging';
 import {
@@ -24,8 +25,10 @@ import {
 import { CountJournal, CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { COUNT_FOLDING, CountFolder, TotalsStore } from '@pilot/counting/totals';
 import { connectMongo, pingMongo } from '@pilot/storage';
+import { PLACEMENT_CHANGED } from '@pilot/contracts';
 import type { Config } from './config';
 import { ImpressionRepository } from './data/impression-repository';
+import { ShowingSlots } from './data/showing-slots';
 import { PlacementRepository } from './data/placement-repository';
 import { mountRoutes } from './http/routes';
 import type { PlacementDeps } from './use-cases/deps';
@@ -33,6 +36,8 @@ import type { PlacementDeps } from './use-cases/deps';
 export interface StartOptions {
   /** The only source of time (tests pass a ManualClock). */
   clock?: Clock;
+  /** How long a slot read from the store is shown without an event (data/showing-slots.ts; tests lengthen it). */
+  showingMaxAgeMs?: number;
 }
 
 export interface RunningPlacement {
@@ -85,7 +90,15 @@ export async function start(config: Config, logger: Logger, options: StartOption
       points: config.IMPRESSION_LIMIT_POINTS,
       windowSeconds: config.IMPRESSION_LIMIT_WINDOW_SECONDS,
     });
-    const deps: PlacementDeps = { placements, impressions, clock, impressionLimit: limiter };
+    const showing = new ShowingSlots(placements, options.showingMaxAgeMs);
+    await bus.subscribeBroadcast({
+      eventTypes: [PLACEMENT_CHANGED],
+      beforeConsume: async () => showing.forgetAll(),
+      handler: async (event) => {
+        if (event.type === PLACEMENT_CHANGED) showing.forget(event.data.slot);
+      },
+    });
+    const deps: PlacementDeps = { placements, showing, impressions, clock, impressionLimit: limiter };
     const { app, finish } = createServiceApp({
       service: 'placement',
       registry: metrics,

@@ -3,7 +3,7 @@ import { waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
-import { ADMIN, MEMBER, startHarness, type Harness } from './support';
+import { ADMIN, MEMBER, startHarness, startReplica, type Harness } from './support';
 
 const HOUR = 3_600_000;
 
@@ -294,6 +294,24 @@ describe('placement service', function () {
       h.clock.set(endsAt);
       const atEnd = await h.call('get', '/api/site/placements/home-feature', null).expect(204);
       expect(atEnd.headers['cache-control']).to.equal('no-store');
+    });
+
+    it("shows another replica's change as soon as its placement.changed event arrives, with no store read per page view", async () => {
+      // An hour before a slot is read again unasked: only the event can make the replica see the change.
+      const replica = await startReplica(h, { showingMaxAgeMs: HOUR });
+      try {
+        const shown = async () => (await replica.call('get', '/api/site/placements/tr-footer', null)).body as { placementId?: string };
+        const active = await put('tr-footer', body({ title: 'First' }));
+        await waitFor(async () => (await shown()).placementId === active.placement.placementId, { message: 'the replica shows the new placement' });
+        expect((await replica.call('post', '/api/site/placements/tr-footer/impressions', null, freshIp()).send({ placementId: active.placement.placementId })).status).to.equal(204);
+
+        await put('tr-footer', body({ title: 'First', status: 'paused' }));
+        await waitFor(async () => (await replica.call('get', '/api/site/placements/tr-footer', null)).status === 204, { message: 'the replica stops showing the paused placement' });
+        const paused = await replica.call('post', '/api/site/placements/tr-footer/impressions', null, freshIp()).send({ placementId: active.placement.placementId });
+        expect(paused.status, 'an impression of the paused placement on the replica').to.equal(409);
+      } finally {
+        await replica.service.stop();
+      }
     });
 
     it('never shows a draft or a paused placement, even inside its schedule', async () => {

@@ -4,7 +4,7 @@ import { signedHeaders, createLogger } from '@pilot/platform';
 import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
-import { start, type RunningPlacement } from '../src/start';
+import { start, type RunningPlacement, type StartOptions } from '../src/start';
 
 export const ADMIN = { accountId: '1001', admin: true };
 export const MEMBER = { accountId: '2002', admin: false };
@@ -43,21 +43,32 @@ export async function startHarness(extra: Record<string, string> = {}, beforeSta
     clock,
     service,
     events,
-    call(method, path, who, clientIp) {
-      const sign = (body: string | Buffer | null) =>
-        signedHeaders(infra.internalSecret, {
-          method,
-          url: path,
-          accountId: who?.accountId ?? null,
-          admin: who?.admin ?? false,
-          clientIp: clientIp ?? null,
-          body,
-        });
-      return signedWhenSent(request(service.url)[method](path), sign);
-    },
+    call: callerOf(infra, service.url),
     async stop() {
       await service.stop();
       await observer.close();
     },
+  };
+}
+
+/** A second replica of the harness's service: the same database, Redis namespace, bus and clock. */
+export async function startReplica(h: Harness, options: Omit<StartOptions, 'clock'> = {}): Promise<Pick<Harness, 'service' | 'call'>> {
+  const logger = createLogger({ service: 'placement-test-replica', level: 'silent' });
+  const service = await start(loadConfig(infraEnv(h.infra, 'placement')), logger, { ...options, clock: h.clock });
+  return { service, call: callerOf(h.infra, service.url) };
+}
+
+function callerOf(infra: TestInfra, url: string): Harness['call'] {
+  return (method, path, who, clientIp) => {
+    const sign = (body: string | Buffer | null) =>
+      signedHeaders(infra.internalSecret, {
+        method,
+        url: path,
+        accountId: who?.accountId ?? null,
+        admin: who?.admin ?? false,
+        clientIp: clientIp ?? null,
+        body,
+      });
+    return signedWhenSent(request(url)[method](path), sign);
   };
 }

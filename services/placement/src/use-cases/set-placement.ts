@@ -14,7 +14,7 @@ const SET_ACTION = 'set';
  * A PUT of exactly what the slot already holds changes nothing: the same placement, its impressions kept,
  * no audit entry, no event. Anything else is a new placement whose count starts at 0.
  */
-export async function setPlacement(deps: Pick<PlacementDeps, 'placements' | 'impressions' | 'clock'>, slot: Slot, input: PlacementInput, caller: Principal): Promise<SlotItem> {
+export async function setPlacement(deps: Pick<PlacementDeps, 'placements' | 'showing' | 'impressions' | 'clock'>, slot: Slot, input: PlacementInput, caller: Principal): Promise<SlotItem> {
   const current = (await deps.placements.currentOf(slot))?.placement ?? null;
   if (current && sameContent(current, input)) return itemOf(deps, slot, current);
   const now = deps.clock.now();
@@ -35,5 +35,6 @@ export async function setPlacement(deps: Pick<PlacementDeps, 'placements' | 'imp
     ),
   ];
   await deps.placements.replace(slot, placement, { at: now, actorAccountId: caller.accountId, action: SET_ACTION }, eventsFor);
+  deps.showing.forget(slot);
   return { slot, placement: adminViewOf(placement), impressions: 0 };
 }
