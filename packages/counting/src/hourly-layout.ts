@@ -2,11 +2,11 @@
  * Hourly figures (API.md `stats` with `granularity=hour`, docs/counting.md). Pure: names and arithmetic.
  *
  * A fact is counted, beside its day field `<YYYY-MM-DD>|<kind>`, in an hour field `<YYYY-MM-DD>T<HH>|<kind>`
- * of the same grains' hashes (the UTC hour of the allocation, or of an unfilled request). The folder moves
- * the hour fields into `totals_hourly`, one document per grain and UTC day, kept HOURLY_RETENTION_DAYS.
+ * of the same grains' hashes (the UTC hour of the allocation, or of an unfilled request). The folder adds
+ * the hour fields to the `hours` of the grain's day document, unset HOURLY_RETENTION_DAYS after the day.
  */
 
-/** Hourly documents are kept this many days after their day, then swept; older hours are not answered. */
+/** A day document's hours are kept this many days after its day, then unset; older hours are not answered. */
 export const HOURLY_RETENTION_DAYS = 35;
 
 const DAY_MS = 86_400_000;
