@@ -132,7 +132,6 @@ export class CountFolder {
       reading = next === '0' ? null : ahead(readChunk(next));
       if (folds.length === 0) continue;
       await checkHeld(guard);
-      await totals.coverBatch(state, through, monthsOf(folds));
       await totals.applyFolds(folds, owners, { guard, state, through });
     }
     await journal.forgetGatheredGrains();
@@ -152,13 +151,6 @@ interface Chunk {
 function ahead<T>(read: Promise<T>): Promise<T> {
   read.catch(() => undefined);
   return read;
-}
-
-/** The months (YYYY-MM) the folds counted in: every field starts with its day. */
-function monthsOf(folds: Fold[]): string[] {
-  const months = new Set<string>();
-  for (const { counts } of folds) for (const fields of counts.values()) for (const field of fields.keys()) months.add(field.slice(0, 7));
-  return [...months];
 }
 
 /** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains are about, for their owners. */

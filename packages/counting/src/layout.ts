@@ -120,10 +120,6 @@ export class CountKeys {
   get foldSequence(): string {
     return `${this.base}seq`;
   }
-  /** The highest fold number swept: every claimed fold above it is still kept. */
-  get sweptFolds(): string {
-    return `${this.base}swept`;
-  }
   get owners(): string {
     return `${this.base}owners`;
   }

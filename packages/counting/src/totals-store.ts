@@ -6,7 +6,7 @@
  *                 adRequests?, confirmedDeliveries?, clickedLinks?, unfilledAdRequests?, filtered_head?,
  *                 filtered_preview_agent?, impressions?, hours?: {<HH>: {<kind>: n}},
  *                 campaignOwnerAccountId?, publisherOwnerAccountId?, lastFold, fence}
- *   totals_folder {_id: 'folder', appliedThrough, firstMonth} (and the lease's document, folder-lease.ts)
+ *   totals_folder {_id: 'folder', appliedThrough} (and the lease's document, folder-lease.ts)
  *
  * `hours` is unset HOURLY_RETENTION_DAYS after its day (hourlyRetentionRule); the day's counters stay.
  * Reads give the key fields then the day range (the key index); `_id` is the key's values joined, the
@@ -20,7 +20,7 @@ import { guardedRead, incrementAll, type Increment } from './folded-documents';
 import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
 import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredItems } from './breakdown-layout';
-import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
+import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts } from './hourly-layout';
 import { dayKeyOf, grainFieldsOf, parseField, subjectsOf, type GrainFields } from './layout';
 import { migrateEarlierDocuments } from './migrate-earlier-documents';
 import { pairFiltersOf, type PairQuery } from './pair-documents';
@@ -51,13 +51,13 @@ export interface FolderState {
   _id: 'folder';
   /** Every document's `lastFold` is at most this. */
   appliedThrough: number;
-  /** The first month any document is of (YYYY-MM); null before the first fold. */
-  firstMonth: string | null;
 }
 
-/** A grain's stored totals over the days read: their counts, and per day the last fold applied. */
+/** A grain's stored totals over the days read: their counts (and hours), and per day the last fold applied. */
 export interface StoredGrain {
   days: DayCounts;
+  /** `YYYY-MM-DDTHH` -> kind -> count, when read with the hours. */
+  hours: HourCounts;
   /** Day (YYYY-MM-DD) -> `lastFold` of its document; a day without a document is absent (0). */
   lastFolds: Record<string, number>;
   campaignOwnerAccountId?: string;
@@ -86,7 +86,7 @@ const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1 }];
 const DAY_INDEX: [Record<string, 1>] = [{ day: 1 }];
 const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS, hours: Mixed }, [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX, DAY_INDEX]);
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
-const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });
+const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, holder: String, until: Date, fence: Number });
 
 const FOLDER_STATE_ID = 'folder';
 const DAY_MS = 86_400_000;
@@ -94,9 +94,8 @@ const DAY_MS = 86_400_000;
 const DOCUMENTS_PER_GROUP = 200;
 /** Fields a totals read leaves out: the guard, never summed. */
 const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
-/** What a read of the days or of the hours leaves out. */
+/** What a read of the days leaves out. */
 const WITHOUT_HOURS = { hours: 0 };
-const HOURS_ONLY = { day: 1, hours: 1, lastFold: 1, campaignId: 1, publisherId: 1, campaignOwnerAccountId: 1, publisherOwnerAccountId: 1 };
 
 /** One document's part of a batch: its grain, day and counts, fold by fold. */
 interface DocumentParts {
@@ -183,7 +182,7 @@ export class TotalsStore {
   }
 
   async readState(): Promise<FolderState> {
-    return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0, firstMonth: null };
+    return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0 };
   }
 
   /** The folder lease of this service's totals, kept beside the folder state. */
@@ -197,39 +196,19 @@ export class TotalsStore {
     return { fence: lease?.fence ?? 0, stillHeld: () => Promise.resolve(true) };
   }
 
-  /** The first month counted (the folder state's), for a read that looks up months from there. */
-  async firstMonth(): Promise<string | null> {
-    return (await guardedRead('totals read', this.timeoutMs, () => this.readState())).firstMonth;
-  }
-
-  /** The stored totals of these grains over `range`, by grain: one indexed query per grain. */
-  async readRange(grains: string[], range: DayRange): Promise<Map<string, StoredGrain>> {
-    const found = await this.find('totals read', grains.map((grain) => filterOf(grain, range)), WITHOUT_HOURS);
+  /** The stored totals of these grains over `range` (`withHours`: their hours too), by grain: one indexed query per grain. */
+  async readRange(grains: string[], range: DayRange, withHours = false): Promise<Map<string, StoredGrain>> {
+    const found = await this.find('totals read', grains.map((grain) => ({ ...grainFieldsOf(grain), ...dayRangeOf(range) })), withHours ? {} : WITHOUT_HOURS);
     const stored = new Map<string, StoredGrain>();
     grains.forEach((grain, index) => {
       if (found[index]!.length === 0) return;
-      const entry: StoredGrain = { days: {}, lastFolds: {} };
+      const entry: StoredGrain = { days: {}, hours: {}, lastFolds: {} };
       for (const document of found[index]!) {
         entry.days[document.day] = countersOf(document);
+        for (const [hour, counts] of Object.entries(document.hours ?? {})) entry.hours[`${document.day}T${hour}`] = counts;
         entry.lastFolds[document.day] = document.lastFold;
         entry.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
         entry.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
-      }
-      stored.set(grain, entry);
-    });
-    return stored;
-  }
-
-  /** The stored hours of these grains from `from` to `to` (YYYY-MM-DD), by grain: one indexed query per grain. */
-  async readHours(grains: string[], from: string, to: string): Promise<Map<string, StoredHours>> {
-    const found = await this.find('hourly read', grains.map((grain) => filterOf(grain, { from, to })), HOURS_ONLY);
-    const stored = new Map<string, StoredHours>();
-    grains.forEach((grain, index) => {
-      if (found[index]!.length === 0) return;
-      const entry: StoredHours = { hours: {}, lastFolds: {} };
-      for (const document of found[index]!) {
-        for (const [hour, counts] of Object.entries(document.hours ?? {})) entry.hours[`${document.day}T${hour}`] = { ...counts };
-        entry.lastFolds[document.day] = document.lastFold;
       }
       stored.set(grain, entry);
     });
@@ -264,7 +243,7 @@ export class TotalsStore {
 
   /** The report's documents from `from` to `to`, as readPairs, each with its hours. */
   async readPairHours(query: PairQuery & { from: string; to: string }): Promise<StoredPairHours[]> {
-    const found = await this.find('report read', pairFiltersOf(query), HOURS_ONLY);
+    const found = await this.find('report read', pairFiltersOf(query), {});
     return found.flat().map((document) => ({ ...pairOf(document), hours: document.hours ?? {} }));
   }
 
@@ -280,26 +259,23 @@ export class TotalsStore {
 
   /**
    * Adds every fold of the batch to the day documents (their counters and hours) of the grains it counted, once each: a
-   * document takes the folds above its `lastFold` with `$inc`. The folder state covers the batch first
-   * (its fold numbers and its months). `owners` maps `c:<id>` / `p:<id>` to accounts.
+   * document takes the folds above its `lastFold` with `$inc`. The folder state covers the batch's numbers
+   * first. `owners` maps `c:<id>` / `p:<id>` to accounts.
    */
   async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
     const documents = documentPartsOf(folds);
     if (documents.size === 0) return;
     const guard = options.guard ?? (await this.currentGuard());
     const state = options.state ?? (await this.readState());
-    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...documents.values()].map(({ day }) => day.slice(0, 7)));
+    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)));
     await this.write(documents, owners, guard);
   }
 
-  /** Makes the folder state cover a batch before any document of it is written: its fold numbers (up to `through`) and its months. */
-  async coverBatch(state: FolderState, through: number, months: string[]): Promise<void> {
-    const firstMonth = months.reduce<string | null>((first, month) => (first === null || month < first ? month : first), state.firstMonth);
-    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
-      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
-      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
-      Object.assign(state, next);
-    }
+  /** Makes the folder state cover a batch's fold numbers (up to `through`) before any document of it is written. */
+  async coverBatch(state: FolderState, through: number): Promise<void> {
+    if (through <= state.appliedThrough) return;
+    await this.states.replaceOne({ _id: FOLDER_STATE_ID }, { appliedThrough: through }, { upsert: true });
+    state.appliedThrough = through;
   }
 
   private async write(documents: Map<string, DocumentParts>, owners: Map<string, string>, guard: FoldGuard): Promise<void> {
@@ -347,11 +323,6 @@ function countersOf(document: DayDocument): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
   return counts;
-}
-
-/** The documents of a grain within a day range: the key fields, then the days (the index's order). */
-function filterOf<T>(grain: string, range: DayRange): Filter<T> {
-  return { ...grainFieldsOf(grain), ...dayRangeOf(range) } as Filter<T>;
 }
 
 /** The condition on `day` of a range (none for all time). */
