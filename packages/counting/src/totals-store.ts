@@ -21,7 +21,7 @@ import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-
 import type { Fold } from './journal';
 import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredItems } from './breakdown-layout';
 import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts } from './hourly-layout';
-import { dayKeyOf, grainFieldsOf, parseField, subjectsOf, type GrainFields } from './layout';
+import { dayKeyOf, grainFieldsOf, parseField, type GrainFields } from './layout';
 import { migrateEarlierDocuments } from './migrate-earlier-documents';
 import { pairFiltersOf, type PairQuery } from './pair-documents';
 
@@ -97,16 +97,9 @@ const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'acco
 /** What a read of the days leaves out. */
 const WITHOUT_HOURS = { hours: 0 };
 
-/** One document's part of a batch: its grain, day and counts, fold by fold. */
-interface DocumentParts {
-  grain: string;
-  day: string;
-  parts: Array<{ seq: number; inc: Record<string, number> }>;
-}
-
-/** Splits the folds' fields into documents of a grain and day (an hour field under `hours.<HH>`), each with its parts fold by fold. */
-function documentPartsOf(folds: Fold[]): Map<string, DocumentParts> {
-  const documents = new Map<string, DocumentParts>();
+/** The folds' counts (in number order) as one increment per document of a grain and day (an hour field under `hours.<HH>`). */
+function incrementsOf(folds: Fold[], owners: Map<string, string>): Increment[] {
+  const documents = new Map<string, Increment>();
   for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
     for (const [grain, fields] of counts) {
       if (isBreakdownGrain(grain)) continue; // Redis' alone: the day documents answer the breakdowns
@@ -116,14 +109,24 @@ function documentPartsOf(folds: Fold[]): Map<string, DocumentParts> {
         if (!parsed || count <= 0) continue;
         const id = `${grain}|${parsed.day}`;
         let document = documents.get(id);
-        if (!document) documents.set(id, (document = { grain, day: parsed.day, parts: [] }));
+        if (!document) documents.set(id, (document = newIncrement(grainFieldsOf(grain), parsed.day, owners)));
         let part = document.parts[document.parts.length - 1];
         if (part?.seq !== seq) document.parts.push((part = { seq, inc: {} }));
         part.inc[parsed.kind] = (part.inc[parsed.kind] ?? 0) + count;
       }
     }
   }
-  return documents;
+  return [...documents.values()];
+}
+
+/** A document's increment with no parts yet: its `_id`, and the key fields and owners a new one is inserted with (a field the grain does not name is absent, which a query's null matches). */
+function newIncrement(fields: GrainFields, day: string, owners: Map<string, string>): Increment {
+  const onInsert: Record<string, unknown> = { ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)), day };
+  const campaignOwner = fields.campaignId === null ? undefined : owners.get(`c:${fields.campaignId}`);
+  const publisherOwner = fields.publisherId === null ? undefined : owners.get(`p:${fields.publisherId}`);
+  if (campaignOwner) onInsert.campaignOwnerAccountId = campaignOwner;
+  if (publisherOwner) onInsert.publisherOwnerAccountId = publisherOwner;
+  return { _id: dayKeyOf(fields, day), onInsert, parts: [] };
 }
 
 export class TotalsStore {
@@ -263,12 +266,12 @@ export class TotalsStore {
    * first. `owners` maps `c:<id>` / `p:<id>` to accounts.
    */
   async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
-    const documents = documentPartsOf(folds);
-    if (documents.size === 0) return;
+    const increments = incrementsOf(folds, owners);
+    if (increments.length === 0) return;
     const guard = options.guard ?? (await this.currentGuard());
     const state = options.state ?? (await this.readState());
     await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)));
-    await this.write(documents, owners, guard);
+    for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(this.days, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
   }
 
   /** Makes the folder state cover a batch's fold numbers (up to `through`) before any document of it is written. */
@@ -276,21 +279,6 @@ export class TotalsStore {
     if (through <= state.appliedThrough) return;
     await this.states.replaceOne({ _id: FOLDER_STATE_ID }, { appliedThrough: through }, { upsert: true });
     state.appliedThrough = through;
-  }
-
-  private async write(documents: Map<string, DocumentParts>, owners: Map<string, string>, guard: FoldGuard): Promise<void> {
-    const increments: Increment[] = [...documents.values()].map(({ grain, day, parts }) => {
-      const fields = grainFieldsOf(grain);
-      const { campaignId, publisherId } = subjectsOf(grain);
-      // The key fields a grain names (a field it does not name is absent, which a query's null matches).
-      const onInsert: Record<string, unknown> = { ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)), day };
-      const campaignOwner = campaignId === undefined ? undefined : owners.get(`c:${campaignId}`);
-      const publisherOwner = publisherId === undefined ? undefined : owners.get(`p:${publisherId}`);
-      if (campaignOwner) onInsert.campaignOwnerAccountId = campaignOwner;
-      if (publisherOwner) onInsert.publisherOwnerAccountId = publisherOwner;
-      return { _id: dayKeyOf(fields, day), onInsert, parts };
-    });
-    for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(this.days, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
   }
 }
 
