@@ -177,7 +177,7 @@ export class TotalsStore {
     };
   }
 
-  /** Moves an earlier version's documents into day documents, once (migrate-month-documents.ts): the folder calls it under its lease. */
+  /** Moves an earlier version's documents into day documents, once (migrate-earlier-documents.ts): the folder calls it under its lease. */
   async migrateOnce(fence: number): Promise<void> {
     if (this.migrated) return;
     await migrateEarlierDocuments(this.db, fence);
