@@ -91,7 +91,7 @@ const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDoc
 const FOLDER_STATE_ID = 'folder';
 const DAY_MS = 86_400_000;
 /** Documents written per lease check and per bulk write. */
-const DOCUMENTS_PER_GROUP = 200;
+const DOCUMENTS_PER_GROUP = 500;
 /** Fields a totals read leaves out: the guard, never summed. */
 const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
 /** What a read of the days leaves out. */
