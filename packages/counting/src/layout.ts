@@ -154,7 +154,8 @@ export function subjectsOf(grain: string): { campaignId?: number; publisherId?: 
 }
 
 /** Which grain a MongoDB document counts, as the fields a query names. */
-export type Level = 'network' | 'campaignOwner' | 'publisherOwner' | 'campaign' | 'publisher' | 'campaignPublisher' | 'campaignOnOwnersPublishers' | 'publisherOnOwnersCampaigns' | 'placement';
+export const LEVELS = ['network', 'campaignOwner', 'publisherOwner', 'campaign', 'publisher', 'campaignPublisher', 'campaignOnOwnersPublishers', 'publisherOnOwnersCampaigns', 'placement'] as const;
+export type Level = (typeof LEVELS)[number];
 
 export interface GrainFields {
   level: Level;

@@ -21,7 +21,7 @@ import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-
 import type { Fold } from './journal';
 import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredItems } from './breakdown-layout';
 import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts } from './hourly-layout';
-import { dayKeyOf, grainFieldsOf, parseField, type GrainFields } from './layout';
+import { dayKeyOf, grainFieldsOf, LEVELS, parseField, type GrainFields } from './layout';
 import { migrateEarlierDocuments } from './migrate-earlier-documents';
 import { pairFiltersOf, type PairQuery } from './pair-documents';
 
@@ -80,11 +80,9 @@ const GUARD_FIELDS = { _id: String, lastFold: Number, fence: Number, campaignOwn
 const COUNTERS = { adRequests: Number, confirmedDeliveries: Number, clickedLinks: Number, unfilledAdRequests: Number, filtered_head: Number, filtered_preview_agent: Number, impressions: Number };
 // The breakdowns' reads (breakdown-layout.ts, scopeQueryOf): a scope's items by an owner or a platform.
 const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
-// The report's read of the whole network (pair-documents.ts): one level's documents over a day range.
+// The report's read of the whole network (pair-documents.ts) and the hours' retention: one level's documents over a day range.
 const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1 }];
-// The hours' retention (hourlyRetentionRule): the days before a cutoff.
-const DAY_INDEX: [Record<string, 1>] = [{ day: 1 }];
-const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS, hours: Mixed }, [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX, DAY_INDEX]);
+const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS, hours: Mixed }, [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX]);
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
 const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, holder: String, until: Date, fence: Number });
 
@@ -156,8 +154,9 @@ export class TotalsStore {
 
   /**
    * The retention of the hourly figures, for the service's RetentionSweeper: `$unset` of `hours` in the
-   * documents of the days that start before the sweep's cutoff (the `day` index). After a first sweep,
-   * a sweep looks only at the days since the cutoff of the last one that succeeded.
+   * documents of the days that start before the sweep's cutoff, level by level (the `{level, day}` index:
+   * one index fewer for every fold write to keep). After a first sweep, a sweep looks only at the days since
+   * the cutoff of the last one that succeeded.
    */
   hourlyRetentionRule(): RetentionRule {
     let sweptBefore: string | undefined;
@@ -170,9 +169,10 @@ export class TotalsStore {
         const cutoff = (filter.day as { $lt: Date }).$lt.getTime();
         const before = new Date(cutoff - 1 + DAY_MS).toISOString().slice(0, 10);
         const day = sweptBefore === undefined ? { $lt: before } : { $gte: sweptBefore, $lt: before };
-        const result = await this.days.updateMany({ day, hours: { $exists: true } }, { $unset: { hours: '' } });
+        let unset = 0;
+        for (const level of LEVELS) unset += (await this.days.updateMany({ level, day, hours: { $exists: true } }, { $unset: { hours: '' } })).modifiedCount;
         sweptBefore = before;
-        return result.modifiedCount;
+        return unset;
       },
     };
   }

@@ -232,7 +232,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect((await totals.readRange(['c:94'], { from: '2026-04-30', to: '2026-05-01' }, true)).get('c:94')?.hours).to.deep.equal({ '2026-05-01T13': { clickedLinks: 1 } });
       const indexes = (await collection.indexes()).map((index) => index.key);
       expect(indexes).to.deep.include({ level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 });
-      expect(indexes).to.deep.include({ day: 1 });
+      expect(indexes).to.deep.include({ level: 1, day: 1 });
       const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).sort();
       expect(names).to.deep.equal(['counts_days', 'totals_folder']);
     });
