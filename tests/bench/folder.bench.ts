@@ -8,27 +8,33 @@
  * show that what a folder holds does not grow with what it folded before.
  *
  * Printed: grain-days in the totals after each round and how many a second the folder wrote (target
- * >= 2,000), the fold's seconds, and the process's RSS and heap before, at the peak of, and after each
- * fold (after a forced garbage collection).
+ * >= 2,000), the fold's seconds, the store commands (by name) and this process's CPU per 1,000 grain-days,
+ * and the process's RSS and heap before, at the peak of, and after each fold (after a forced garbage
+ * collection).
  *
  *   MONGO_URL=mongodb://127.0.0.1:27028/ REDIS_URL=redis://127.0.0.1:6379 \
  *     node --expose-gc --import tsx tests/bench/folder.bench.ts [facts per month=300000]
+ *
+ * FERRETDB_PID=<pid> (the local store's process, `.data/<name>/ferretdb.pid`) adds the store's CPU per 1,000
+ * grain-days, read from /proc.
  *
  * COUNTING_SRC=<directory> runs another version of @pilot/counting's source (an earlier commit's, copied
  * into packages/counting/ so that it finds its dependencies) for a figure before and after.
  */
 import { performance } from 'node:perf_hooks';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as Counting from '../../packages/counting/src';
 import type * as CountingTotals from '../../packages/counting/src/totals';
 import type { CountedAllocation } from '../../packages/counting/src';
-import { createLogger, createRedis, waitForRedis } from '../../packages/platform/src';
+import { createLogger, createMetricsRegistry, createRedis, waitForRedis, type Registry } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/storage/src';
 import { seededRandom } from '../../packages/testkit/src';
 
 const DAY_MS = 86_400_000;
 const FACTS = Number(process.argv[2] ?? 300_000);
+/** BENCH_ROUNDS=1 folds the first month only. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CAMPAIGNS = 111;
 const PUBLISHERS = 200;
 /** As scripts/bench.sh seeds: Redis runs the scripts one at a time, so more in flight only queues them past the 1 s command timeout. */
@@ -63,7 +69,8 @@ async function main(): Promise<void> {
     ...((existsSync(totalsEntry) ? await import(totalsEntry) : {}) as typeof CountingTotals & { BreakdownStore?: StoreOfEarlierVersions; HourlyStore?: StoreOfEarlierVersions }),
   };
 
-  const mongo = await connectMongo({ url: mongoUrl, dbName: `folder_bench_${runId}` });
+  const registry = createMetricsRegistry('folder-bench');
+  const mongo = await connectMongo({ url: mongoUrl, dbName: `folder_bench_${runId}`, registry, operationTimeoutMS: 300_000 });
   const totals = new TotalsStore(mongo, 30_000);
   // An earlier version has no indexes to create.
   if (typeof totals.ensureIndexes === 'function') await totals.ensureIndexes();
@@ -114,10 +121,10 @@ async function main(): Promise<void> {
     return (performance.now() - started) / 1000;
   };
 
-  /** Grain-days the totals hold (a scan: for the benchmark only; an earlier layout's shards and JSON days too). */
+  /** Grain-days the totals hold (a scan: for the benchmark only; an earlier layout's shards and JSON days too, a day document is one). */
   const grainDays = async (): Promise<{ documents: number; grainDays: number }> => {
-    let documents = 0;
-    let days = 0;
+    let documents = await mongo.db!.collection('counts_days').estimatedDocumentCount();
+    let days = documents;
     const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).filter((name) => /^totals(_\d+)?$/.test(name));
     for (const name of names) {
       for await (const document of mongo.db!.collection(name).find({}, { projection: { days: 1 }, timeoutMode: 'iteration' })) {
@@ -130,7 +137,7 @@ async function main(): Promise<void> {
 
   const rounds: string[] = [];
   try {
-    for (const round of [1, 2]) {
+    for (const round of [1, 2].slice(0, ROUNDS)) {
       // Round 2 counts the month before round 1's: new documents for the same grains, as a backlog would.
       const seconds = await seed(round, Date.now() - (round - 1) * 31 * DAY_MS - 60_000);
       log(`round ${round}: seeded in ${seconds.toFixed(0)} s`);
@@ -143,6 +150,9 @@ async function main(): Promise<void> {
       }, 100);
       const folder = new CountFolder({ journal, totals, ...(breakdowns ? { breakdowns } : {}), ...(hourly ? { hourly } : {}), clock: { now: () => new Date() }, logger, tickMs: 0, graceMs: 0, keepAppliedMs: 0, leaseMs: 15_000 });
       const started = performance.now();
+      const cpu = process.cpuUsage();
+      const storeCpuBefore = storeCpuMs();
+      const commandsBefore = await storeCommands(registry);
       const storeSecondsBefore = { ...storeSeconds };
       let passes = 0;
       for (;;) {
@@ -151,6 +161,9 @@ async function main(): Promise<void> {
         if (pass.applied === 0 && (await journal.oldestUnapplied()).folds === 0) break;
       }
       const foldSeconds = (performance.now() - started) / 1000;
+      const cpuUsed = process.cpuUsage(cpu);
+      const storeCpu = storeCpuMs() - storeCpuBefore;
+      const commands = await storeCommands(registry, commandsBefore);
       clearInterval(sampler);
       await folder.stop();
       const after = collected();
@@ -159,6 +172,7 @@ async function main(): Promise<void> {
       rounds.push(
         `round ${round}: ${written.toLocaleString('en')} grain-days in ${(stored.documents - existing.documents).toLocaleString('en')} new documents, folded in ${foldSeconds.toFixed(1)} s (${passes} passes): ` +
           `${Math.round(written / foldSeconds).toLocaleString('en')} grain-days/s (target >= 2,000); ` +
+          `per 1,000 grain-days: ${perThousand(commands, written)} store commands, ${Math.round(((cpuUsed.user + cpuUsed.system) / 1000 / written) * 1000).toLocaleString('en')} ms folder CPU${process.env.FERRETDB_PID ? `, ${Math.round((storeCpu / written) * 1000).toLocaleString('en')} ms store CPU` : ''}; ` +
           `applying: ${(Object.keys(storeSeconds) as Array<keyof typeof storeSeconds>).map((store) => `${store} ${(storeSeconds[store] - storeSecondsBefore[store]).toFixed(1)} s`).join(', ')}; ` +
           `RSS ${mb(before.rss)} before, ${mb(peak.rss)} at peak, ${mb(after.rss)} after; heap ${mb(before.heap)} before, ${mb(peak.heap)} at peak, ${mb(after.heap)} after`,
       );
@@ -171,6 +185,30 @@ async function main(): Promise<void> {
     for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
   }
+}
+
+/** The local store's CPU so far (user and system, ms), when FERRETDB_PID names its process; 0 otherwise. */
+function storeCpuMs(): number {
+  if (!process.env.FERRETDB_PID) return 0;
+  const fields = readFileSync(`/proc/${process.env.FERRETDB_PID}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The store commands sent so far by name (less `before`'s), from the driver's command counter. */
+async function storeCommands(registry: Registry, before: Record<string, number> = {}): Promise<Record<string, number>> {
+  const metric = await registry.getSingleMetric('pilot_store_commands_total')?.get();
+  const counts: Record<string, number> = {};
+  for (const { labels, value } of metric?.values ?? []) counts[String(labels.command)] = value - (before[String(labels.command)] ?? 0);
+  return counts;
+}
+
+/** `commands` per 1,000 grain-days: the total, then by command name. */
+function perThousand(commands: Record<string, number>, grainDays: number): string {
+  const per = (count: number) => ((count / grainDays) * 1000).toFixed(1);
+  const total = Object.values(commands).reduce((sum, count) => sum + count, 0);
+  const named = Object.entries(commands).filter(([, count]) => count > 0).map(([name, count]) => `${name} ${per(count)}`);
+  return `${per(total)} (${named.join(', ')})`;
 }
 
 /** Adds the seconds each `applyFolds` call of `store` takes to `seconds[name]`. */

@@ -749,7 +749,7 @@ async function main(): Promise<void> {
           .join(', ')}`,
         `folding: ${foldedWhen(folding)}`,
         `totals documents in tracking's database: ${count(left.totalsDocuments)} in ${left.totalsCollections} collections (${count(seededData.totalsDocuments)} when the seeding ended), holding ${count(left.totalsGrainDays)} grain-days (${count(seededData.totalsGrainDays)} when the seeding ended)`,
-        `folder: ${count(left.totalsGrainDays)} grain-days folded in ${folding.seconds.toFixed(0)} s from its start after the seeding: ${count(grainDaysPerSecond)} a second (each grain-day also writes its hourly document, and the breakdowns theirs)`,
+        `folder: ${count(left.totalsGrainDays)} grain-days folded in ${folding.seconds.toFixed(0)} s from its start after the seeding: ${count(grainDaysPerSecond)} a second (one document per grain-day, its hours included)`,
         `fold cost per 1,000 grain-days: store commands ${foldCommands.map(([name, value]) => `${name} ${value.toFixed(1)}`).join(', ')} (${foldCommands.reduce((sum, [, value]) => sum + value, 0).toFixed(1)} in all); CPU ms ${Object.entries(foldCpu)
           .filter(([name, value]) => value >= 0.5 && ['tracking', 'ferretdb', 'redis'].includes(name))
           .map(([name, value]) => `${name} ${value.toFixed(0)}`)

@@ -1,18 +1,14 @@
 /**
- * Moves counts from Redis into the MongoDB totals (docs/counting.md), for the service that owns them.
- * Every tick, the replica holding the folder lease (in MongoDB, with its fencing number: folder-lease.ts) sweeps what is no longer needed (folds applied more
- * than `keepAppliedMs` ago, counted-once sets whose tokens expired), claims each interval that closed at
- * least `graceMs` ago as a fold numbered by the interval, and applies the pending
- * folds to MongoDB, several at once, grain chunk by grain chunk (one `$inc` per grain and day for the
- * whole batch), marking each applied. A pass that fails (MongoDB or Redis down) leaves everything where it was;
- * the next tick carries on from there.
+ * Moves counts from Redis into the MongoDB totals (docs/counting.md). Every tick, the replica holding the
+ * folder lease (folder-lease.ts) sweeps what is no longer needed, claims each interval that closed at
+ * least `graceMs` ago as a fold numbered by the interval, and applies the pending folds, several at once,
+ * grain chunk by grain chunk, marking each applied. A pass that fails leaves everything where it was.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '@pilot/platform';
 import { isBreakdownGrain } from './breakdown-layout';
-import type { CountJournal, SweepCounts } from './journal';
+import type { CountJournal, Fold, SweepCounts } from './journal';
 import { subjectsOf } from './layout';
-import type { Fold } from './journal';
 import { checkHeld, type FolderLease, type FoldGuard } from './folder-lease';
 import type { TotalsStore } from './totals-store';
 
@@ -32,11 +28,7 @@ export interface CountFolderOptions {
 /** How a service's folder paces itself: claim 2 s after an interval ends, keep applied folds 30 s. */
 export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
-/**
- * A pass applies at most this many folds (a minute each at the default interval), walking their grains
- * GRAINS_PER_CHUNK at a time: a grain counted in several of them is written once per month, and what the
- * pass holds in memory is one chunk's counts, whatever the backlog.
- */
+/** A pass applies at most this many folds, walking their grains GRAINS_PER_CHUNK at a time: it holds one chunk's counts, whatever the backlog. */
 const MAX_FOLDS_PER_PASS = 64;
 const GRAINS_PER_CHUNK = 200;
 /** How many times a pass renews the lease within each lease's length. */
@@ -132,7 +124,6 @@ export class CountFolder {
       reading = next === '0' ? null : ahead(readChunk(next));
       if (folds.length === 0) continue;
       await checkHeld(guard);
-      await totals.coverBatch(state, through, monthsOf(folds));
       await totals.applyFolds(folds, owners, { guard, state, through });
     }
     await journal.forgetGatheredGrains();
@@ -152,13 +143,6 @@ interface Chunk {
 function ahead<T>(read: Promise<T>): Promise<T> {
   read.catch(() => undefined);
   return read;
-}
-
-/** The months (YYYY-MM) the folds counted in: every field starts with its day. */
-function monthsOf(folds: Fold[]): string[] {
-  const months = new Set<string>();
-  for (const { counts } of folds) for (const fields of counts.values()) for (const field of fields.keys()) months.add(field.slice(0, 7));
-  return [...months];
 }
 
 /** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains are about, for their owners. */

@@ -1,26 +1,37 @@
+import { parseHourField, type HourCounts } from './hourly-layout';
+import { parseField } from './layout';
 import type { StoredGrain } from './totals-store';
 import type { UnfoldedPart } from './unfolded';
 
 /** Day counts of one grain: `<YYYY-MM-DD>` -> kind -> count. */
 export type GrainDays = Record<string, Record<string, number>>;
 
+type Unfolded = Array<Pick<UnfoldedPart, 'fold' | 'fields'>>;
+
 /**
  * A grain's days as MongoDB holds them (each day's document having applied the folds up to its
  * `lastFold`) plus what Redis holds that the documents do not: open intervals always, folds only above
  * the `lastFold` of the day's document.
  */
-export function grainDaysOf(stored: Pick<StoredGrain, 'days' | 'lastFolds'> | undefined, unfolded: Pick<UnfoldedPart, 'fold' | 'fields'>[]): GrainDays {
-  const days: GrainDays = {};
-  for (const [date, counts] of Object.entries(stored?.days ?? {})) days[date] = { ...counts };
+export function grainDaysOf(stored: Pick<StoredGrain, 'days' | 'lastFolds'> | undefined, unfolded: Unfolded): GrainDays {
+  return withUnfolded(stored?.days ?? {}, stored?.lastFolds ?? {}, unfolded, false);
+}
+
+/** The same by the hour (keyed `YYYY-MM-DDTHH`), from the hour fields. */
+export function grainHoursOf(stored: Pick<StoredGrain, 'hours' | 'lastFolds'> | undefined, unfolded: Unfolded): HourCounts {
+  return withUnfolded(stored?.hours ?? {}, stored?.lastFolds ?? {}, unfolded, true);
+}
+
+function withUnfolded(stored: GrainDays, lastFolds: Record<string, number>, unfolded: Unfolded, hourly: boolean): GrainDays {
+  const sums: GrainDays = {};
+  for (const [key, counts] of Object.entries(stored)) sums[key] = { ...counts };
   for (const part of unfolded) {
     for (const [field, count] of part.fields) {
-      if (field[10] !== '|') continue; // an hour field (hourly-layout.ts)
-      const date = field.slice(0, 10);
-      if (part.fold <= (stored?.lastFolds[date] ?? 0)) continue;
-      const kind = field.slice(11);
-      const day = (days[date] ??= {});
-      day[kind] = (day[kind] ?? 0) + count;
+      const parsed = hourly ? parseHourField(field) : parseField(field);
+      if (!parsed || part.fold <= (lastFolds[parsed.day] ?? 0)) continue;
+      const sum = (sums['hour' in parsed ? `${parsed.day}T${parsed.hour}` : parsed.day] ??= {});
+      sum[parsed.kind] = (sum[parsed.kind] ?? 0) + count;
     }
   }
-  return days;
+  return sums;
 }

@@ -2,11 +2,11 @@
  * Hourly figures (API.md `stats` with `granularity=hour`, docs/counting.md). Pure: names and arithmetic.
  *
  * A fact is counted, beside its day field `<YYYY-MM-DD>|<kind>`, in an hour field `<YYYY-MM-DD>T<HH>|<kind>`
- * of the same grains' hashes (the UTC hour of the allocation, or of an unfilled request). The folder moves
- * the hour fields into `totals_hourly`, one document per grain and UTC day, kept HOURLY_RETENTION_DAYS.
+ * of the same grains' hashes (the UTC hour of the allocation, or of an unfilled request). The folder adds
+ * the hour fields to the `hours` of the grain's day document, unset HOURLY_RETENTION_DAYS after the day.
  */
 
-/** Hourly documents are kept this many days after their day, then swept; older hours are not answered. */
+/** A day document's hours are kept this many days after its day, then unset; older hours are not answered. */
 export const HOURLY_RETENTION_DAYS = 35;
 
 const DAY_MS = 86_400_000;
@@ -37,36 +37,3 @@ export function firstKeptHourlyDay(now: Date): string {
 
 /** Per hour (HH within a day's document, YYYY-MM-DDTHH across days), per kind, a count. */
 export type HourCounts = Record<string, Record<string, number>>;
-
-export function addHours(into: HourCounts, hours: HourCounts, prefix = ''): void {
-  for (const [hour, counts] of Object.entries(hours)) {
-    const sum = (into[`${prefix}${hour}`] ??= {});
-    for (const [kind, count] of Object.entries(counts)) sum[kind] = (sum[kind] ?? 0) + count;
-  }
-}
-
-/** A grain's stored hours over the days read: per `YYYY-MM-DDTHH`, and per day the last fold applied. */
-export interface StoredHours {
-  hours: HourCounts;
-  lastFolds: Record<string, number>;
-}
-
-/**
- * A grain's hours as MongoDB holds them plus what Redis holds that the documents do not: open intervals
- * always, folds only above the `lastFold` of the document of the hour's day. Keyed `YYYY-MM-DDTHH`. Pure.
- */
-export function grainHoursOf(stored: StoredHours | undefined, unfolded: Array<{ fold: number; fields: Map<string, number> }>): HourCounts {
-  const hours: HourCounts = {};
-  addHours(hours, stored?.hours ?? {});
-  for (const part of unfolded) {
-    for (const [field, count] of part.fields) {
-      const parsed = parseHourField(field);
-      if (!parsed) continue;
-      if (part.fold <= (stored?.lastFolds[parsed.day] ?? 0)) continue;
-      const hour = (hours[`${parsed.day}T${parsed.hour}`] ??= {});
-      hour[parsed.kind] = (hour[parsed.kind] ?? 0) + count;
-    }
-  }
-  return hours;
-}
-

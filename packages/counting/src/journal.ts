@@ -144,7 +144,6 @@ export class CountJournal {
       const [folds, hours] = await this.commands.sweep(
         this.keys.appliedFolds,
         this.keys.onceHours,
-        this.keys.sweptFolds,
         now.getTime() - keepAppliedMs,
         `${this.keys.base}f:`,
         firstNeededHour,

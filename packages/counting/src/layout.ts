@@ -95,78 +95,47 @@ export function ownerFields(allocation: CountedAllocation): [string, string, str
   return [`c:${allocation.campaignId}`, allocation.campaignOwnerAccountId, `p:${allocation.publisherId}`, allocation.publisherOwnerAccountId];
 }
 
-/**
- * Redis names of the pipeline under a deployment prefix. `{i}` is an interval, `{s}` a fold's number, `{g}` a grain, `{h}` an hour (of allocation, for the counted-once sets).
- */
+/** Redis names of the pipeline under a deployment prefix (`{i}` an interval, `{s}` a fold's number, `{h}` an hour of allocation). */
 export class CountKeys {
-  constructor(private readonly prefix: string) {}
-
-  get base(): string {
-    return `${this.prefix}counts:`;
-  }
+  readonly base: string;
   /** Sorted set of intervals holding counts not yet claimed by a fold. */
-  get openIntervals(): string {
-    return `${this.base}intervals`;
-  }
-  /** Sorted set of claimed folds not yet applied to MongoDB, by sequence number. */
-  get pendingFolds(): string {
-    return `${this.base}folds`;
-  }
+  readonly openIntervals: string;
+  /** Sorted set of claimed folds not yet applied to MongoDB, by number. */
+  readonly pendingFolds: string;
   /** Sorted set of applied folds kept a little longer for readers, scored by when they were applied. */
-  get appliedFolds(): string {
-    return `${this.base}applied`;
-  }
+  readonly appliedFolds: string;
   /** The number of the last fold claimed (an interval's end, or just above the fold before). */
-  get foldSequence(): string {
-    return `${this.base}seq`;
-  }
-  /** The highest fold number swept: every claimed fold above it is still kept. */
-  get sweptFolds(): string {
-    return `${this.base}swept`;
-  }
-  get owners(): string {
-    return `${this.base}owners`;
-  }
+  readonly foldSequence: string;
+  /** Hash of the owners of the campaigns and platforms counted (`c:<id>`, `p:<id>` -> account). */
+  readonly owners: string;
   /** Set of the grains of the folds a folder's pass is applying, walked in chunks. */
-  get passGrains(): string {
-    return `${this.base}pass-grains`;
-  }
+  readonly passGrains: string;
   /** Sorted set of the hours whose counted-once sets exist, for the sweep. */
-  get onceHours(): string {
-    return `${this.base}once-hours`;
+  readonly onceHours: string;
+
+  constructor(private readonly prefix: string) {
+    const base = (this.base = `${prefix}counts:`);
+    [this.openIntervals, this.pendingFolds, this.appliedFolds, this.foldSequence] = [`${base}intervals`, `${base}folds`, `${base}applied`, `${base}seq`];
+    [this.owners, this.passGrains, this.onceHours] = [`${base}owners`, `${base}pass-grains`, `${base}once-hours`];
   }
+
   intervalPrefix(interval: number): string {
     return `${this.base}i:${interval}:`;
   }
   foldPrefix(sequence: number): string {
     return `${this.base}f:${sequence}:`;
   }
-  /** Set of the allocations whose `kind` was counted, for allocations of hour `hour`. */
-  once(kind: 'confirmed' | 'clicked', hour: number): string {
-    return `${this.base}once:${kind}:${hour}`;
+  /** Set of the allocations whose `kind` was counted (`test-once`: seen, for test allocations), for allocations of hour `hour`. */
+  once(kind: 'confirmed' | 'clicked', hour: number, test = false): string {
+    return `${this.base}${test ? 'test-once' : 'once'}:${kind}:${hour}`;
   }
-  /** Set of the test allocations (sandbox) whose `kind` was seen, for allocations of hour `hour`: never counted. */
-  testOnce(kind: 'confirmed' | 'clicked', hour: number): string {
-    return `${this.base}test-once:${kind}:${hour}`;
+  /** Set of the attempt ids of counted-once calls (`ads`: of the ad requests counted) in the minute of `now`, for resent calls. */
+  recent(what: 'once' | 'ads', now: Date): string {
+    return `${this.base}recent-${what}:${Math.floor(now.getTime() / 60_000)}`;
   }
-  /** Set of the attempt ids of counted-once calls made in the minute of `now` (for resent calls). */
-  recentOnceAttempts(now: Date): string {
-    return `${this.base}recent-once:${Math.floor(now.getTime() / 60_000)}`;
-  }
-  /** Set of the ad requests counted in the minute of `now` (for resent counts; expires after minutes). */
-  recentAdRequests(now: Date): string {
-    return `${this.base}recent-ads:${Math.floor(now.getTime() / 60_000)}`;
-  }
-  /** The ad request window of a platform's live key. */
-  adRequestLimit(publisherId: number): string {
-    return `${this.prefix}ratelimit:ad:${publisherId}`;
-  }
-  /**
-   * The one ad request window of every sandbox test key of an account: test keys are free
-   * to make, so a window per platform would multiply an account's sandbox traffic by its platforms.
-   */
-  testAdRequestLimit(ownerAccountId: string): string {
-    return `${this.prefix}ratelimit:ad-test:a:${ownerAccountId}`;
+  /** The ad request window of a platform's live key, or (`test`) the one window of every sandbox key of an account: test keys are free to make. */
+  adRequestLimit(id: number | string, test = false): string {
+    return test ? `${this.prefix}ratelimit:ad-test:a:${id}` : `${this.prefix}ratelimit:ad:${id}`;
   }
 }
 
@@ -185,7 +154,8 @@ export function subjectsOf(grain: string): { campaignId?: number; publisherId?: 
 }
 
 /** Which grain a MongoDB document counts, as the fields a query names. */
-export type Level = 'network' | 'campaignOwner' | 'publisherOwner' | 'campaign' | 'publisher' | 'campaignPublisher' | 'campaignOnOwnersPublishers' | 'publisherOnOwnersCampaigns' | 'placement';
+export const LEVELS = ['network', 'campaignOwner', 'publisherOwner', 'campaign', 'publisher', 'campaignPublisher', 'campaignOnOwnersPublishers', 'publisherOnOwnersCampaigns', 'placement'] as const;
+export type Level = (typeof LEVELS)[number];
 
 export interface GrainFields {
   level: Level;

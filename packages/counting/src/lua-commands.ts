@@ -17,8 +17,7 @@ interface Replies {
   scanGrains: [cursor: string, grains: string[]] | null;
   readGrains: [grain: string, seq: number, pairs: string[]][];
   sweep: [folds: number, hours: number];
-  readUnfolded: [owners: (string | null)[], keptFolds: [above: number, through: number], ...parts: [seq: number, grain: string, pairs: string[]][]];
-  readUnfoldedPairs: [keptFolds: [above: number, through: number], ...parts: [seq: number, grain: string, pairs: string[], campaignOwner: string | null, publisherOwner: string | null][]];
+  readUnfolded: [owners: (string | null)[], ...parts: [seq: number, grain: string, pairs: string[], campaignOwner?: string | null, publisherOwner?: string | null][]];
 }
 
 /** src/lua from src/ (tsx) and from dist/ alike: the package ships src/ beside dist/. */
@@ -33,9 +32,8 @@ export const countCommandsOn = luaCommands<Replies>(LUA_DIR, 'pilotCount_', {
   gatherGrains: { file: 'gather-grains.lua', numberOfKeys: 1 },
   scanGrains: { file: 'scan-grains.lua', numberOfKeys: 1 },
   readGrains: { file: 'read-grains.lua', numberOfKeys: 0 },
-  sweep: { file: 'sweep.lua', numberOfKeys: 3 },
-  readUnfolded: { file: 'read-unfolded.lua', numberOfKeys: 6 },
-  readUnfoldedPairs: { file: 'read-unfolded-pairs.lua', numberOfKeys: 6 },
+  sweep: { file: 'sweep.lua', numberOfKeys: 2 },
+  readUnfolded: { file: 'read-unfolded.lua', numberOfKeys: 5 },
 });
 
 export type CountCommands = ReturnType<typeof countCommandsOn>;

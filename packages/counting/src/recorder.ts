@@ -81,28 +81,18 @@ export class CountRecorder {
 
   /** Consumes one request of the window all test keys of `ownerAccountId` share, counting nothing. */
   consumeTestAdRequest(ownerAccountId: string, limit: AdRequestLimit, now: Date): Promise<AdRequestCount> {
-    return this.adRequestStep(this.keys.testAdRequestLimit(ownerAccountId), limit, null, now);
+    return this.adRequestStep(this.keys.adRequestLimit(ownerAccountId, true), limit, null, now);
   }
 
   private adRequestStep(limitKey: string, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date): Promise<AdRequestCount> {
     return this.guarded('ad request count', async () => {
-      const [id, count] = this.adRequestCountArgs(fact, now);
-      const [consumed, ms, counted, allowed] = await this.commands.countAdRequest(
-        limitKey,
-        this.keys.openIntervals,
-        this.keys.owners,
-        this.keys.recentAdRequests(now),
-        limit.points,
-        limit.windowSeconds,
-        id,
-        RECENT_AD_REQUESTS_MS,
-        ...count,
-      );
+      const { keys } = this;
+      const [id, count] = !fact ? ['', ['', '', '', '', '', '', '', '0']] : 'unfilled' in fact ? [fact.requestId, this.unfilledArgs(fact, now)] : [fact.allocationId, this.countArgs(fact, 'adRequests', now)];
+      const [consumed, ms, counted, allowed] = await this.commands.countAdRequest(limitKey, keys.openIntervals, keys.owners, keys.recent('ads', now), limit.points, limit.windowSeconds, id, RECENT_AD_REQUESTS_MS, ...count);
       return { consumed, msBeforeReset: ms, allowed: allowed === 1, counted: counted === 1 };
     });
   }
 
-  /** Counts the first confirmation or the first counted click of an allocation; false when already counted. */
   /**
    * Counts a first confirmation or click of an allocation; true when this call counted it. `attemptId`
    * identifies the call (a new one by default): the same call arriving again (ioredis resending a script
@@ -111,97 +101,60 @@ export class CountRecorder {
   countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date, attemptId = randomBytes(12).toString('base64url')): Promise<boolean> {
     return this.guarded(`${kind} count`, async () => {
       const hour = hourOf(allocation.allocatedAt);
-      const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
-      const counted = await this.commands.countOnce(
-        this.keys.once(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour),
-        this.keys.onceHours,
-        this.keys.openIntervals,
-        this.keys.owners,
-        this.keys.recentOnceAttempts(now),
-        allocationId,
-        ttlMs,
-        hour,
-        attemptId,
-        ...this.countArgs(allocation, kind, now),
-      );
-      return counted === 1;
+      const { keys } = this;
+      const set = keys.once(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour);
+      const args = [allocationId, onceSetTtl(hour, now), hour, attemptId, ...this.countArgs(allocation, kind, now)];
+      return (await this.commands.countOnce(set, keys.onceHours, keys.openIntervals, keys.owners, keys.recent('once', now), ...args)) === 1;
     });
   }
 
-  /**
-   * A confirmation or click of a test allocation (the sandbox): true the first time, never
-   * counted in any total. The set lives as long as a counted-once set of the same hour would.
-   */
+  /** A confirmation or click of a test allocation (the sandbox): true the first time, never counted in any total. */
   firstTestFact(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocatedAt: Date, now: Date): Promise<boolean> {
     return this.guarded(`test ${kind}`, async () => {
       const hour = hourOf(allocatedAt);
-      const ttlMs = Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
-      const added = await this.commands.markOnce(this.keys.testOnce(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour), allocationId, ttlMs);
-      return added === 1;
+      const set = this.keys.once(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour, true);
+      return (await this.commands.markOnce(set, allocationId, onceSetTtl(hour, now))) === 1;
     });
   }
 
   /** Counts a visit of a click link that redirected without being a click (HEAD, a preview fetcher). */
   async countFilteredVisit(visit: FilteredVisit, allocation: CountedAllocation, now: Date): Promise<void> {
-    await this.guarded('filtered visit count', () =>
-      this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)),
-    );
+    await this.guarded('filtered visit count', () => this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)));
   }
 
   /** Counts one `kind` on `day` in each of `grains`, every time (a website placement's impressions). */
   async count(grains: string[], day: string, kind: string, now: Date): Promise<void> {
-    const interval = intervalEndOf(now, this.intervalMs);
-    await this.guarded(`${kind} count`, () =>
-      this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, interval, this.keys.intervalPrefix(interval), fieldOf(day, kind), ...NO_OWNERS, grains.length, ...grains),
-    );
+    await this.guarded(`${kind} count`, () => this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.factArgs(now, fieldOf(day, kind), NO_OWNERS, grains, [])));
   }
 
-  /** The id that makes an ad request's count idempotent, and the arguments of the scripts' countFact ('' when nothing is counted). */
-  private adRequestCountArgs(fact: AdRequestFact | null, now: Date): [string, string[]] {
-    if (!fact) return ['', ['', '', '', '', '', '', '', '0']];
-    if ('unfilled' in fact) {
-      const interval = intervalEndOf(now, this.intervalMs);
-      const publisher = `p:${fact.publisherId}`;
-      const day = dayOf(fact.requestedAt);
-      const grains = unfilledGrainsOf(fact);
-      return [
-        fact.requestId,
-        [
-          String(interval),
-          this.keys.intervalPrefix(interval),
-          fieldOf(day, UNFILLED_KIND),
-          publisher,
-          fact.publisherOwnerAccountId,
-          publisher,
-          fact.publisherOwnerAccountId,
-          String(grains.length),
-          ...grains,
-          ...grains.flatMap((grain) => [grain, hourFieldOf(fact.requestedAt, UNFILLED_KIND)]),
-          ...unfilledBreakdownCountsOf(fact, day).flat(),
-        ],
-      ];
-    }
-    return [fact.allocationId, this.countArgs(fact, 'adRequests', now)];
+  /** countFact's arguments (count-fact.lua): the interval, the field, two owners, the grains, then the (grain, field) pairs. */
+  private factArgs(now: Date, field: string, owners: string[], grains: string[], pairs: Array<[string, string]>): string[] {
+    const interval = intervalEndOf(now, this.intervalMs);
+    return [String(interval), this.keys.intervalPrefix(interval), field, ...owners, String(grains.length), ...grains, ...pairs.flat()];
+  }
+
+  private unfilledArgs(fact: UnfilledAdRequest, now: Date): string[] {
+    const day = dayOf(fact.requestedAt);
+    const grains = unfilledGrainsOf(fact);
+    const publisher = `p:${fact.publisherId}`;
+    const hours = grains.map((grain): [string, string] => [grain, hourFieldOf(fact.requestedAt, UNFILLED_KIND)]);
+    return this.factArgs(now, fieldOf(day, UNFILLED_KIND), [publisher, fact.publisherOwnerAccountId, publisher, fact.publisherOwnerAccountId], grains, [...hours, ...unfilledBreakdownCountsOf(fact, day)]);
   }
 
   private countArgs(allocation: CountedAllocation, kind: CountKind, now: Date): string[] {
-    const interval = intervalEndOf(now, this.intervalMs);
     const day = dayOf(allocation.allocatedAt);
     const grains = grainsOf(allocation, kind);
-    return [
-      String(interval),
-      this.keys.intervalPrefix(interval),
-      fieldOf(day, kind),
-      ...ownerFields(allocation),
-      String(grains.length),
-      ...grains,
-      // The hour of the fact in the same grains (filtered visits, which no answer shows by the hour, aside).
-      ...(kind.startsWith('filtered_') ? [] : grains.flatMap((grain) => [grain, hourFieldOf(allocation.allocatedAt, kind)])),
-      ...breakdownCountsOf(allocation, kind, day).flat(),
-    ];
+    // The hour of the fact in the same grains (filtered visits, which no answer shows by the hour, aside).
+    const hours = kind.startsWith('filtered_') ? [] : grains.map((grain): [string, string] => [grain, hourFieldOf(allocation.allocatedAt, kind)]);
+    return this.factArgs(now, fieldOf(day, kind), ownerFields(allocation), grains, [...hours, ...breakdownCountsOf(allocation, kind, day)]);
   }
 
   private guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
     return asInfrastructureFault(work, this.timeoutMs, 'redis', what);
   }
+}
+
+/** A counted-once set lives until an hour after it is no longer needed (at least a minute). */
+function onceSetTtl(hour: number, now: Date): number {
+  return Math.max(60_000, onceSetEnd(hour) + HOUR_MS - now.getTime());
 }

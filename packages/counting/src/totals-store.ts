@@ -4,31 +4,25 @@
  *
  *   counts_days   {_id, level, campaignId, publisherId, accountId, placementId, day: 'YYYY-MM-DD',
  *                 adRequests?, confirmedDeliveries?, clickedLinks?, unfilledAdRequests?, filtered_head?,
- *                 filtered_preview_agent?, impressions?, campaignOwnerAccountId?, publisherOwnerAccountId?,
- *                 lastFold, fence}
- *   counts_hours  the same key and guard, `startsAt` (the day's 00:00 UTC), and `hours: {<HH>: {<kind>: n}}`;
- *                 kept HOURLY_RETENTION_DAYS after its day
- *   totals_folder {_id: 'folder', appliedThrough, firstMonth} (the breakdowns' reads start at firstMonth)
+ *                 filtered_preview_agent?, impressions?, hours?: {<HH>: {<kind>: n}},
+ *                 campaignOwnerAccountId?, publisherOwnerAccountId?, lastFold, fence}
+ *   totals_folder {_id: 'folder', appliedThrough} (and the lease's document, folder-lease.ts)
  *
- * Both are indexed on the key fields then `day`, which every read gives (equalities, then the day range).
- * `_id` is the key's values joined: the unique key on which a fold's upsert collides (the local store
- * serves a filter beside `_id` from the `_id` index, patch 0011; a unique compound index it would scan).
- *
- * A fold adds its counts with `$inc`, in one update per document whose filter is the document's `_id`,
- * `lastFold` below the fold and `fence` not above the lease's: the update sets `lastFold` and `fence` in
- * the same single-document write (folded-documents.ts, incrementAll). A fold applied again matches
- * nothing, its upsert collides on `_id`, and nothing changes.
+ * `hours` is unset HOURLY_RETENTION_DAYS after its day (hourlyRetentionRule); the day's counters stay.
+ * Reads give the key fields then the day range (the key index); `_id` is the key's values joined, the
+ * unique key on which a raced insert collides. A fold adds a day's counters and its hours with one `$inc`
+ * per document, guarded by `lastFold` and the lease's `fence` (folded-documents.ts).
  */
 import type { Clock } from '@pilot/platform';
-import { createDeclaredIndexes, Mixed, modelOf, retentionRule, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
+import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, type Model, type RetentionRule } from '@pilot/storage';
 import type { Collection, Db, Filter } from 'mongodb';
 import { guardedRead, incrementAll, type Increment } from './folded-documents';
 import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
 import { isBreakdownGrain, scopeQueryOf, type BreakdownDimension, type StoredItems } from './breakdown-layout';
-import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts, type StoredHours } from './hourly-layout';
-import { dayKeyOf, grainFieldsOf, parseField, subjectsOf, type GrainFields } from './layout';
-import { migrateMonthDocuments } from './migrate-month-documents';
+import { HOURLY_RETENTION_DAYS, parseHourField, type HourCounts } from './hourly-layout';
+import { dayKeyOf, grainFieldsOf, LEVELS, parseField, type GrainFields } from './layout';
+import { migrateEarlierDocuments } from './migrate-earlier-documents';
 import { pairFiltersOf, type PairQuery } from './pair-documents';
 
 /** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
@@ -49,26 +43,21 @@ interface CountsDocument extends GrainFields {
   publisherOwnerAccountId?: string;
 }
 
-/** A document of `counts_days`: its counters are top-level fields named by kind. */
-export type DayDocument = CountsDocument & Record<string, unknown>;
-
-export interface HourDocument extends CountsDocument {
-  startsAt: Date;
-  hours: HourCounts;
-}
+/** A document of `counts_days`: its counters are top-level fields named by kind, its hours under `hours`. */
+export type DayDocument = CountsDocument & { hours?: HourCounts } & Record<string, unknown>;
 
 /** The folder's document of `totals_folder` (the other is the lease's, folder-lease.ts). */
 export interface FolderState {
   _id: 'folder';
   /** Every document's `lastFold` is at most this. */
   appliedThrough: number;
-  /** The first month any document is of (YYYY-MM); null before the first fold. */
-  firstMonth: string | null;
 }
 
-/** A grain's stored totals over the days read: their counts, and per day the last fold applied. */
+/** A grain's stored totals over the days read: their counts (and hours), and per day the last fold applied. */
 export interface StoredGrain {
   days: DayCounts;
+  /** `YYYY-MM-DDTHH` -> kind -> count, when read with the hours. */
+  hours: HourCounts;
   /** Day (YYYY-MM-DD) -> `lastFold` of its document; a day without a document is absent (0). */
   lastFolds: Record<string, number>;
   campaignOwnerAccountId?: string;
@@ -91,55 +80,57 @@ const GUARD_FIELDS = { _id: String, lastFold: Number, fence: Number, campaignOwn
 const COUNTERS = { adRequests: Number, confirmedDeliveries: Number, clickedLinks: Number, unfilledAdRequests: Number, filtered_head: Number, filtered_preview_agent: Number, impressions: Number };
 // The breakdowns' reads (breakdown-layout.ts, scopeQueryOf): a scope's items by an owner or a platform.
 const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
-// The report's read of the whole network (pair-documents.ts): one level's documents over a day range.
+// The report's read of the whole network (pair-documents.ts) and the hours' retention: one level's documents over a day range.
 const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1 }];
-const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS }, [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX]);
-const hourSchema = storedSchema<HourDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, startsAt: Date, hours: Mixed }, [[KEY_INDEX], [{ startsAt: 1 }], ...SCOPE_INDEXES.slice(2), LEVEL_DAY_INDEX]);
+const daySchema = storedSchema<DayDocument>({ ...GUARD_FIELDS, ...KEY_FIELDS, ...COUNTERS, hours: Mixed }, [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX]);
 // The lease's document (folder-lease.ts) shares the collection: its fields are declared here too.
-const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, firstMonth: String, holder: String, until: Date, fence: Number });
+const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDocument, '_id'>>>({ _id: String, appliedThrough: Number, holder: String, until: Date, fence: Number });
 
 const FOLDER_STATE_ID = 'folder';
 const DAY_MS = 86_400_000;
 /** Documents written per lease check and per bulk write. */
-const DOCUMENTS_PER_GROUP = 200;
+const DOCUMENTS_PER_GROUP = 500;
 /** Fields a totals read leaves out: the guard, never summed. */
 const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
+/** What a read of the days leaves out. */
+const WITHOUT_HOURS = { hours: 0 };
 
-/** One document's part of a batch: its grain, day and counts, fold by fold. */
-interface DocumentParts {
-  grain: string;
-  day: string;
-  parts: Array<{ seq: number; inc: Record<string, number> }>;
-}
-
-/** Splits the folds' day fields (`hours`: their hour fields) into documents of a grain and day, each with its parts fold by fold. */
-function documentPartsOf(folds: Fold[], hours: boolean): Map<string, DocumentParts> {
-  const documents = new Map<string, DocumentParts>();
+/** The folds' counts (in number order) as one increment per document of a grain and day (an hour field under `hours.<HH>`). */
+function incrementsOf(folds: Fold[], owners: Map<string, string>): Increment[] {
+  const documents = new Map<string, Increment>();
   for (const { seq, counts } of [...folds].sort((a, b) => a.seq - b.seq)) {
     for (const [grain, fields] of counts) {
       if (isBreakdownGrain(grain)) continue; // Redis' alone: the day documents answer the breakdowns
       for (const [field, count] of fields) {
-        const hour = hours ? parseHourField(field) : null;
-        const parsed = hours ? hour && { day: hour.day, kind: `hours.${hour.hour}.${hour.kind}` } : parseField(field);
+        const hour = parseHourField(field);
+        const parsed = hour ? { day: hour.day, kind: `hours.${hour.hour}.${hour.kind}` } : parseField(field);
         if (!parsed || count <= 0) continue;
         const id = `${grain}|${parsed.day}`;
         let document = documents.get(id);
-        if (!document) documents.set(id, (document = { grain, day: parsed.day, parts: [] }));
+        if (!document) documents.set(id, (document = newIncrement(grainFieldsOf(grain), parsed.day, owners)));
         let part = document.parts[document.parts.length - 1];
         if (part?.seq !== seq) document.parts.push((part = { seq, inc: {} }));
         part.inc[parsed.kind] = (part.inc[parsed.kind] ?? 0) + count;
       }
     }
   }
-  return documents;
+  return [...documents.values()];
+}
+
+/** A document's increment with no parts yet: its `_id`, and the key fields and owners a new one is inserted with (a field the grain does not name is absent, which a query's null matches). */
+function newIncrement(fields: GrainFields, day: string, owners: Map<string, string>): Increment {
+  const onInsert: Record<string, unknown> = { ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)), day };
+  const campaignOwner = fields.campaignId === null ? undefined : owners.get(`c:${fields.campaignId}`);
+  const publisherOwner = fields.publisherId === null ? undefined : owners.get(`p:${fields.publisherId}`);
+  if (campaignOwner) onInsert.campaignOwnerAccountId = campaignOwner;
+  if (publisherOwner) onInsert.publisherOwnerAccountId = publisherOwner;
+  return { _id: dayKeyOf(fields, day), onInsert, parts: [] };
 }
 
 export class TotalsStore {
   private readonly dayModel: Model<DayDocument>;
-  private readonly hourModel: Model<HourDocument>;
   private readonly stateModel: Model<FolderState>;
   private readonly days: Collection<DayDocument>;
-  private readonly hours: Collection<HourDocument>;
   private readonly states: Collection<FolderState>;
   private readonly db: Db;
   private migrated = false;
@@ -152,31 +143,49 @@ export class TotalsStore {
     if (!db) throw new Error('MongoDB is not connected');
     this.db = db;
     this.dayModel = modelOf(connection, 'counts_days', daySchema);
-    this.hourModel = modelOf(connection, 'counts_hours', hourSchema);
     this.stateModel = modelOf(connection, 'totals_folder', folderStateSchema);
     this.days = db.collection<DayDocument>(this.dayModel.collection.collectionName);
-    this.hours = db.collection<HourDocument>(this.hourModel.collection.collectionName);
     this.states = db.collection<FolderState>(this.stateModel.collection.collectionName);
   }
 
   async ensureIndexes(): Promise<void> {
-    await createDeclaredIndexes(this.dayModel, this.hourModel, this.stateModel);
+    await createDeclaredIndexes(this.dayModel, this.stateModel);
   }
 
-  /** The retention of the hourly figures, for the service's RetentionSweeper. */
+  /**
+   * The retention of the hourly figures, for the service's RetentionSweeper: `$unset` of `hours` in the
+   * documents of the days that start before the sweep's cutoff, level by level (the `{level, day}` index:
+   * one index fewer for every fold write to keep). After a first sweep, a sweep looks only at the days since
+   * the cutoff of the last one that succeeded.
+   */
   hourlyRetentionRule(): RetentionRule {
-    return retentionRule(this.hourModel, ['startsAt'], HOURLY_RETENTION_DAYS * DAY_MS);
+    let sweptBefore: string | undefined;
+    return {
+      name: 'counts_days.hours',
+      dateFields: ['day'],
+      keepMs: HOURLY_RETENTION_DAYS * DAY_MS,
+      deleteMany: async (filter) => {
+        // The sweeper's cutoff is an instant; a day goes when it starts before it.
+        const cutoff = (filter.day as { $lt: Date }).$lt.getTime();
+        const before = new Date(cutoff - 1 + DAY_MS).toISOString().slice(0, 10);
+        const day = sweptBefore === undefined ? { $lt: before } : { $gte: sweptBefore, $lt: before };
+        let unset = 0;
+        for (const level of LEVELS) unset += (await this.days.updateMany({ level, day, hours: { $exists: true } }, { $unset: { hours: '' } })).modifiedCount;
+        sweptBefore = before;
+        return unset;
+      },
+    };
   }
 
-  /** Moves an earlier version's month documents into day documents, once (migrate-month-documents.ts): the folder calls it under its lease. */
+  /** Moves an earlier version's documents into day documents, once (migrate-earlier-documents.ts): the folder calls it under its lease. */
   async migrateOnce(fence: number): Promise<void> {
     if (this.migrated) return;
-    await migrateMonthDocuments(this.db, fence);
+    await migrateEarlierDocuments(this.db, fence);
     this.migrated = true;
   }
 
   async readState(): Promise<FolderState> {
-    return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0, firstMonth: null };
+    return (await this.states.findOne({ _id: FOLDER_STATE_ID })) ?? { _id: FOLDER_STATE_ID, appliedThrough: 0 };
   }
 
   /** The folder lease of this service's totals, kept beside the folder state. */
@@ -190,41 +199,19 @@ export class TotalsStore {
     return { fence: lease?.fence ?? 0, stillHeld: () => Promise.resolve(true) };
   }
 
-  /** The first month counted (the folder state's), for a read that looks up months from there. */
-  async firstMonth(): Promise<string | null> {
-    return (await guardedRead('totals read', this.timeoutMs, () => this.readState())).firstMonth;
-  }
-
-  /** The stored totals of these grains over `range`, by grain: one indexed query per grain. */
-  async readRange(grains: string[], range: DayRange): Promise<Map<string, StoredGrain>> {
-    const found = await guardedRead('totals read', this.timeoutMs, () => Promise.all(grains.map((grain) => this.days.find(filterOf(grain, range), { maxTimeMS: this.timeoutMs }).toArray())));
+  /** The stored totals of these grains over `range` (`withHours`: their hours too), by grain: one indexed query per grain. */
+  async readRange(grains: string[], range: DayRange, withHours = false): Promise<Map<string, StoredGrain>> {
+    const found = await this.find('totals read', grains.map((grain) => ({ ...grainFieldsOf(grain), ...dayRangeOf(range) })), withHours ? {} : WITHOUT_HOURS);
     const stored = new Map<string, StoredGrain>();
     grains.forEach((grain, index) => {
-      const documents = found[index]!;
-      if (documents.length === 0) return;
-      const entry: StoredGrain = { days: {}, lastFolds: {} };
-      for (const document of documents) {
+      if (found[index]!.length === 0) return;
+      const entry: StoredGrain = { days: {}, hours: {}, lastFolds: {} };
+      for (const document of found[index]!) {
         entry.days[document.day] = countersOf(document);
+        for (const [hour, counts] of Object.entries(document.hours ?? {})) entry.hours[`${document.day}T${hour}`] = counts;
         entry.lastFolds[document.day] = document.lastFold;
         entry.campaignOwnerAccountId ??= document.campaignOwnerAccountId;
         entry.publisherOwnerAccountId ??= document.publisherOwnerAccountId;
-      }
-      stored.set(grain, entry);
-    });
-    return stored;
-  }
-
-  /** The stored hours of these grains from `from` to `to` (YYYY-MM-DD), by grain: one indexed query per grain. */
-  async readHours(grains: string[], from: string, to: string): Promise<Map<string, StoredHours>> {
-    const found = await guardedRead('hourly read', this.timeoutMs, () => Promise.all(grains.map((grain) => this.hours.find(filterOf(grain, { from, to }), { maxTimeMS: this.timeoutMs }).toArray())));
-    const stored = new Map<string, StoredHours>();
-    grains.forEach((grain, index) => {
-      const documents = found[index]!;
-      if (documents.length === 0) return;
-      const entry: StoredHours = { hours: {}, lastFolds: {} };
-      for (const document of documents) {
-        for (const [hour, counts] of Object.entries(document.hours)) entry.hours[`${document.day}T${hour}`] = { ...counts };
-        entry.lastFolds[document.day] = document.lastFold;
       }
       stored.set(grain, entry);
     });
@@ -237,10 +224,10 @@ export class TotalsStore {
    */
   async readScope(dimension: BreakdownDimension, scope: string, range: DayRange): Promise<{ items: StoredItems; campaignOwnerAccountId?: string; publisherOwnerAccountId?: string }> {
     const { filter, itemField } = scopeQueryOf(dimension, scope);
-    const documents = await guardedRead('breakdown read', this.timeoutMs, () => this.days.find({ ...filter, ...dayRangeOf(range) } as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray());
+    const [documents] = await this.find('breakdown read', [{ ...filter, ...dayRangeOf(range) }], WITHOUT_HOURS);
     const items: StoredItems = new Map();
     const owners: { campaignOwnerAccountId?: string; publisherOwnerAccountId?: string } = {};
-    for (const document of documents) {
+    for (const document of documents!) {
       const item = document[itemField] as number;
       let days = items.get(item);
       if (!days) items.set(item, (days = new Map()));
@@ -253,14 +240,19 @@ export class TotalsStore {
 
   /** The report's documents (pair-documents.ts): one indexed query per filter, each document with its counters. */
   async readPairs(query: PairQuery): Promise<StoredPair[]> {
-    const found = await guardedRead('report read', this.timeoutMs, () => Promise.all(pairFiltersOf(query).map((filter) => this.days.find(filter as Filter<DayDocument>, { maxTimeMS: this.timeoutMs }).toArray())));
+    const found = await this.find('report read', pairFiltersOf(query), WITHOUT_HOURS);
     return found.flat().map((document) => ({ ...pairOf(document), counts: countersOf(document) }));
   }
 
-  /** The report's hour documents from `from` to `to`, as readPairs. */
+  /** The report's documents from `from` to `to`, as readPairs, each with its hours. */
   async readPairHours(query: PairQuery & { from: string; to: string }): Promise<StoredPairHours[]> {
-    const found = await guardedRead('report read', this.timeoutMs, () => Promise.all(pairFiltersOf(query).map((filter) => this.hours.find(filter as Filter<HourDocument>, { maxTimeMS: this.timeoutMs }).toArray())));
-    return found.flat().map((document) => ({ ...pairOf(document), hours: document.hours }));
+    const found = await this.find('report read', pairFiltersOf(query), {});
+    return found.flat().map((document) => ({ ...pairOf(document), hours: document.hours ?? {} }));
+  }
+
+  /** The day documents of each filter (one query each, at once) with `projection`, within the read's deadline. */
+  private find(what: string, filters: Array<Record<string, unknown>>, projection: Record<string, number>): Promise<DayDocument[][]> {
+    return guardedRead(what, this.timeoutMs, () => Promise.all(filters.map((filter) => this.days.find(filter as Filter<DayDocument>, { projection, maxTimeMS: this.timeoutMs }).toArray())));
   }
 
   /** Adds fold `seq` to every grain it counted, once (see applyFolds). */
@@ -269,44 +261,24 @@ export class TotalsStore {
   }
 
   /**
-   * Adds every fold of the batch to the day and hour documents of the grains it counted, once each: a
-   * document takes the folds above its `lastFold` with `$inc`. The folder state covers the batch first
-   * (its fold numbers and its months). `owners` maps `c:<id>` / `p:<id>` to accounts.
+   * Adds every fold of the batch to the day documents (their counters and hours) of the grains it counted, once each: a
+   * document takes the folds above its `lastFold` with `$inc`. The folder state covers the batch's numbers
+   * first. `owners` maps `c:<id>` / `p:<id>` to accounts.
    */
   async applyFolds(folds: Fold[], owners: Map<string, string>, options: ApplyOptions = {}): Promise<void> {
-    const days = documentPartsOf(folds, false);
-    const hours = documentPartsOf(folds, true);
-    if (days.size === 0 && hours.size === 0) return;
+    const increments = incrementsOf(folds, owners);
+    if (increments.length === 0) return;
     const guard = options.guard ?? (await this.currentGuard());
     const state = options.state ?? (await this.readState());
-    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)), [...days.values()].map(({ day }) => day.slice(0, 7)));
-    await Promise.all([this.write(this.days, days, owners, guard, false), this.write(this.hours, hours, owners, guard, true)]);
+    await this.coverBatch(state, Math.max(options.through ?? 0, ...folds.map((fold) => fold.seq)));
+    for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(this.days, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
   }
 
-  /** Makes the folder state cover a batch before any document of it is written: its fold numbers (up to `through`) and its months. */
-  async coverBatch(state: FolderState, through: number, months: string[]): Promise<void> {
-    const firstMonth = months.reduce<string | null>((first, month) => (first === null || month < first ? month : first), state.firstMonth);
-    if (through > state.appliedThrough || firstMonth !== state.firstMonth) {
-      const next: FolderState = { _id: FOLDER_STATE_ID, appliedThrough: Math.max(through, state.appliedThrough), firstMonth };
-      await this.states.replaceOne({ _id: FOLDER_STATE_ID }, next, { upsert: true });
-      Object.assign(state, next);
-    }
-  }
-
-  private async write<T extends CountsDocument>(collection: Collection<T>, documents: Map<string, DocumentParts>, owners: Map<string, string>, guard: FoldGuard, hours: boolean): Promise<void> {
-    const increments: Increment[] = [...documents.values()].map(({ grain, day, parts }) => {
-      const fields = grainFieldsOf(grain);
-      const { campaignId, publisherId } = subjectsOf(grain);
-      // The key fields a grain names (a field it does not name is absent, which a query's null matches).
-      const onInsert: Record<string, unknown> = { ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)), day };
-      if (hours) onInsert.startsAt = new Date(`${day}T00:00:00.000Z`);
-      const campaignOwner = campaignId === undefined ? undefined : owners.get(`c:${campaignId}`);
-      const publisherOwner = publisherId === undefined ? undefined : owners.get(`p:${publisherId}`);
-      if (campaignOwner) onInsert.campaignOwnerAccountId = campaignOwner;
-      if (publisherOwner) onInsert.publisherOwnerAccountId = publisherOwner;
-      return { _id: dayKeyOf(fields, day), onInsert, parts };
-    });
-    for (let start = 0; start < increments.length; start += DOCUMENTS_PER_GROUP) await incrementAll(collection, increments.slice(start, start + DOCUMENTS_PER_GROUP), guard);
+  /** Makes the folder state cover a batch's fold numbers (up to `through`) before any document of it is written. */
+  async coverBatch(state: FolderState, through: number): Promise<void> {
+    if (through <= state.appliedThrough) return;
+    await this.states.replaceOne({ _id: FOLDER_STATE_ID }, { appliedThrough: through }, { upsert: true });
+    state.appliedThrough = through;
   }
 }
 
@@ -339,11 +311,6 @@ function countersOf(document: DayDocument): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
   return counts;
-}
-
-/** The documents of a grain within a day range: the key fields, then the days (the index's order). */
-function filterOf<T>(grain: string, range: DayRange): Filter<T> {
-  return { ...grainFieldsOf(grain), ...dayRangeOf(range) } as Filter<T>;
 }
 
 /** The condition on `day` of a range (none for all time). */

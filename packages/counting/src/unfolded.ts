@@ -17,19 +17,9 @@ export interface UnfoldedPart {
   fields: Map<string, number>;
 }
 
-export interface KeptFolds {
-  above: number;
-  through: number;
-}
-
 export interface Unfolded {
   /** Owner accounts of the `c:<id>` / `p:<id>` asked for, when counted already. */
   owners: Map<string, string>;
-  /**
-   * Redis holds every fold numbered above `above` up to `through`, the last numbered: what a kept breakdown
-   * document's side may rely on (a Redis that lost its state or went back numbers none above it yet).
-   */
-  keptFolds: KeptFolds;
   parts: UnfoldedPart[];
 }
 
@@ -57,49 +47,33 @@ export class UnfoldedCounts {
     this.commands = countCommandsOn(redis);
   }
 
-  /** The keys and prefixes both read scripts take first. */
-  private scriptKeys(): string[] {
+  /** What Redis holds unfolded of `grains` (none named: of every `cp:` grain, with its owners), and the owners of `ownerFields`. */
+  private async unfolded(what: string, grains: string[], ownerFields: string[] = []) {
     const { keys } = this;
-    return [keys.openIntervals, keys.pendingFolds, keys.appliedFolds, keys.owners, keys.foldSequence, keys.sweptFolds, `${keys.base}i:`, `${keys.base}f:`];
-  }
-
-  read(grains: string[], ownerFields: string[] = []): Promise<Unfolded> {
     return asInfrastructureFault(
-      async () => {
-        const [ownerValues, [above, through], ...raw] = await this.commands.readUnfolded(
-          ...this.scriptKeys(),
-          ownerFields.length,
-          ...ownerFields,
-          ...grains,
-        );
-        const owners = new Map<string, string>();
-        ownerFields.forEach((field, index) => {
-          const value = ownerValues[index];
-          if (value) owners.set(field, value);
-        });
-        return { owners, keptFolds: { above: Number(above), through: Number(through) }, parts: raw.map(([fold, grain, pairs]) => ({ fold: Number(fold), grain, fields: pairsToMap(pairs) })) };
-      },
+      () => this.commands.readUnfolded(keys.openIntervals, keys.pendingFolds, keys.appliedFolds, keys.owners, keys.foldSequence, `${keys.base}i:`, `${keys.base}f:`, ownerFields.length, ...ownerFields, ...grains),
       this.timeoutMs,
       'redis',
-      'unfolded counts',
+      what,
     );
+  }
+
+  async read(grains: string[], ownerFields: string[] = []): Promise<Unfolded> {
+    const [ownerValues, ...raw] = await this.unfolded('unfolded counts', grains, ownerFields);
+    const owners = new Map<string, string>();
+    ownerFields.forEach((field, index) => {
+      const value = ownerValues[index];
+      if (value) owners.set(field, value);
+    });
+    return { owners, parts: raw.map(([fold, grain, pairs]) => ({ fold: Number(fold), grain, fields: pairsToMap(pairs) })) };
   }
 
   /** Every campaign-on-publisher grain's unfolded parts (the report's finest grain), in one script call. */
-  readPairs(): Promise<UnfoldedPair[]> {
-    return asInfrastructureFault(
-      async () => {
-        const [, ...raw] = await this.commands.readUnfoldedPairs(
-          ...this.scriptKeys(),
-        );
-        return raw.map(([fold, grain, pairs, campaignOwner, publisherOwner]) => {
-          const { campaignId, publisherId } = subjectsOf(grain);
-          return { fold: Number(fold), campaignId: campaignId!, publisherId: publisherId!, campaignOwnerAccountId: campaignOwner || null, publisherOwnerAccountId: publisherOwner || null, fields: pairsToMap(pairs) };
-        });
-      },
-      this.timeoutMs,
-      'redis',
-      'unfolded pair counts',
-    );
+  async readPairs(): Promise<UnfoldedPair[]> {
+    const [, ...raw] = await this.unfolded('unfolded pair counts', []);
+    return raw.map(([fold, grain, pairs, campaignOwner, publisherOwner]) => {
+      const { campaignId, publisherId } = subjectsOf(grain);
+      return { fold: Number(fold), campaignId: campaignId!, publisherId: publisherId!, campaignOwnerAccountId: campaignOwner || null, publisherOwnerAccountId: publisherOwner || null, fields: pairsToMap(pairs) };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { createLogger, createRedis, waitForRedis, type Redis } from '@pilot/platform';
-import { connectMongo, mongoose, type Connection } from '@pilot/storage';
+import { connectMongo, mongoose, RetentionSweeper, type Connection } from '@pilot/storage';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, DEFAULT_INTERVAL_MS, grainDaysOf, intervalEndOf, UnfoldedCounts, type GrainDays } from '../src';
@@ -225,14 +225,39 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const key = { level: 'campaign', campaignId: 94 };
       expect(await collection.find({ level: 'campaign', campaignId: 94 }, { projection: { _id: 0 } }).sort({ day: 1 }).toArray()).to.deep.equal([
         { ...key, day: '2026-04-30', adRequests: 2, lastFold: 300, fence },
-        { ...key, day: '2026-05-01', adRequests: 3, clickedLinks: 1, lastFold: 300, fence },
+        { ...key, day: '2026-05-01', adRequests: 3, clickedLinks: 1, hours: { 13: { clickedLinks: 1 } }, lastFold: 300, fence },
       ]);
-      const hours = await mongo.db!.collection('counts_hours').find({ campaignId: 94 }, { projection: { _id: 0, hours: 1, day: 1 } }).toArray();
-      expect(hours).to.deep.equal([{ day: '2026-05-01', hours: { 13: { clickedLinks: 1 } } }]);
+      // A day read leaves the hours out; an hourly read takes them.
+      expect((await totals.readRange(['c:94'], {})).get('c:94')?.days).to.deep.equal({ '2026-04-30': { adRequests: 2 }, '2026-05-01': { adRequests: 3, clickedLinks: 1 } });
+      expect((await totals.readRange(['c:94'], { from: '2026-04-30', to: '2026-05-01' }, true)).get('c:94')?.hours).to.deep.equal({ '2026-05-01T13': { clickedLinks: 1 } });
       const indexes = (await collection.indexes()).map((index) => index.key);
       expect(indexes).to.deep.include({ level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 });
+      expect(indexes).to.deep.include({ level: 1, day: 1 });
       const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).sort();
-      expect(names).to.deep.equal(['counts_days', 'counts_hours', 'totals_folder']);
+      expect(names).to.deep.equal(['counts_days', 'totals_folder']);
+    });
+
+    it('unsets the hours of the days past their retention, by the injected clock, and keeps the days', async () => {
+      await totals.applyFolds([fold(330, { 'c:93': { '2026-03-01|adRequests': 2, '2026-03-01T08|adRequests': 2, '2026-03-02|adRequests': 1, '2026-03-02T23|adRequests': 1 } })], owners);
+      const rule = totals.hourlyRetentionRule();
+      const sweeper = new RetentionSweeper({ rules: [rule], clock, logger, intervalMs: 0 });
+      const hoursOf = async () => (await totals.readRange(['c:93'], { from: '2026-03-01', to: '2026-03-02' }, true)).get('c:93')?.hours;
+      const at = clock.now();
+      try {
+        // Kept 35 days after its day: March 1 until April 5 00:00, March 2 until April 6 00:00.
+        clock.set('2026-04-05T00:00:00Z');
+        expect((await sweeper.sweep())[rule.name]).to.equal(0);
+        clock.set('2026-04-05T00:00:00.001Z');
+        expect((await sweeper.sweep())[rule.name]).to.be.at.least(1);
+        expect(await hoursOf()).to.deep.equal({ '2026-03-02T23': { adRequests: 1 } });
+        clock.set('2026-04-06T12:00:00Z');
+        await sweeper.sweep();
+        expect(await hoursOf()).to.deep.equal({});
+        expect(await mongo.db!.collection('counts_days').countDocuments({ campaignId: 93, hours: { $exists: true } })).to.equal(0);
+        expect((await totals.readRange(['c:93'], {})).get('c:93')?.days).to.deep.equal({ '2026-03-01': { adRequests: 2 }, '2026-03-02': { adRequests: 1 } });
+      } finally {
+        clock.set(at.toISOString());
+      }
     });
 
     it('changes nothing when a fold is applied twice: every document holds it already (its lastFold)', async () => {
@@ -245,7 +270,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const after = await collection.find({ day: '2026-04-04' }).sort({ _id: 1 }).toArray();
       expect(after.find((document) => document.level === 'publisher')).to.deep.equal(first.find((document) => document.level === 'publisher'));
       expect(after.find((document) => document.level === 'campaign')).to.deep.include({ adRequests: 6, lastFold: 311 });
-      const hours = await totals.readHours(['c:96'], '2026-04-04', '2026-04-04');
+      const hours = await totals.readRange(['c:96'], { from: '2026-04-04', to: '2026-04-04' }, true);
       expect(hours.get('c:96')?.hours).to.deep.equal({ '2026-04-04T09': { adRequests: 5 } });
     });
 
@@ -264,7 +289,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       });
       expect(races, 'written again after the collision').to.be.at.least(2);
       expect((await totals.readRange(['c:98'], {})).get('c:98')?.days['2026-04-05']).to.deep.equal({ adRequests: 4 });
-      expect((await totals.readHours(['c:98'], '2026-04-05', '2026-04-05')).get('c:98')?.hours).to.deep.equal({ '2026-04-05T10': { adRequests: 4 } });
+      expect((await totals.readRange(['c:98'], { from: '2026-04-05', to: '2026-04-05' }, true)).get('c:98')?.hours).to.deep.equal({ '2026-04-05T10': { adRequests: 4 } });
     });
 
     it('refuses the write of a folder whose lease a later holder took, and stops its pass', async () => {
@@ -321,14 +346,41 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name);
       expect(names).to.not.include.members(['totals', 'totals_hourly']);
       const days = await store.readRange(['c:60', 'all'], { from: '2026-02-01', to: '2026-02-28' });
-      expect(days.get('c:60')).to.deep.equal({ days: { '2026-02-01': { adRequests: 4, clickedLinks: 1 }, '2026-02-02': { adRequests: 2 } }, lastFolds: { '2026-02-01': 900, '2026-02-02': 900 }, campaignOwnerAccountId: '600', publisherOwnerAccountId: undefined });
+      expect(days.get('c:60')).to.deep.equal({ days: { '2026-02-01': { adRequests: 4, clickedLinks: 1 }, '2026-02-02': { adRequests: 2 } }, hours: {}, lastFolds: { '2026-02-01': 900, '2026-02-02': 900 }, campaignOwnerAccountId: '600', publisherOwnerAccountId: undefined });
       expect(days.get('all')?.days).to.deep.equal({ '2026-02-01': { adRequests: 40 } });
-      expect((await store.readHours(['c:60'], '2026-02-01', '2026-02-01')).get('c:60')?.hours).to.deep.equal({ '2026-02-01T07': { adRequests: 4 } });
+      expect((await store.readRange(['c:60'], { from: '2026-02-01', to: '2026-02-01' }, true)).get('c:60')?.hours).to.deep.equal({ '2026-02-01T07': { adRequests: 4 } });
       // A fold they held, applied again after the move, adds nothing; a later one adds.
       const counts = new Map([['c:60', new Map([['2026-02-01|adRequests', 4]])]]);
       await store.applyFolds([{ seq: 900, counts }], new Map());
       await store.applyFolds([{ seq: 901, counts }], new Map());
       expect((await store.readRange(['c:60'], { from: '2026-02-01', to: '2026-02-01' })).get('c:60')?.days['2026-02-01']).to.deep.equal({ adRequests: 8, clickedLinks: 1 });
+    });
+
+    it('moves the previous release\'s hour documents (counts_hours) into the hours of the day documents, once', async () => {
+      const db = mongo.db!;
+      const store = new TotalsStore(mongo, 5000);
+      const key = { level: 'campaign', campaignId: 61 };
+      await store.applyFolds([{ seq: 950, counts: new Map([['c:61', new Map([['2026-02-03|adRequests', 3]])]]) }], new Map());
+      await db.collection('counts_hours').insertMany([
+        { _id: 'campaign|61||||2026-02-03' as never, ...key, day: '2026-02-03', startsAt: new Date('2026-02-03T00:00:00Z'), hours: { '09': { adRequests: 3 } }, lastFold: 950, fence: 1 },
+        // A day whose day document is missing (an earlier folder stopped between its two writes): it is made.
+        { _id: 'campaign|61||||2026-02-04' as never, ...key, day: '2026-02-04', startsAt: new Date('2026-02-04T00:00:00Z'), hours: { 10: { adRequests: 1 } }, campaignOwnerAccountId: '610', lastFold: 951, fence: 1 },
+      ]);
+      await store.migrateOnce(2);
+      await db.collection('counts_hours').insertOne({ _id: 'campaign|61||||2026-02-03' as never, ...key, day: '2026-02-03', hours: { '09': { adRequests: 3 } }, lastFold: 950, fence: 1 });
+      await new TotalsStore(mongo, 5000).migrateOnce(2); // a move cut short and run again: the same hours
+      expect((await db.listCollections({ name: 'counts_hours' }).toArray()).length).to.equal(0);
+      expect((await store.readRange(['c:61'], { from: '2026-02-03', to: '2026-02-04' }, true)).get('c:61')).to.deep.include({
+        hours: { '2026-02-03T09': { adRequests: 3 }, '2026-02-04T10': { adRequests: 1 } },
+        lastFolds: { '2026-02-03': 950, '2026-02-04': 951 },
+      });
+      expect((await store.readRange(['c:61'], {})).get('c:61')?.days).to.deep.equal({ '2026-02-03': { adRequests: 3 }, '2026-02-04': {} });
+      // A fold they held adds nothing; a later one adds to the day and its hour.
+      const counts = new Map([['c:61', new Map([['2026-02-03|adRequests', 3], ['2026-02-03T09|adRequests', 3]])]]);
+      await store.applyFolds([{ seq: 950, counts }], new Map());
+      await store.applyFolds([{ seq: 952, counts }], new Map());
+      expect((await store.readRange(['c:61'], { from: '2026-02-03', to: '2026-02-03' })).get('c:61')?.days['2026-02-03']).to.deep.equal({ adRequests: 6 });
+      expect((await store.readRange(['c:61'], { from: '2026-02-03', to: '2026-02-03' }, true)).get('c:61')?.hours).to.deep.equal({ '2026-02-03T09': { adRequests: 6 } });
     });
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { firstKeptHourlyDay, grainHoursOf, hourFieldOf, hoursOfDays, parseHourField } from '../src/hourly-layout';
+import { firstKeptHourlyDay, hourFieldOf, hoursOfDays, parseHourField } from '../src/hourly-layout';
 import { grainFieldsOf } from '../src/layout';
-import { grainDaysOf } from '../src/grain-days';
+import { grainDaysOf, grainHoursOf } from '../src/grain-days';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
 const OPEN_INTERVAL = 1_775_000_000_000;

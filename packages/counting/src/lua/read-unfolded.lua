@@ -1,30 +1,39 @@
--- What MongoDB does not hold yet, for some grains, and the owners asked for.
--- KEYS: [1] open intervals, [2] pending folds, [3] applied folds, [4] owners, [5] the last fold's number,
---       [6] the highest fold swept.
+-- What MongoDB does not hold yet, for some grains (or, with none named, for every `cp:` grain, with the
+-- owners of its campaign and platform: the report's), and the owners asked for.
+-- KEYS: [1] open intervals, [2] pending folds, [3] applied folds, [4] owners, [5] the last fold's number.
 -- ARGV: [1] interval base prefix, [2] fold base prefix, [3] number of owner fields, [4 .. 3 + ARGV[3]]
 --       the owner fields, then the grains up to the end of ARGV.
--- Returns {owner values}, {above, through}: every fold numbered above `above` up to `through`, the last
--- numbered, is pending or applied and still kept; then {number, grain, {field, value, ...}} per grain of
--- an open interval (the number its fold will have at least: the interval, or above the last fold) and of
--- a fold (pending or applied and kept).
+-- Returns {owner values}, then {number, grain, {field, value, ...}[, campaign owner, platform owner]} per
+-- grain of an open interval (numbered as its fold will be at least: the interval, or above the last fold)
+-- and of a fold (pending, or applied and kept).
 
 local ownerCount = tonumber(ARGV[3])
 local owners = {}
 if ownerCount > 0 then owners = redis.call('HMGET', KEYS[4], unpack(ARGV, 4, 3 + ownerCount)) end
-local pending = redis.call('ZRANGE', KEYS[2], 0, -1)
-local applied = redis.call('ZRANGE', KEYS[3], 0, -1)
+local named = #ARGV > 3 + ownerCount
 local through = tonumber(redis.call('GET', KEYS[5]) or '0')
-local above = math.min(through, tonumber(redis.call('GET', KEYS[6]) or '0'))
-local out = {owners, {above, through}}
+local out = {owners}
 local function collect(seq, prefix)
-  for i = 4 + ownerCount, #ARGV do
-    local fields = redis.call('HGETALL', prefix .. 'g:' .. ARGV[i])
-    if #fields > 0 then table.insert(out, {seq, ARGV[i], fields}) end
+  local grains = named and {unpack(ARGV, 4 + ownerCount)} or redis.call('SMEMBERS', prefix .. 'grains')
+  for _, grain in ipairs(grains) do
+    local campaign, publisher = string.match(grain, '^cp:(%d+):(%d+)$')
+    if named or campaign then
+      local fields = redis.call('HGETALL', prefix .. 'g:' .. grain)
+      if #fields > 0 then
+        local part = {seq, grain, fields}
+        if not named then
+          part[4] = redis.call('HGET', KEYS[4], 'c:' .. campaign)
+          part[5] = redis.call('HGET', KEYS[4], 'p:' .. publisher)
+        end
+        table.insert(out, part)
+      end
+    end
   end
 end
 for _, interval in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   collect(math.max(tonumber(interval), through + 1), ARGV[1] .. interval .. ':')
 end
-for _, seq in ipairs(pending) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
-for _, seq in ipairs(applied) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
+for _, key in ipairs({KEYS[2], KEYS[3]}) do
+  for _, seq in ipairs(redis.call('ZRANGE', key, 0, -1)) do collect(tonumber(seq), ARGV[2] .. seq .. ':') end
+end
 return out

@@ -1,8 +1,6 @@
 -- Deletes at most ARGV[5] of the folds applied before ARGV[1] (ms), so that one call holds Redis for a
 -- few milliseconds however large the folds, and the counted-once sets of the hours before ARGV[3].
--- Folds are applied, and so swept, in the order of their numbers: the highest swept is noted (KEYS[3]), so
--- that a reader knows every fold above it is still kept.
--- KEYS: [1] applied folds, [2] hours with counted-once sets, [3] the highest fold swept.
+-- KEYS: [1] applied folds, [2] hours with counted-once sets.
 -- ARGV: [1] applied cutoff ms, [2] fold base prefix, [3] hour cutoff, [4] counted-once base prefix,
 --       [5] most folds to delete.
 -- Returns {folds removed, hours removed}.
@@ -13,7 +11,6 @@ for _, seq in ipairs(folds) do
   for _, grain in ipairs(redis.call('SMEMBERS', fold .. 'grains')) do redis.call('DEL', fold .. 'g:' .. grain) end
   redis.call('DEL', fold .. 'grains')
   redis.call('ZREM', KEYS[1], seq)
-  if tonumber(seq) > tonumber(redis.call('GET', KEYS[3]) or '0') then redis.call('SET', KEYS[3], seq) end
 end
 local hours = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3])
 for _, hour in ipairs(hours) do

@@ -20,17 +20,14 @@ export async function readStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>,
 }
 
 /**
- * The totals by the hour of a range of at most 8 days (validated by the caller): the hourly documents of
- * each grain and day (one indexed query per grain), then what Redis holds that they do not; the plan's owners as for `readStats`.
+ * The totals by the hour of a range of at most 8 days (validated by the caller): the day documents of
+ * each grain with their hours (one indexed query per grain), then what Redis holds that they do not; the plan's owners as for `readStats`.
  */
 export async function readHourlyStats(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, filter: StatsFilter & { from: string; to: string }): Promise<HourlyStatsAnswer> {
   const plan = planStats(filter);
-  const [stored, owned] = await Promise.all([
-    deps.totals.readHours(plan.candidates, filter.from, filter.to),
-    plan.ownerSubjects.length > 0 ? deps.totals.readRange(plan.candidates, filter) : Promise.resolve(new Map()),
-  ]);
+  const stored = await deps.totals.readRange(plan.candidates, filter, true);
   const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
-  const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...owned.values()])).map((grain) =>
+  const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((grain) =>
     grainHoursOf(
       stored.get(grain),
       unfolded.parts.filter((part) => part.grain === grain),
