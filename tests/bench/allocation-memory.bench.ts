@@ -173,6 +173,18 @@ async function load(url: string, keys: string[], signed: boolean): Promise<{ req
   return { requests: Object.values(statuses).reduce((a, b) => a + b, 0), statuses };
 }
 
+/** The headers of one ad answer: how many, and their bytes as sent (what the next hop parses and copies). */
+async function oneAnswer(url: string, key: string, signed: boolean): Promise<string> {
+  const pathAndQuery = '/api/network/ad?language=en';
+  const answer = await fetch(`${url}${pathAndQuery}`, {
+    headers: { authorization: `Bearer ${key}`, ...(signed ? signedHeaders(internalSecret, { method: 'GET', url: pathAndQuery }) : {}) },
+  });
+  const body = await answer.text();
+  const headers = [...answer.headers.entries()];
+  const bytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+  return `${answer.status}: ${headers.length} headers, ${bytes} B; body ${Buffer.byteLength(body)} B`;
+}
+
 async function main(): Promise<void> {
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', 'bench');
   await waitForRedis(redis);
@@ -184,7 +196,7 @@ async function main(): Promise<void> {
     await model.writePublisher({ publisherId: 1 + i, ownerAccountId: String(2001 + (i % 4)), type: 'bot', status: 'approved', keyHash: hashApiKey(key), version: 1, incarnation: runId });
   }
   const campaign = await snapshotServer();
-  const rows: string[][] = [['entry', 'campaigns', 'RSS ready', 'heap used/total ready', 'RSS after load', 'heap used/total after', WITH_GATEWAY ? 'CPU ms/request, allocation + gateway' : 'CPU ms/request', 'req/s', 'statuses']];
+  const rows: string[][] = [['entry', 'campaigns', 'one answer', 'RSS ready', 'heap used/total ready', 'RSS after load', 'heap used/total after', WITH_GATEWAY ? 'CPU ms/request, allocation + gateway' : 'CPU ms/request', 'req/s', 'statuses']];
   // The limit counters are reset once a second so no request is refused for the limit (docs/performance.md).
   const counters = keys.map((_, i) => `${prefix}ratelimit:ad:${1 + i}`);
   const resets = setInterval(() => void redis.del(...counters).catch(() => undefined), 1000);
@@ -199,6 +211,7 @@ async function main(): Promise<void> {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           const readyRss = memoryOf(child.pid as number).rss;
           const readyHeap = await heapOf(url);
+          const answer = await oneAnswer(gateway ? gateway.url : url, keys[0] as string, !gateway);
           // Each process's CPU with nothing asked (the broker's heartbeats, probes, timers) is taken off the load's.
           const pids = { allocation: child.pid as number, ...(gateway ? { gateway: gateway.child.pid as number } : {}) };
           const cpuOf = () => sampleCpu(pids);
@@ -217,6 +230,7 @@ async function main(): Promise<void> {
           rows.push([
             entry.replace(`${ROOT}/`, ''),
             String(count),
+            answer,
             `${mb(readyRss)} MB`,
             `${mb(readyHeap.used)}/${mb(readyHeap.total)} MB`,
             `${mb(afterRss)} MB`,
