@@ -12,6 +12,7 @@ import type { Db } from 'mongodb';
 import { encodeCursor } from '../../packages/platform/src';
 import { connectMongo, VersionedStore } from '../../packages/storage/src';
 import { percentile } from './load';
+import type { OperationCost } from './per-operation';
 import type { BenchSystem } from './system';
 import type { Browser } from './workspace';
 
@@ -139,7 +140,12 @@ export interface ListTiming {
   errors: number;
   /** What the call is held to: a page 50 ms, a search 100 ms (p95). */
   targetMs: number;
+  /** What one call (a work table: one page's calls) cost each process. */
+  cost: OperationCost;
 }
+
+/** Runs `work` (its `operations` calls) and says what each cost every process (per-operation.ts). */
+export type Meter = <T>(work: () => Promise<T>, operations: number) => Promise<{ result: T; cost: OperationCost }>;
 
 /** Where a deep page starts: a cursor made from the stored documents (the bench reads them itself rather than paging there through the API). */
 export interface DeepCursors {
@@ -204,11 +210,12 @@ async function timed(who: Browser, path: string, calls: number): Promise<{ sampl
 }
 
 /** Times each call `calls` times, sequentially; a deep page is asked for with a cursor of `deep`. */
-export async function timeLists(admin: Browser, advertiser: Browser, platformOwner: Browser, deep: DeepCursors, calls: number): Promise<ListTiming[]> {
+export async function timeLists(admin: Browser, advertiser: Browser, platformOwner: Browser, deep: DeepCursors, calls: number, meter: Meter): Promise<ListTiming[]> {
   const timings: ListTiming[] = [];
   const measure = async (call: string, who: string, browser: Browser, path: string, targetMs: number, cursor?: string) => {
     const target = cursor ? `${path}&cursor=${encodeURIComponent(cursor)}` : path;
-    timings.push({ call, who, ...(await timed(browser, target, calls)), targetMs });
+    const { result, cost } = await meter(() => timed(browser, target, calls), calls);
+    timings.push({ call, who, ...result, targetMs, cost });
   };
   const campaigns = '/api/workspace/campaigns?limit=50';
   const platforms = '/api/workspace/publishers?limit=50';
@@ -257,13 +264,14 @@ async function timedPage(who: Browser, paths: string[], calls: number, then?: (a
  * The work tables (the campaigns and platforms lists as the workspace draws them: 25 rows with their
  * figures of the last 30 days and the count of matches), each page's calls timed together; p95 at most 50 ms.
  */
-export async function timeWorkTables(admin: Browser, advertiser: Browser, platformOwner: Browser, deep: DeepCursors, calls: number): Promise<ListTiming[]> {
+export async function timeWorkTables(admin: Browser, advertiser: Browser, platformOwner: Browser, deep: DeepCursors, calls: number, meter: Meter): Promise<ListTiming[]> {
   const timings: ListTiming[] = [];
   const today = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
   const figures = (by: string) => `/api/workspace/stats/breakdown?by=${by}&from=${from}&to=${today}&sort=adRequests&limit=100`;
   const page = async (call: string, who: string, browser: Browser, paths: string[], then?: Parameters<typeof timedPage>[3]) => {
-    timings.push({ call: `work table: ${call}`, who, ...(await timedPage(browser, paths, calls, then)), targetMs: 50 });
+    const { result, cost } = await meter(() => timedPage(browser, paths, calls, then), calls);
+    timings.push({ call: `work table: ${call}`, who, ...result, targetMs: 50, cost });
   };
   const campaigns = '/api/workspace/campaigns?limit=25';
   const platforms = '/api/workspace/publishers?limit=25';

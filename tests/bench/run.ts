@@ -29,9 +29,9 @@ import { measure, percentile, type LoadSettings, type Phase, type PhaseResult } 
 import { cleanUp } from './cleanup';
 import { perEventData, seedCounts, storeCommands, timeStats, waitForFolding, type FoldWait, type Owned, type PerEventData, type StatsTiming } from './counting';
 import { cpuPerRequest, infrastructurePids, sampleCpu } from './cpu';
-import { commandsText, costLines, costPerOperation, costSnapshot, idleRates, ourCpu } from './per-operation';
+import { commandsText, costLines, costPerOperation, costSnapshot, cpuText, idleRates, ourCpu, commandsPerOperation } from './per-operation';
 import { ADMIN_ID, ROOT, SERVICE_NAMES, startBenchSystem, type BenchSystem } from './system';
-import { advertiserId, deepCursors, p95Of, platformOwnerId, removeLists, seedLists, timeLists, timeWorkTables, type ListTiming } from './lists';
+import { advertiserId, deepCursors, p95Of, platformOwnerId, removeLists, seedLists, timeLists, timeWorkTables, type ListTiming, type Meter } from './lists';
 import { collectionsPerDatabase, commandsPerCampaignTransition } from './storage';
 import { activeCampaign, approvedPublisher, draftCampaign, inParallel, signedIn, type Browser, type PublisherKey } from './workspace';
 
@@ -82,6 +82,8 @@ const FOLD_WAIT_SECONDS = Number(process.env.BENCH_FOLD_WAIT ?? 900);
 const STATS_CALLS = Number(process.env.BENCH_STATS_CALLS ?? 200);
 const SETTLE_LIMIT_SECONDS = 60;
 const STATS_LOAD: LoadSettings = { connections: 8, durationSeconds: 5, warmupSeconds: 1 };
+/** The processes a stats call runs through (the store aside). */
+const STATS_PROCESSES = ['tracking', 'gateway'];
 
 function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -656,12 +658,39 @@ async function main(): Promise<void> {
       try {
         const [listAdvertiser, listPlatformOwner] = await Promise.all([signedIn(system, advertiserId(0)), signedIn(system, platformOwnerId(0))]);
         const deep = await deepCursors(system);
-        lists = [...(await timeLists(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS)), ...(await timeWorkTables(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS))];
+        // Each list call's cost per process, each process's idle CPU over the same time taken off (the calls
+        // are sequential, as for the campaign calls).
+        const idle = await idleRates(system, pids(), IDLE_SECONDS);
+        const meter: Meter = async (work, operations) => {
+          const before = await costSnapshot(system, pids());
+          const result = await work();
+          return { result, cost: costPerOperation(before, await costSnapshot(system, pids()), operations, idle) };
+        };
+        lists = [...(await timeLists(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS, meter)), ...(await timeWorkTables(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS, meter))];
       } finally {
         await removeLists(system);
       }
-      const row = (timing: ListTiming) => [timing.call, timing.who, String(timing.samples.length), ms(percentile(timing.samples, 50)), ms(p95Of(timing)), ms(Math.max(...timing.samples)), String(timing.errors), `<= ${timing.targetMs} ms`];
-      report.push(table([['list call (GET, limit 50, sequential; a work table: its page\'s calls at once)', 'as', 'n', 'p50', 'p95', 'max', 'not 200', 'target (p95)'], ...lists.map(row)]), '');
+      const row = (timing: ListTiming) => [
+        timing.call,
+        timing.who,
+        String(timing.samples.length),
+        ms(percentile(timing.samples, 50)),
+        ms(p95Of(timing)),
+        ms(Math.max(...timing.samples)),
+        String(timing.errors),
+        `<= ${timing.targetMs} ms`,
+        fixed(ourCpu(timing.cost)),
+        cpuText(timing.cost),
+        `${fixed(commandsPerOperation(timing.cost), 1)}: ${commandsText(timing.cost.commands)}`,
+      ];
+      report.push(
+        table([
+          ['list call (GET, limit 50, sequential; a work table: its page\'s calls at once)', 'as', 'n', 'p50', 'p95', 'max', 'not 200', 'target (p95)', 'CPU ms ours', 'CPU ms by process', 'store commands'],
+          ...lists.map(row),
+        ]),
+        '(CPU ms and store commands per call, a work table\'s per page; each process\'s idle CPU taken off)',
+        '',
+      );
       extraErrors.push(lists.reduce((sum, timing) => sum + timing.errors, 0));
       for (const timing of lists) {
         const p95 = p95Of(timing);
@@ -707,9 +736,13 @@ async function main(): Promise<void> {
         ['publisher owner (50 publishers)', owners[0] as Browser],
       ];
       const timings: { account: string; query: string; timing: StatsTiming }[] = [];
+      const statsCosts: { account: string; result: PhaseResult }[] = [];
       for (const [account, browser] of accounts) {
         for (const query of ['', range]) timings.push({ account, query, timing: await timeStats(browser, query, STATS_CALLS) });
-        results.push(await measure(statsPhase(system, `stats, ${account}`, browser, range), STATS_LOAD, pids));
+        // With the system: the store commands per call are counted too (per-operation.ts).
+        const result = await measure(statsPhase(system, `stats, ${account}`, browser, range), STATS_LOAD, pids, system);
+        results.push(result);
+        statsCosts.push({ account, result });
       }
       // The same calls with the folder stopped: the stats path alone, without a folder applying folds to the
       // same database meanwhile (what is not folded yet is read from Redis, as always).
@@ -777,6 +810,17 @@ async function main(): Promise<void> {
       for (const [account] of accounts) {
         const worst = Math.max(...timings.filter((entry) => entry.account === account).map((entry) => entry.timing.p95));
         checks.push({ figure: `stats p95, ${account}`, value: ms(worst), target: '<= 50 ms', pass: worst <= 50 });
+      }
+      // What a stats call costs our processes (the autocannon phases: half all-time, half the last week).
+      for (const { account, result } of statsCosts) {
+        const ours = STATS_PROCESSES.reduce((sum, name) => sum + (result.cpu[name] ?? 0), 0);
+        const commands = commandsPerOperation({ cpu: {}, commands: result.commands ?? {} });
+        checks.push({
+          figure: `CPU ms per stats call, ${STATS_PROCESSES.join(' + ')} (${account}; the store ${fixed(result.cpu.ferretdb ?? Number.NaN)}, ${fixed(commands, 1)} store commands)`,
+          value: fixed(ours),
+          target: '<= 2',
+          pass: ours <= 2,
+        });
       }
       checks.push(
         {

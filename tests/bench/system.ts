@@ -16,11 +16,12 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 
 export type ServiceName = 'publisher-identity' | 'campaign' | 'allocation' | 'tracking' | 'placement' | 'notification' | 'web';
 
-const SERVICES: { name: ServiceName; gatewayVar: string }[] = [
+const SERVICES: { name: ServiceName; gatewayVar: string; nodeOptions?: string }[] = [
   { name: 'publisher-identity', gatewayVar: 'IDENTITY_URLS' },
   { name: 'campaign', gatewayVar: 'CAMPAIGN_URLS' },
   { name: 'placement', gatewayVar: 'PLACEMENT_URLS' },
-  { name: 'allocation', gatewayVar: 'ALLOCATION_URLS' },
+  // Its young generation as deployed (deploy/k8s, docker-compose.yml; decision 0058).
+  { name: 'allocation', gatewayVar: 'ALLOCATION_URLS', nodeOptions: '--max-semi-space-size=4' },
   { name: 'tracking', gatewayVar: 'TRACKING_URLS' },
   // No bot token: it consumes the events and sends nothing, as a deployment without one does.
   { name: 'notification', gatewayVar: 'NOTIFICATION_URLS' },
@@ -158,7 +159,7 @@ export async function startBenchSystem(options: { mongoUrl: string }): Promise<B
     for (const service of SERVICES) {
       const port = await reservedPort();
       const url = `http://127.0.0.1:${port}`;
-      const env = { ...shared, PORT: String(port), MONGO_DB: dbOf(service.name), CAMPAIGN_URL: campaignUrl || url, IDENTITY_URL: identityUrl || url };
+      const env = { ...shared, PORT: String(port), MONGO_DB: dbOf(service.name), CAMPAIGN_URL: campaignUrl || url, IDENTITY_URL: identityUrl || url, ...(service.nodeOptions ? { NODE_OPTIONS: service.nodeOptions } : {}) };
       if (service.name === 'publisher-identity') identityUrl = url;
       const running = launch(service.name, path.join(ROOT, 'services', service.name, 'dist', 'main.js'), env, url);
       gatewayEnv[service.gatewayVar] = url;

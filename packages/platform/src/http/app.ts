@@ -27,7 +27,11 @@ export interface ServiceAppOptions {
   publicPaths?: string[];
   /** false only for the gateway itself, the one public entry. */
   requireSignature?: boolean;
-  /** helmet options; services behind the gateway leave the page policy (CSP) to the gateway. */
+  /**
+   * helmet options, for the gateway: the one public entry sets the security headers of every answer, its
+   * upstreams' included. Services behind it set none (they would be a dozen header setters per request,
+   * headers the gateway parses and copies, for values it already sets).
+   */
   securityHeaders?: HelmetOptions;
   /**
    * Serve /metrics and the detailed readiness (`readiness` plus `details`, at /readyz) on a separate
@@ -91,7 +95,7 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const readiness = readinessMetrics(metrics.registry);
 
   app.use(httpLogger(options.logger, { sampledPaths: NETWORK_PATHS, sampleRate: networkLogSampleRateOf(process.env) }));
-  app.use(helmet(options.securityHeaders ?? { contentSecurityPolicy: false }));
+  if (options.securityHeaders) app.use(helmet(options.securityHeaders));
   app.use(metrics.middleware);
 
   const probes = options.operatorRoutes ? express().set('case sensitive routing', true) : app;

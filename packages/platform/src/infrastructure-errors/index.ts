@@ -62,17 +62,20 @@ export function isInfrastructureError(error: unknown): boolean {
  * caller stopped waiting for stops too, instead of running on and slowing everyone who shares the dependency.
  */
 export async function withDeadline<T>(work: Promise<T> | ((signal: AbortSignal) => Promise<T>), ms: number, dependency: string): Promise<T> {
-  const controller = new AbortController();
+  // A function that declares no parameter takes no signal (a Redis command, which cannot be called back):
+  // no controller is made for it. The ad path's two Redis calls are such.
+  const controller = typeof work === 'function' && work.length > 0 ? new AbortController() : null;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = new ServiceUnavailableError(dependency, `${dependency} did not answer within ${ms} ms`);
-      controller.abort(error);
+      controller?.abort(error);
       reject(error);
     }, ms);
   });
   try {
-    return await Promise.race([typeof work === 'function' ? work(controller.signal) : work, deadline]);
+    const running = typeof work !== 'function' ? work : controller ? work(controller.signal) : (work as () => Promise<T>)();
+    return await Promise.race([running, deadline]);
   } finally {
     clearTimeout(timer);
   }

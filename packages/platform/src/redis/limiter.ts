@@ -4,7 +4,17 @@
  */
 import { ServiceUnavailableError, withDeadline } from '../infrastructure-errors';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type * as RateLimiterFlexible from 'rate-limiter-flexible';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/**
+ * rate-limiter-flexible is required when the first limiter is made, not when the platform is: most
+ * processes (allocation, tracking) never make one, and it is 31 modules to hold in memory.
+ */
+function rateLimiterFlexible(): typeof RateLimiterFlexible {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('rate-limiter-flexible') as typeof RateLimiterFlexible;
+}
 
 export interface LimitDecision {
   allowed: boolean;
@@ -27,10 +37,13 @@ export interface RedisLimiterOptions {
 
 export class RedisLimiter {
   private readonly limiter: RateLimiterRedis;
+  private readonly refusal: typeof RateLimiterRes;
   private readonly timeoutMs: number;
 
   constructor(redis: Redis, options: RedisLimiterOptions) {
     this.timeoutMs = options.timeoutMs ?? 1000;
+    const { RateLimiterRedis, RateLimiterRes } = rateLimiterFlexible();
+    this.refusal = RateLimiterRes;
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: options.keyPrefix,
@@ -44,7 +57,7 @@ export class RedisLimiter {
     try {
       return decisionOf(true, await withDeadline(this.limiter.consume(key, 1), this.timeoutMs, 'redis'));
     } catch (outcome) {
-      if (outcome instanceof RateLimiterRes) return decisionOf(false, outcome);
+      if (outcome instanceof this.refusal) return decisionOf(false, outcome);
       if (outcome instanceof ServiceUnavailableError) throw outcome;
       throw new ServiceUnavailableError('redis', `limit ${this.limiter.keyPrefix} unavailable: ${(outcome as Error)?.message ?? 'unknown'}`);
     }

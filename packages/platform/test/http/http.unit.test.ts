@@ -284,10 +284,27 @@ describe('http: probes and metrics', () => {
     }
   });
 
-  it('sets security headers and hides the framework', async () => {
+  it('hides the framework, and leaves the security headers to the gateway', async () => {
     const response = await request(buildApp()).get('/livez');
     expect(response.headers['x-powered-by']).to.equal(undefined);
+    expect(response.headers['x-content-type-options']).to.equal(undefined);
+  });
+
+  it('sets the security headers it is given (the gateway, the one public entry)', async () => {
+    const { app, finish } = createServiceApp({
+      service: 'kit',
+      publicBaseUrl: PUBLIC_BASE_URL,
+      logger,
+      internalSecret: SECRET,
+      readiness: {},
+      requireSignature: false,
+      securityHeaders: { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'self'"] } } },
+    });
+    finish();
+    const response = await request(app).get('/livez');
+    expect(response.headers['x-powered-by']).to.equal(undefined);
     expect(response.headers['x-content-type-options']).to.equal('nosniff');
+    expect(response.headers['content-security-policy']).to.equal("default-src 'self'");
   });
 });
 

@@ -108,6 +108,13 @@ describe('infrastructure errors: withDeadline', () => {
     expect(given?.reason).to.equal(failure);
   });
 
+  it('runs work that takes no signal, and gives up on it at the deadline all the same', async () => {
+    expect(await withDeadline(async () => 'answered', 50, 'redis')).to.equal('answered');
+    const failure = await withDeadline(() => new Promise(() => undefined), 20, 'redis').catch((error: unknown) => error);
+    expect(failure).to.be.instanceOf(ServiceUnavailableError);
+    expect((failure as ServiceUnavailableError).message).to.equal('redis did not answer within 20 ms');
+  });
+
   it('leaves the signal alone when the work settles in time', async () => {
     let given: AbortSignal | undefined;
     expect(await withDeadline(async (signal) => ((given = signal), 7), 50, 'campaign')).to.equal(7);
