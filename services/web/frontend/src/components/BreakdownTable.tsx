@@ -163,9 +163,8 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
                     <tr key={group.id}>
                       {group.headers.map((header) => {
                         const label = flexRender(header.column.columnDef.header, header.getContext());
-                        const toggle = header.column.getToggleSortingHandler();
                         return header.column.getCanSort() ? (
-                          <SortHeader key={header.id} label={label} active={Boolean(header.column.getIsSorted())} direction="descending" onSort={() => toggle?.(undefined)} hint="sort by it, highest first" />
+                          <SortHeader key={header.id} label={label} active={Boolean(header.column.getIsSorted())} direction="descending" onSort={() => header.column.toggleSorting()} hint="sort by it, highest first" />
                         ) : (
                           <th key={header.id} scope="col">
                             {label}
