@@ -1,7 +1,7 @@
 /**
  * Benchmark (prints figures beside their targets, asserts nothing): the report (API.md `stats/report`) over
  * a network of 10,000 campaigns (100 advertisers of 100) and 2,000 platforms (40 owners of 50). Each day of
- * the last 30, `pairs` campaigns (from campaign 1 up) each run on one platform; `counts_days` is seeded
+ * the last 30, `pairs` campaigns (from campaign 1 up) each run on one platform (or `platformsEach`); `counts_days` is seeded
  * directly with the documents the folder would write for them: every grain a fact counts in (the network,
  * owners, campaigns, platforms, campaign-on-platform and the owners' splits). Then the report use case of the
  * tracking service (the MongoDB and Redis reads, grouping, order, paging; not the HTTP hop) is timed,
@@ -51,8 +51,9 @@ export interface ReportTiming {
 }
 
 /** Seeds the documents of `pairs` campaigns a day over 30 days, times each case, and drops the database. */
-export async function timeReports(options: { mongoUrl: string; redisUrl: string; pairs: number; calls: number; log: (line: string) => void; readers?: Record<string, ReportReader> }): Promise<ReportTiming[]> {
+export async function timeReports(options: { mongoUrl: string; redisUrl: string; pairs: number; platformsEach?: number; calls: number; log: (line: string) => void; readers?: Record<string, ReportReader> }): Promise<ReportTiming[]> {
   const { pairs, calls, log } = options;
+  const platformsEach = options.platformsEach ?? 1;
   const readers = options.readers ?? { current: readReport };
   const runId = `report${Date.now().toString(36)}`;
   const redis = new Redis(options.redisUrl, { connectionName: 'report-bench' });
@@ -68,8 +69,8 @@ export async function timeReports(options: { mongoUrl: string; redisUrl: string;
   try {
     await totals.ensureIndexes();
     const started = performance.now();
-    const seeded = await seed(mongo.db!.collection<DayDocument>('counts_days'), pairs);
-    log(`   seeded ${seeded.toLocaleString('en')} day documents (${(pairs * 30).toLocaleString('en')} campaign-on-platform) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    const seeded = await seed(mongo.db!.collection<DayDocument>('counts_days'), pairs, platformsEach);
+    log(`   seeded ${seeded.toLocaleString('en')} day documents (${(pairs * platformsEach * 30).toLocaleString('en')} campaign-on-platform) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     // As if every campaign were active (the active campaigns' cache answers; no call to the campaign service).
     const traits = { traitsOf: (ids: Iterable<number>) => Promise.resolve(new Map([...new Set(ids)].map((id) => [id, { language: id % 2 === 0 ? 'en' : 'de', format: 'bot' }]))) };
     const admin = 'administrator';
@@ -115,14 +116,15 @@ export async function timeReports(options: { mongoUrl: string; redisUrl: string;
   }
 }
 
-/** The day documents the folder writes for the seeded facts: every grain each counts in. */
-async function seed(days: Collection<DayDocument>, pairs: number): Promise<number> {
+/** The day documents the folder writes for the seeded facts (each campaign on `platformsEach` platforms a day): every grain each counts in. */
+async function seed(days: Collection<DayDocument>, pairs: number, platformsEach: number): Promise<number> {
   let written = 0;
   for (let day = 0; day < 30; day += 1) {
     const date = dayOf(Date.now() - day * DAY_MS);
     const documents = new Map<string, DayDocument>();
-    for (let campaignId = 1; campaignId <= pairs; campaignId += 1) {
-      const publisherId = 1 + ((campaignId * 7 + day) % PLATFORMS);
+    for (let fact = 0; fact < pairs * platformsEach; fact += 1) {
+      const campaignId = 1 + Math.floor(fact / platformsEach);
+      const publisherId = 1 + ((campaignId * 7 + day + (fact % platformsEach) * 311) % PLATFORMS);
       const allocation = { campaignId, publisherId, campaignOwnerAccountId: campaignOwner(campaignId), publisherOwnerAccountId: platformOwner(publisherId), allocatedAt: new Date(date) };
       const counts = { adRequests: 1 + (campaignId % 13), confirmedDeliveries: campaignId % 5, clickedLinks: campaignId % 3 };
       for (const grain of grainsOf(allocation, 'adRequests')) {
