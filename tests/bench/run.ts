@@ -11,13 +11,17 @@
  *   campaign-calls  the administrator's pause and activate calls with 10,000 campaigns stored;
  *   lists           the paged lists and the audit with 10,000 campaigns and 2,000 platforms stored
  *                   (tests/bench/lists.ts): first and deep pages, filters and search, administrator and owner;
+ *   report          the report (tests/bench/report.ts): its day documents of 30 days seeded directly (1,000
+ *                   campaigns a day of a network of 10,000 campaigns and 2,000 platforms), then the report's
+ *                   use case timed for each of its sources, pages and the CSV, with store commands and CPU a call;
  *   counting        1,000,000 facts seeded through the counting code over 30 days, folded by tracking,
  *                   then the stats call of three accounts, and the per-event data left behind.
  *
  * Settings (environment): MONGO_URL (required), BENCH_PHASES (all of the above, comma-separated, in that
  * order), BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16), BENCH_TRIALS (100),
  * BENCH_PUBLISHERS (200), BENCH_CAMPAIGNS (10000), BENCH_CAMPAIGN_CALLS (pairs, 100), BENCH_FACTS
- * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200), BENCH_LIST_CALLS (40).
+ * (1000000), BENCH_FOLD_WAIT (s, 900), BENCH_STATS_CALLS (200), BENCH_LIST_CALLS (40), BENCH_REPORT_PAIRS (campaigns a
+ * day, 1000), BENCH_REPORT_CALLS (10).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +36,7 @@ import { cpuPerRequest, infrastructurePids, sampleCpu } from './cpu';
 import { commandsText, costLines, costPerOperation, costSnapshot, cpuText, idleRates, ourCpu, commandsPerOperation } from './per-operation';
 import { ADMIN_ID, ROOT, SERVICE_NAMES, startBenchSystem, type BenchSystem } from './system';
 import { advertiserId, deepCursors, p95Of, platformOwnerId, removeLists, seedLists, timeLists, timeWorkTables, type ListTiming, type Meter } from './lists';
+import { reportLines, timeReports, type ReportTiming } from './report';
 import { collectionsPerDatabase, commandsPerCampaignTransition } from './storage';
 import { activeCampaign, approvedPublisher, draftCampaign, inParallel, signedIn, type Browser, type PublisherKey } from './workspace';
 
@@ -52,7 +57,7 @@ const CAMPAIGN_OWNER = '3001';
 const PROPAGATION_LANGUAGE = 'fi';
 const BACKGROUND_LANGUAGES = ['en', 'tr', 'ru', 'ar', 'zh', 'es'];
 const TRIAL_DEADLINE_MS = 10_000;
-const ALL_PHASES = ['throughput', 'tracing', 'scaling', 'propagation', 'campaign-calls', 'lists', 'counting'] as const;
+const ALL_PHASES = ['throughput', 'tracing', 'scaling', 'propagation', 'campaign-calls', 'lists', 'report', 'counting'] as const;
 const PHASES = new Set(
   (process.env.BENCH_PHASES ?? ALL_PHASES.join(','))
     .split(',')
@@ -65,6 +70,8 @@ const IDLE_SECONDS = 5;
 /** The processes a campaign transition runs through (the others only idle meanwhile). */
 const TRANSITION_PROCESSES = ['campaign', 'gateway', 'notification', 'allocation', 'tracking'];
 const LIST_CALLS = Number(process.env.BENCH_LIST_CALLS ?? 40);
+const REPORT_PAIRS = Number(process.env.BENCH_REPORT_PAIRS ?? 1_000);
+const REPORT_CALLS = Number(process.env.BENCH_REPORT_CALLS ?? 10);
 /** Counting at volume: an advertiser account with 100 campaigns, whose stats are timed with the others'. */
 const STATS_ADVERTISER = '3002';
 const STATS_CAMPAIGNS = 100;
@@ -698,6 +705,17 @@ async function main(): Promise<void> {
       }
     }
 
+    let reportTimings: ReportTiming[] | null = null;
+    if (PHASES.has('report')) {
+      log(`7. report: ${REPORT_PAIRS.toLocaleString('en')} campaigns a day over 30 days, their day documents seeded; ${REPORT_CALLS} sequential calls a case (the CSV 5)`);
+      reportTimings = await timeReports({ mongoUrl: system.mongoUrl, redisUrl: system.redisUrl, pairs: REPORT_PAIRS, calls: REPORT_CALLS, log });
+      report.push(table(reportLines(reportTimings)), '');
+      for (const timing of reportTimings) {
+        const p95 = percentile(timing.samples, 95);
+        checks.push({ figure: `report ${timing.query}, ${timing.who} p95 (${fixed(timing.commands, 0)} store commands, ${fixed(timing.cpuMs, 0)} CPU ms a call)`, value: ms(p95), target: `<= ${timing.targetMs} ms`, pass: p95 <= timing.targetMs });
+      }
+    }
+
     let counting: Record<string, unknown> | null = null;
     if (PHASES.has('counting') && statsAdvertiser) {
       const publisherOwnerOf = (index: number) => PUBLISHER_OWNERS[index % PUBLISHER_OWNERS.length] as string;
@@ -706,7 +724,7 @@ async function main(): Promise<void> {
         ...[...fewCampaigns, propagationCampaign].map((id) => ({ id, owner: CAMPAIGN_OWNER })),
       ];
       const publishersOwned: Owned[] = keys.map((publisher, index) => ({ id: publisher.publisherId, owner: publisherOwnerOf(index) }));
-      log(`7. counting at volume: seeding ${SEED_FACTS.toLocaleString('en')} facts over ${SEED_DAYS} days through the counting code (${campaignsOwned.length} campaigns, ${publishersOwned.length} publishers)`);
+      log(`8. counting at volume: seeding ${SEED_FACTS.toLocaleString('en')} facts over ${SEED_DAYS} days through the counting code (${campaignsOwned.length} campaigns, ${publishersOwned.length} publishers)`);
       // The folder is stopped while the month is seeded, so that the fold is timed alone afterwards: seeding
       // saturates Redis and the cores, and a folder sharing them would measure the seeding as well.
       await system.restart('tracking', { COUNT_FOLD_INTERVAL_MS: '0' });
@@ -896,7 +914,7 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(output);
     const file = path.join(ROOT, '.data', 'bench', system.runId, 'results.json');
-    writeFileSync(file, JSON.stringify({ machine, settings, phases: [...PHASES], results, propagated, campaignCalls, lists, counting, restartSeconds, checks }, null, 2));
+    writeFileSync(file, JSON.stringify({ machine, settings, phases: [...PHASES], results, propagated, campaignCalls, lists, reportTimings, counting, restartSeconds, checks }, null, 2));
     log(`figures also in ${path.relative(ROOT, file)}`);
   } finally {
     log('stopping the system and removing its databases, queues and keys');

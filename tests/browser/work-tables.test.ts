@@ -182,6 +182,17 @@ describe('work tables and decisions on several records (browser, whole system)',
     // Who acted: the advertiser's name beside its id.
     const who = await table.locator('td[data-label="Who"]').allTextContents();
     expect(who.every((words) => words.endsWith(`(${ADVERTISER_ID})`) && words.length > ADVERTISER_ID.length + 3), who.join()).to.equal(true);
+    // The administrator's approval of the advertiser's campaign: "an administrator", as in the record's history.
+    await page.getByLabel('Action').selectOption('approved');
+    await waitFor(
+      async () => {
+        const cells = await table.locator('td[data-label="Who"]').allTextContents();
+        return cells.length > 0 && cells.every((words) => words === 'an administrator');
+      },
+      { message: 'the approval, by an administrator' },
+    );
+    await page.getByLabel('Action').selectOption('submitted');
+    await page.waitForURL(/action=submitted/);
     await page.getByLabel('Record id').fill(String(drafts[0]));
     await waitFor(async () => (await table.locator('td[data-label="Record"]').allTextContents()).join() === `Campaign #${drafts[0]}`, { message: 'one record' });
     await page.getByLabel('From (UTC)').fill('2020-01-01');

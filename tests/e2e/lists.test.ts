@@ -278,6 +278,18 @@ describe('lists and audit paged through the gateway', function () {
       }
     });
 
+    it('names to an owner its own account only, an administrator as no one (the pages say "an administrator")', async () => {
+      const rejected = await admin.post(`/api/workspace/campaigns/${annCampaigns[0]!.id}/reject`, { reason: 'Names in the audit' });
+      expect(rejected.status, rejected.text).to.be.oneOf([200, 202]);
+      const annWhole = (await allPages<AuditEntry>(ann, '/api/workspace/audit?', 100)).items as Array<AuditEntry & { actorName?: string }>;
+      const byAdmin = annWhole.filter((entry) => entry.actorAccountId === ADMIN_ID);
+      expect(byAdmin.map((entry) => entry.action), 'the rejection is in Ann\'s audit').to.include('rejected');
+      expect(byAdmin.every((entry) => entry.actorName === undefined), 'no administrator named to an owner').to.equal(true);
+      expect(annWhole.filter((entry) => entry.actorAccountId === '7101').every((entry) => typeof entry.actorName === 'string')).to.equal(true);
+      const adminWhole = (await allPages<AuditEntry>(admin, '/api/workspace/audit?action=rejected', 100)).items as Array<AuditEntry & { actorName?: string }>;
+      expect(adminWhole.find((entry) => entry.actorAccountId === ADMIN_ID)?.actorName, 'an administrator reads every name').to.be.a('string');
+    });
+
     it('refuses a bad limit or cursor with 400 problem+json', async () => {
       const listCursor = (await ann.get<Page<Campaign>>('/api/workspace/campaigns?limit=1')).body.nextCursor;
       for (const [query, code] of [

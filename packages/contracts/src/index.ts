@@ -35,3 +35,4 @@ export * from './schemas/network';
 export * from './schemas/workspace';
 export * from './openapi/network';
 export * from './openapi/workspace';
+export * from './campaign-traits';

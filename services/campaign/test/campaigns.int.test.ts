@@ -427,6 +427,30 @@ describe('campaign service: workspace campaigns', () => {
     });
   });
 
+  describe('GET /internal/campaigns/traits', () => {
+    it('answers the language and format of the stored campaigns among the ids, whatever their status', async () => {
+      const paused = await activeCampaign({ accountId: '5002' });
+      await move(paused, 'pause', ADMIN);
+      const { id: draft } = await create({ accountId: '5003' });
+      const response = await api.get(`/internal/campaigns/traits?ids=${paused},${draft},99999999`, null);
+      expect(response.status).to.equal(200);
+      const items = (response.body.items as Array<{ campaignId: number }>).sort((a, b) => a.campaignId - b.campaignId);
+      expect(items).to.deep.equal([
+        { campaignId: paused, language: CREATIVE.language, format: CREATIVE.format },
+        { campaignId: draft, language: CREATIVE.language, format: CREATIVE.format },
+      ]);
+    });
+
+    it('refuses ids that are not 1 to 500 positive integers, and an unsigned call', async () => {
+      for (const ids of ['', 'abc', '1,,2', Array.from({ length: 501 }, (_, index) => index + 1).join(',')]) {
+        const response = await api.get(`/internal/campaigns/traits?ids=${ids}`, null);
+        expect(response.status, ids.slice(0, 20)).to.equal(400);
+        expect(response.body.code).to.equal('invalid_ids');
+      }
+      expect((await request(service.url).get('/internal/campaigns/traits?ids=1')).status).to.equal(401);
+    });
+  });
+
   describe('probes', () => {
     it('reports ready when MongoDB and RabbitMQ answer', async () => {
       const response = await request(service.url).get('/readyz');

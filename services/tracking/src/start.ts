@@ -6,6 +6,7 @@ import { Bus } from '@pilot/messaging';
 import { campaignSnapshotLoader, registerCampaignCacheMetrics } from '@pilot/campaign-cache';
 import {
   checkEvictionPolicy,
+  internalGet,
   createMetricsRegistry,
   createRedis,
   createServiceApp,
@@ -27,6 +28,7 @@ import { subscribe } from './bus/subscriptions';
 import type { Config } from './config';
 import { mountRoutes } from './http/routes';
 import { trackingCounters } from './http/tracking-counters';
+import { CampaignTraitsLookup, campaignTraitsReader } from './use-cases/campaign-traits';
 
 /** How often the hourly figures past their retention are deleted (the retention sweep). */
 const RETENTION_SWEEP_MS = 3600 * 1000;
@@ -82,6 +84,12 @@ export async function start(config: Config, logger: Logger, options: StartOption
     });
 
     registerCampaignCacheMetrics(metrics, campaigns);
+    const campaignTraits = new CampaignTraitsLookup(
+      campaigns,
+      campaignTraitsReader((path) => internalGet(config.INTERNAL_SECRET, config.CAMPAIGN_URL, path, config.DEPENDENCY_TIMEOUT_MS)),
+      () => clock.now().getTime(),
+      logger,
+    );
 
     const { app, finish } = createServiceApp({
       service: 'tracking',
@@ -98,7 +106,7 @@ export async function start(config: Config, logger: Logger, options: StartOption
         },
       },
     });
-    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
+    mountRoutes(app, { counts, totals, unfolded, publishers, campaigns, campaignTraits, tokenSecrets: { current: config.TOKEN_SECRET, previous: config.TOKEN_SECRET_PREVIOUS || null }, publicBaseUrl: config.PUBLIC_BASE_URL, clock, logger }, trackingCounters(metrics));
     finish();
 
     if (config.COUNT_FOLD_INTERVAL_MS > 0) folder.start();

@@ -1,8 +1,5 @@
-import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import request from 'supertest';
-import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type CampaignSnapshot } from './support';
+import { activeCampaign, CountedFigures } from './support';
 
 /**
  * The counts stay in Redis, are all folded, or are folded in two passes (the later days first, so the
@@ -10,12 +7,6 @@ import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTrackin
  */
 for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
   describe(`tracking: GET /api/workspace/stats/breakdown with the counts ${mode}`, () => {
-    const infra = testInfra();
-    const clock = new ManualClock();
-    const world = new TestWorld(infra);
-    let snapshot: CampaignSnapshot;
-    let tracking: RunningTracking;
-
     const ADVERTISER = '7101';
     const PUBLISHER_OWNER = '7102';
     const STRANGER = '7103';
@@ -23,46 +14,30 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
     const OTHER_PUBLISHER_OWNER = '7105';
     const ADMIN = '7109';
     const owners: Record<number, string> = { 31: ADVERTISER, 32: ADVERTISER, 33: ADVERTISER, 34: OTHER_ADVERTISER, 41: PUBLISHER_OWNER, 42: PUBLISHER_OWNER, 43: OTHER_PUBLISHER_OWNER };
-
-    /** Counts `times` ad requests of campaign c on platform p allocated at `at`; the first allocation's claims. */
-    async function adRequests(at: string, c: number, p: number, times: number) {
-      clock.set(at);
-      const made = Array.from({ length: times }, () => allocate(infra, clock, { campaignId: c, publisherId: p, campaignOwner: owners[c]!, publisherOwner: owners[p]! }));
-      for (const allocation of made) await world.countAllocation(allocation.claims);
-      return made[0]!.claims;
-    }
+    const figures = new CountedFigures(owners);
 
     before(async () => {
-      await world.ready();
-      snapshot = await campaignSnapshot([31, 32, 33, 34].map((id) => activeCampaign(id, owners[id]!)));
-      tracking = await startTracking(infra, snapshot.url, { clock }, { COUNT_FOLD_INTERVAL_MS: '0' });
-      await waitFor(async () => (await fetch(`${tracking.url}/readyz`)).ok, { message: 'tracking ready' });
+      await figures.start([31, 32, 33, 34].map((id) => activeCampaign(id, owners[id]!)));
+      const fold = () => figures.tracking.folder.foldNow(true);
 
-      await adRequests('2026-03-15T09:00:00Z', 31, 43, 2);
-      if (mode === 'folded in part') await tracking.folder.foldNow(true);
-      const first = await adRequests('2026-03-01T12:00:00Z', 31, 41, 3);
-      const counted = { campaignId: 31, publisherId: 41, campaignOwnerAccountId: ADVERTISER, publisherOwnerAccountId: PUBLISHER_OWNER, allocatedAt: first.issuedAt };
-      expect(await world.counts.countOnce('confirmedDeliveries', first.allocationId, counted, clock.now())).to.equal(true);
-      expect(await world.counts.countOnce('clickedLinks', first.allocationId, counted, clock.now())).to.equal(true);
-      await world.counts.countAdRequest(41, { points: 1000, windowSeconds: 60 }, { unfilled: true, requestId: 'unfilled-1', publisherId: 41, publisherOwnerAccountId: PUBLISHER_OWNER, requestedAt: clock.now() }, clock.now());
-      await adRequests('2026-03-02T08:00:00Z', 32, 41, 2);
-      await adRequests('2026-03-02T09:00:00Z', 33, 43, 1);
-      await adRequests('2026-03-02T10:00:00Z', 34, 42, 4);
-      if (mode === 'folded in part') await tracking.folder.foldNow(true);
-      await adRequests('2026-04-02T10:00:00Z', 32, 42, 1);
-      if (mode === 'folded') await tracking.folder.foldNow(true);
-      clock.set('2026-04-03T12:00:00Z');
+      await figures.adRequests('2026-03-15T09:00:00Z', 31, 43, 2);
+      if (mode === 'folded in part') await fold();
+      const first = await figures.adRequests('2026-03-01T12:00:00Z', 31, 41, 3);
+      expect(await figures.countOnce(first, ['confirmedDeliveries', 'clickedLinks'])).to.deep.equal([true, true]);
+      await figures.unfilled(41, 'unfilled-1');
+      await figures.adRequests('2026-03-02T08:00:00Z', 32, 41, 2);
+      await figures.adRequests('2026-03-02T09:00:00Z', 33, 43, 1);
+      await figures.adRequests('2026-03-02T10:00:00Z', 34, 42, 4);
+      if (mode === 'folded in part') await fold();
+      await figures.adRequests('2026-04-02T10:00:00Z', 32, 42, 1);
+      if (mode === 'folded') await fold();
+      figures.clock.set('2026-04-03T12:00:00Z');
     });
 
-    after(async () => {
-      await tracking?.stop();
-      await snapshot?.close();
-      await world.close();
-    });
+    after(() => figures.close());
 
     function breakdown(query: string, account?: { accountId: string; admin?: boolean }) {
-      const path = `/api/workspace/stats/breakdown${query}`;
-      return request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, account));
+      return figures.get(`/api/workspace/stats/breakdown${query}`, account);
     }
     const admin = { accountId: ADMIN, admin: true };
 
@@ -104,8 +79,7 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
 
     it('adds up the same totals as stats', async () => {
       for (const account of [{ accountId: ADVERTISER }, { accountId: PUBLISHER_OWNER }, admin]) {
-        const path = '/api/workspace/stats';
-        const stats = (await request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, account)).expect(200)).body;
+        const stats = (await figures.get('/api/workspace/stats', account).expect(200)).body;
         for (const by of ['campaign', 'publisher']) {
           const items = (await breakdown(`?by=${by}`, account).expect(200)).body.items as Array<Record<string, number>>;
           for (const kind of ['adRequests', 'confirmedDeliveries', 'clickedLinks']) {

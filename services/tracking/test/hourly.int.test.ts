@@ -1,61 +1,34 @@
-import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import request from 'supertest';
-import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type CampaignSnapshot } from './support';
+import { activeCampaign, CountedFigures } from './support';
 
 for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
   describe(`tracking: GET /api/workspace/stats?granularity=hour with the counts ${mode}`, () => {
-    const infra = testInfra();
-    const clock = new ManualClock();
-    const world = new TestWorld(infra);
-    let snapshot: CampaignSnapshot;
-    let tracking: RunningTracking;
-
     const ADVERTISER = '7201';
     const PUBLISHER_OWNER = '7202';
     const OTHER_ADVERTISER = '7204';
     const OTHER_PUBLISHER_OWNER = '7205';
     const ADMIN = '7209';
-    const own = { campaignId: 51, publisherId: 61, campaignOwner: ADVERTISER, publisherOwner: PUBLISHER_OWNER };
-    const other = { campaignId: 52, publisherId: 62, campaignOwner: OTHER_ADVERTISER, publisherOwner: OTHER_PUBLISHER_OWNER };
-
-    async function adRequests(at: string, ids: typeof own, times: number) {
-      clock.set(at);
-      const made = Array.from({ length: times }, () => allocate(infra, clock, ids));
-      for (const allocation of made) await world.countAllocation(allocation.claims);
-      return made[0]!.claims;
-    }
+    const figures = new CountedFigures({ 51: ADVERTISER, 61: PUBLISHER_OWNER, 52: OTHER_ADVERTISER, 62: OTHER_PUBLISHER_OWNER });
 
     before(async () => {
-      await world.ready();
-      snapshot = await campaignSnapshot([activeCampaign(51, ADVERTISER), activeCampaign(52, OTHER_ADVERTISER)]);
-      tracking = await startTracking(infra, snapshot.url, { clock }, { COUNT_FOLD_INTERVAL_MS: '0' });
-      await waitFor(async () => (await fetch(`${tracking.url}/readyz`)).ok, { message: 'tracking ready' });
-
-      const morning = await adRequests('2026-03-08T09:15:00Z', own, 2);
-      await adRequests('2026-03-08T09:30:00Z', other, 3);
+      await figures.start([activeCampaign(51, ADVERTISER), activeCampaign(52, OTHER_ADVERTISER)]);
+      const morning = await figures.adRequests('2026-03-08T09:15:00Z', 51, 61, 2);
+      await figures.adRequests('2026-03-08T09:30:00Z', 52, 62, 3);
       // Confirmed at 09:40 and 10:05: counted in the hour of the allocation, 09:00.
-      clock.set('2026-03-08T10:05:00Z');
-      const counted = { campaignId: 51, publisherId: 61, campaignOwnerAccountId: ADVERTISER, publisherOwnerAccountId: PUBLISHER_OWNER, allocatedAt: morning.issuedAt };
-      expect(await world.counts.countOnce('confirmedDeliveries', morning.allocationId, counted, clock.now())).to.equal(true);
-      await adRequests('2026-03-08T23:59:30Z', own, 1);
-      if (mode === 'folded in part') await tracking.folder.foldNow(true);
-      await adRequests('2026-03-09T00:00:10Z', own, 1);
-      await world.counts.countAdRequest(61, { points: 1000, windowSeconds: 60 }, { unfilled: true, requestId: `unfilled-${mode}`, publisherId: 61, publisherOwnerAccountId: PUBLISHER_OWNER, requestedAt: clock.now() }, clock.now());
-      if (mode === 'folded') await tracking.folder.foldNow(true);
-      clock.set('2026-03-10T12:00:00Z');
+      figures.clock.set('2026-03-08T10:05:00Z');
+      expect(await figures.countOnce(morning, ['confirmedDeliveries'])).to.deep.equal([true]);
+      await figures.adRequests('2026-03-08T23:59:30Z', 51, 61, 1);
+      if (mode === 'folded in part') await figures.tracking.folder.foldNow(true);
+      await figures.adRequests('2026-03-09T00:00:10Z', 51, 61, 1);
+      await figures.unfilled(61, `unfilled-${mode}`);
+      if (mode === 'folded') await figures.tracking.folder.foldNow(true);
+      figures.clock.set('2026-03-10T12:00:00Z');
     });
 
-    after(async () => {
-      await tracking?.stop();
-      await snapshot?.close();
-      await world.close();
-    });
+    after(() => figures.close());
 
     function stats(query: string, account: { accountId: string; admin?: boolean }) {
-      const path = `/api/workspace/stats${query}`;
-      return request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, account));
+      return figures.get(`/api/workspace/stats${query}`, account);
     }
     const admin = { accountId: ADMIN, admin: true };
     const zero = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0, unfilledAdRequests: 0 };
@@ -111,8 +84,8 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
 
     if (mode === 'folded') {
       it('deletes the hourly figures after their retention; the days stay', async () => {
-        clock.set('2026-04-20T12:00:00Z');
-        const swept = await tracking.retention.sweep();
+        figures.clock.set('2026-04-20T12:00:00Z');
+        const swept = await figures.tracking.retention.sweep();
         expect(swept['counts_days.hours']).to.be.above(0);
         expect((await stats('?granularity=hour&from=2026-03-08&to=2026-03-09', admin)).body.code).to.equal('hours_not_kept');
         expect((await stats('?from=2026-03-08&to=2026-03-09', admin).expect(200)).body.adRequests).to.equal(7);

@@ -1,9 +1,6 @@
 import { compile, Report as ReportSchema } from '@pilot/contracts';
-import { ManualClock, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import request from 'supertest';
-import type { RunningTracking } from '../src/start';
-import { activeCampaign, allocate, campaignSnapshot, gatewaySigned, startTracking, TestWorld, type CampaignSnapshot } from './support';
+import { activeCampaign, CountedFigures } from './support';
 
 type Account = { accountId: string; admin?: boolean };
 type Row = Record<string, string | number | null>;
@@ -19,12 +16,6 @@ const validReport = compile(ReportSchema);
 /** The counts stay in Redis, are all folded, or are folded in two passes with the last day left in Redis. */
 for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
   describe(`tracking: GET /api/workspace/stats/report with the counts ${mode}`, () => {
-    const infra = testInfra();
-    const clock = new ManualClock();
-    const world = new TestWorld(infra);
-    let snapshot: CampaignSnapshot;
-    let tracking: RunningTracking;
-
     const ADVERTISER = '7201';
     const PUBLISHER_OWNER = '7202';
     const STRANGER = '7203';
@@ -33,48 +24,32 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
     const ADMIN = '7209';
     const admin = { accountId: ADMIN, admin: true };
     const owners: Record<number, string> = { 31: ADVERTISER, 32: ADVERTISER, 33: ADVERTISER, 34: OTHER_ADVERTISER, 41: PUBLISHER_OWNER, 42: PUBLISHER_OWNER, 43: OTHER_PUBLISHER_OWNER };
-
-    async function adRequests(at: string, c: number, p: number, times: number) {
-      clock.set(at);
-      const made = Array.from({ length: times }, () => allocate(infra, clock, { campaignId: c, publisherId: p, campaignOwner: owners[c]!, publisherOwner: owners[p]! }));
-      for (const allocation of made) await world.countAllocation(allocation.claims);
-      return made[0]!.claims;
-    }
+    const figures = new CountedFigures(owners);
 
     before(async () => {
-      await world.ready();
       const campaigns = [31, 32, 33, 34].map((id) => activeCampaign(id, owners[id]!));
       campaigns[2] = { ...campaigns[2]!, language: 'de', format: 'channel' };
-      snapshot = await campaignSnapshot(campaigns);
-      tracking = await startTracking(infra, snapshot.url, { clock }, { COUNT_FOLD_INTERVAL_MS: '0' });
-      await waitFor(async () => (await fetch(`${tracking.url}/readyz`)).ok, { message: 'tracking ready' });
+      await figures.start(campaigns);
+      const fold = () => figures.tracking.folder.foldNow(true);
 
-      await adRequests('2026-03-28T09:00:00Z', 31, 43, 2);
-      if (mode === 'folded in part') await tracking.folder.foldNow(true);
-      const first = await adRequests('2026-04-01T12:00:00Z', 31, 41, 3);
-      const counted = { campaignId: 31, publisherId: 41, campaignOwnerAccountId: ADVERTISER, publisherOwnerAccountId: PUBLISHER_OWNER, allocatedAt: first.issuedAt };
-      expect(await world.counts.countOnce('confirmedDeliveries', first.allocationId, counted, clock.now())).to.equal(true);
-      expect(await world.counts.countOnce('clickedLinks', first.allocationId, counted, clock.now())).to.equal(true);
+      await figures.adRequests('2026-03-28T09:00:00Z', 31, 43, 2);
+      if (mode === 'folded in part') await fold();
+      const first = await figures.adRequests('2026-04-01T12:00:00Z', 31, 41, 3);
+      expect(await figures.countOnce(first, ['confirmedDeliveries', 'clickedLinks'])).to.deep.equal([true, true]);
       // An unfilled request is about no campaign: stats counts it beside adRequests, not in them.
-      await world.counts.countAdRequest(41, { points: 1000, windowSeconds: 60 }, { unfilled: true, requestId: 'report-unfilled-1', publisherId: 41, publisherOwnerAccountId: PUBLISHER_OWNER, requestedAt: clock.now() }, clock.now());
-      await adRequests('2026-04-02T08:00:00Z', 32, 41, 2);
-      await adRequests('2026-04-02T09:00:00Z', 33, 43, 1);
-      await adRequests('2026-04-02T10:00:00Z', 34, 42, 4);
-      if (mode === 'folded in part') await tracking.folder.foldNow(true);
-      await adRequests('2026-04-03T10:00:00Z', 32, 42, 1);
-      if (mode === 'folded') await tracking.folder.foldNow(true);
-      clock.set('2026-04-03T12:00:00Z');
+      await figures.unfilled(41, 'report-unfilled-1');
+      await figures.adRequests('2026-04-02T08:00:00Z', 32, 41, 2);
+      await figures.adRequests('2026-04-02T09:00:00Z', 33, 43, 1);
+      await figures.adRequests('2026-04-02T10:00:00Z', 34, 42, 4);
+      if (mode === 'folded in part') await fold();
+      await figures.adRequests('2026-04-03T10:00:00Z', 32, 42, 1);
+      if (mode === 'folded') await fold();
+      figures.clock.set('2026-04-03T12:00:00Z');
     });
 
-    after(async () => {
-      await tracking?.stop();
-      await snapshot?.close();
-      await world.close();
-    });
+    after(() => figures.close());
 
-    function get(path: string, account?: Account) {
-      return request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, account));
-    }
+    const get = (path: string, account?: Account) => figures.get(path, account);
     /** The answer, checked against the workspace API's schema when it is a JSON report. */
     async function report(query: string, account?: Account) {
       const answer = await get(`/api/workspace/stats/report${query}`, account);
@@ -131,6 +106,46 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
             const fromBreakdown = items.filter((item) => FIGURES.some((kind) => item[kind]! > 0)).map((item) => [item.id, ...FIGURES.map((kind) => item[kind])]);
             expect(answer.rows.map((row) => [row[field], ...FIGURES.map((kind) => row[kind])]), `${account.accountId} ${range} by ${by}`).to.deep.equal(fromBreakdown);
           }
+        }
+      }
+    });
+
+    it('answers from the coarsest documents what the campaign-on-platform documents answer, for each kind of account', async () => {
+      // A report by campaign and platform reads the pair documents; fewer dimensions read the per-campaign
+      // or per-platform documents, or the reader's own totals: each is the finer report's rows added up.
+      const field = { day: 'day', hour: 'hour', campaign: 'campaignId', publisher: 'publisherId', language: 'language', format: 'format' } as Record<string, string>;
+      const cases: Array<[string[], string]> = [
+        [['day'], ''],
+        [['campaign'], ''],
+        [['publisher'], ''],
+        [['day', 'campaign'], '&from=2026-04-01&to=2026-04-03'],
+        [['day', 'publisher'], ''],
+        [['language', 'format'], ''],
+        [['day', 'language'], '&publisherId=41'],
+        [['day'], '&campaignId=31'],
+        [['day', 'campaign'], '&campaignId=32'],
+        [['day', 'publisher'], '&campaignId=31'],
+        [['campaign', 'language'], '&publisherId=42'],
+        [['hour'], '&from=2026-04-01&to=2026-04-03'],
+        [['hour', 'campaign'], '&from=2026-04-01&to=2026-04-03&publisherId=41'],
+      ];
+      for (const account of [{ accountId: ADVERTISER }, { accountId: PUBLISHER_OWNER }, { accountId: OTHER_ADVERTISER }, admin]) {
+        for (const [by, filters] of cases) {
+          const extra = by[0] === 'hour' || by[0] === 'day' ? [by[0]] : [];
+          const finest = [...new Set([...extra, 'campaign', 'publisher', ...by])].slice(0, 3);
+          const pairs = await rows(`?by=${finest.join(',')}&limit=100${filters}`, account);
+          const added = new Map<string, Row>();
+          for (const pair of pairs) {
+            const traits = pair.campaignId === 33 ? { language: 'de', format: 'channel' } : { language: 'en', format: 'bot' };
+            const values = by.map((dimension) => (dimension === 'language' || dimension === 'format' ? traits[dimension] : pair[field[dimension]!]!));
+            const key = JSON.stringify(values);
+            const row = added.get(key) ?? Object.fromEntries(by.map((dimension, index) => [field[dimension]!, values[index]!] as const));
+            for (const kind of FIGURES) row[kind] = ((row[kind] as number | undefined) ?? 0) + (pair[kind] as number);
+            added.set(key, row);
+          }
+          const answer = await rows(`?by=${by.join(',')}&limit=100${filters}`, account);
+          const order = (list: Row[]) => list.map((row) => JSON.stringify(Object.entries(row).sort())).sort();
+          expect(order(answer), `${account.accountId} by=${by.join(',')}${filters}`).to.deep.equal(order([...added.values()]));
         }
       }
     });
@@ -232,33 +247,66 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
 }
 
 describe('tracking: GET /api/workspace/stats/report counts what was counted a moment ago', () => {
-  const infra = testInfra();
-  const clock = new ManualClock();
-  const world = new TestWorld(infra);
-  let snapshot: CampaignSnapshot;
-  let tracking: RunningTracking;
+  const figures = new CountedFigures({ 51: '7301', 61: '7302' });
 
-  before(async () => {
-    await world.ready();
-    snapshot = await campaignSnapshot([activeCampaign(51, '7301')]);
-    tracking = await startTracking(infra, snapshot.url, { clock }, { COUNT_FOLD_INTERVAL_MS: '0' });
-    await waitFor(async () => (await fetch(`${tracking.url}/readyz`)).ok, { message: 'tracking ready' });
-  });
-
-  after(async () => {
-    await tracking?.stop();
-    await snapshot?.close();
-    await world.close();
-  });
+  before(() => figures.start([activeCampaign(51, '7301')]));
+  after(() => figures.close());
 
   it('adds an ad request to the folded documents the moment it is counted', async () => {
-    const path = '/api/workspace/stats/report?by=campaign';
-    const read = async () => ((await request(tracking.url).get(path).set(gatewaySigned(infra, 'GET', path, { accountId: '7301' })).expect(200)).body as Report).totals.adRequests;
-    clock.set('2026-05-10T10:00:00Z');
-    await world.countAllocation(allocate(infra, clock, { campaignId: 51, publisherId: 61, campaignOwner: '7301', publisherOwner: '7302' }).claims);
-    await tracking.folder.foldNow(true);
+    const read = async () => ((await figures.get('/api/workspace/stats/report?by=campaign', { accountId: '7301' }).expect(200)).body as Report).totals.adRequests;
+    await figures.adRequests('2026-05-10T10:00:00Z', 51, 61, 1);
+    await figures.tracking.folder.foldNow(true);
     expect(await read()).to.equal(1);
-    await world.countAllocation(allocate(infra, clock, { campaignId: 51, publisherId: 61, campaignOwner: '7301', publisherOwner: '7302' }).claims);
+    await figures.adRequests('2026-05-10T10:00:00Z', 51, 61, 1);
     expect(await read(), 'one folded, one in Redis').to.equal(2);
+  });
+});
+
+describe('tracking: GET /api/workspace/stats/report names the language and format of campaigns not active', () => {
+  const figures = new CountedFigures({ 61: '7401', 62: '7401', 63: '7401', 71: '7402' });
+
+  before(async () => {
+    await figures.start([activeCampaign(61, '7401')]);
+    // Paused before tracking started: the active campaigns' cache never held it; the campaign service stores it.
+    figures.snapshot.stored = [{ ...activeCampaign(62, '7401'), status: 'paused', language: 'fa', format: 'channel' }];
+    for (const [campaignId, times] of [[61, 1], [62, 2], [63, 1]] as const) await figures.adRequests('2026-05-10T10:00:00Z', campaignId, 71, times);
+  });
+
+  after(() => figures.close());
+
+  async function rows(query: string): Promise<Row[]> {
+    return ((await figures.get(`/api/workspace/stats/report${query}`, { accountId: '7401' }).expect(200)).body as Report).rows;
+  }
+
+  it('reads a paused campaign’s language and format from the campaign service, with one call for the report, and keeps them a while', async () => {
+    figures.snapshot.traitCalls.length = 0;
+    expect(await rows('?by=campaign,language,format&sort=campaign')).to.deep.equal([
+      { campaignId: 61, language: 'en', format: 'bot', adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+      { campaignId: 62, language: 'fa', format: 'channel', adRequests: 2, confirmedDeliveries: 0, clickedLinks: 0 },
+      // Not stored by the campaign service: unknown.
+      { campaignId: 63, language: null, format: null, adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+    ]);
+    expect(figures.snapshot.traitCalls, 'one call, for the campaigns the active cache does not hold').to.deep.equal(['62,63']);
+    expect(await rows('?by=language&sort=language')).to.deep.equal([
+      { language: null, adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+      { language: 'en', adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+      { language: 'fa', adRequests: 2, confirmedDeliveries: 0, clickedLinks: 0 },
+    ]);
+    expect(figures.snapshot.traitCalls, 'the paused campaign is kept; the unknown one is asked again').to.deep.equal(['62,63', '63']);
+    expect(await rows('?by=campaign&sort=campaign')).to.have.length(3);
+    expect(figures.snapshot.traitCalls, 'no call without language or format').to.have.length(2);
+  });
+
+  it('answers while the campaign service cannot, with what it kept and the rest unknown', async () => {
+    figures.snapshot.failing = true;
+    try {
+      expect(await rows('?by=format&sort=format')).to.deep.equal([
+        { format: null, adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+        { format: 'bot', adRequests: 1, confirmedDeliveries: 0, clickedLinks: 0 },
+        { format: 'channel', adRequests: 2, confirmedDeliveries: 0, clickedLinks: 0 },
+      ]);
+    } finally {
+      figures.snapshot.failing = false;
+    }
   });
 });

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Bus } from '@pilot/messaging';
 import type { CachedCampaign } from '@pilot/campaign-cache';
-import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, createEnvelope, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
+import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, CAMPAIGN_TRAITS_PATH, createEnvelope, type CampaignActivated, type CampaignPaused } from '@pilot/contracts';
 import { CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { createLogger, createRedis, signedHeaders, waitForRedis, type Redis } from '@pilot/platform';
 import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/publisher-keys';
-import { infraEnv, signedWhenSent, type ManualClock, type TestInfra } from '@pilot/testkit';
+import { infraEnv, ManualClock, signedWhenSent, testInfra, waitFor, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { issueToken, newAllocationId, type AllocationClaims } from '@pilot/tokens';
 import { loadConfig } from '../src/config';
@@ -14,21 +14,35 @@ import { start, type RunningTracking, type StartOptions } from '../src/start';
 
 export const logger = createLogger({ service: 'tracking-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/** Stands in for the campaign service's snapshot of active campaigns; tests change `items`. */
+/**
+ * Stands in for the campaign service: its snapshot of active campaigns (tests change `items`) and the
+ * language and format of the campaigns it stores (`items` and `stored`), whose calls it keeps in `traitCalls`.
+ */
 export interface CampaignSnapshot {
   url: string;
   items: CachedCampaign[];
+  stored: CachedCampaign[];
+  traitCalls: string[];
   /** While true the stand-in answers 503, as a campaign service that is still starting. */
   failing: boolean;
   close(): Promise<void>;
 }
 
 export async function campaignSnapshot(items: CachedCampaign[], failing = false): Promise<CampaignSnapshot> {
-  const snapshot = { items, failing } as CampaignSnapshot;
+  const snapshot = { items, failing, stored: [], traitCalls: [] } as unknown as CampaignSnapshot;
   const server: Server = createServer((req, res) => {
     if (req.url === '/internal/campaigns/active' && !snapshot.failing) {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ items: snapshot.items }));
+      return;
+    }
+    const traits = new URL(req.url ?? '/', 'http://stand-in');
+    if (traits.pathname === CAMPAIGN_TRAITS_PATH && !snapshot.failing) {
+      const ids = new Set((traits.searchParams.get('ids') ?? '').split(',').map(Number));
+      snapshot.traitCalls.push(traits.searchParams.get('ids') ?? '');
+      const known = [...snapshot.items, ...snapshot.stored].filter((campaign) => ids.has(campaign.campaignId));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ items: known.map(({ campaignId, language, format }) => ({ campaignId, language, format })) }));
       return;
     }
     res.statusCode = 404;
@@ -166,4 +180,62 @@ export function gatewaySigned(infra: TestInfra, method: string, url: string, acc
 /** A POST to tracking signed as the gateway signs it, the body's digest included once `.send(...)` gives it. */
 export function signedPost(infra: TestInfra, baseUrl: string, path: string) {
   return signedWhenSent(request(baseUrl).post(path), (body) => signedHeaders(infra.internalSecret, { method: 'POST', url: path, accountId: null, admin: false, body }));
+}
+
+type Account = { accountId: string; admin?: boolean };
+
+/**
+ * The set-up of the figures' tests (stats by the hour, breakdown, report): tracking with its folder
+ * stopped (a test folds with `tracking.folder.foldNow`), a stand-in campaign service, a manual clock, and
+ * the test's counting connections. `owners` names the account of each campaign and platform id counted.
+ * Create it in a `describe`; call `start` in `before` and `close` in `after`.
+ */
+export class CountedFigures {
+  readonly infra = testInfra();
+  readonly clock = new ManualClock();
+  readonly world = new TestWorld(this.infra);
+  snapshot!: CampaignSnapshot;
+  tracking!: RunningTracking;
+
+  constructor(private readonly owners: Record<number, string>) {}
+
+  /** Starts tracking with these campaigns active. */
+  async start(campaigns: CachedCampaign[]): Promise<void> {
+    await this.world.ready();
+    this.snapshot = await campaignSnapshot(campaigns);
+    this.tracking = await startTracking(this.infra, this.snapshot.url, { clock: this.clock }, { COUNT_FOLD_INTERVAL_MS: '0' });
+    await waitFor(async () => (await fetch(`${this.tracking.url}/readyz`)).ok, { message: 'tracking ready' });
+  }
+
+  async close(): Promise<void> {
+    await this.tracking?.stop();
+    await this.snapshot?.close();
+    await this.world.close();
+  }
+
+  /** Counts `times` ad requests of campaign c on platform p allocated at `at`; the first allocation's claims. */
+  async adRequests(at: string, c: number, p: number, times: number): Promise<AllocationClaims> {
+    this.clock.set(at);
+    const made = Array.from({ length: times }, () => allocate(this.infra, this.clock, { campaignId: c, publisherId: p, campaignOwner: this.owners[c]!, publisherOwner: this.owners[p]! }));
+    for (const allocation of made) await this.world.countAllocation(allocation.claims);
+    return made[0]!.claims;
+  }
+
+  /** Counts facts of an allocation once each (a confirmed delivery, a click), at the clock's time; whether each was counted. */
+  async countOnce(claims: AllocationClaims, kinds: Array<'confirmedDeliveries' | 'clickedLinks'>): Promise<boolean[]> {
+    const counted = { campaignId: claims.campaignId, publisherId: claims.publisherId, campaignOwnerAccountId: claims.campaignOwnerAccountId, publisherOwnerAccountId: claims.publisherOwnerAccountId, allocatedAt: claims.issuedAt };
+    const results: boolean[] = [];
+    for (const kind of kinds) results.push(await this.world.counts.countOnce(kind, claims.allocationId, counted, this.clock.now()));
+    return results;
+  }
+
+  /** Counts an ad request of platform p answered 204 (no campaign), at the clock's time. */
+  async unfilled(p: number, requestId: string): Promise<void> {
+    await this.world.counts.countAdRequest(p, { points: 1000, windowSeconds: 60 }, { unfilled: true, requestId, publisherId: p, publisherOwnerAccountId: this.owners[p]!, requestedAt: this.clock.now() }, this.clock.now());
+  }
+
+  /** A GET of tracking's, signed by the gateway for the account (none: not signed in). */
+  get(path: string, account?: Account) {
+    return request(this.tracking.url).get(path).set(gatewaySigned(this.infra, 'GET', path, account));
+  }
 }

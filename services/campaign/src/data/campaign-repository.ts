@@ -123,6 +123,11 @@ export class CampaignRepository {
     return this.store.countCurrent(listQuery(filter), cap);
   }
 
+  /** The language and format of these campaigns (never changed once created), from the `_id` index. */
+  async traitsOf(ids: number[]): Promise<Array<Pick<StoredCampaign, 'campaignId' | 'language' | 'format'>>> {
+    return this.store.findCurrent({ _id: { $in: ids } } as Document, { projection: { campaignId: 1, language: 1, format: 1 } });
+  }
+
   /** Every campaign in one status, for the snapshot of the campaign caches. */
   async listInStatus(status: CampaignStatus): Promise<StoredCampaign[]> {
     return this.store.findCurrent({ status }, { sort: { _id: 1 } });

@@ -1,5 +1,5 @@
 /** HTTP of the campaign service (API.md "Workspace: campaigns"): parse, call a use case, answer. */
-import { AUDIT_POSITION } from '@pilot/contracts';
+import { AUDIT_POSITION, CAMPAIGN_TRAITS_PATH } from '@pilot/contracts';
 import { auditNarrowingOf, decodeCursor, listIdsOf, listOwnerOf, listReadOf, MAX_PAGE_LIMIT, pageLimitOf, positiveIntOf, queryString, searchPatternOf, principalOf, requirePrincipal, problems, jsonBody } from '@pilot/platform';
 import type { Express, Request, Response } from 'express';
 import { isCampaignStatus } from '../domain/campaign';
@@ -10,6 +10,7 @@ import { getCampaign } from '../use-cases/get-campaign';
 import { listCampaigns } from '../use-cases/list-campaigns';
 import { readActiveSnapshot } from '../use-cases/read-active-snapshot';
 import { readAudit } from '../use-cases/read-audit';
+import { readCampaignTraits, traitIdsOf } from '../use-cases/read-campaign-traits';
 import { activateCampaign, approveCampaign, pauseCampaign, rejectCampaign, submitCampaign, type TransitionAnswer } from '../use-cases/transition-campaign';
 
 function statusFilter(req: Request) {
@@ -66,6 +67,11 @@ export function mountRoutes(app: Express, deps: CampaignDeps): void {
   // Service-to-service: the snapshot the campaign caches of allocation and tracking rebuild from.
   app.get('/internal/campaigns/active', async (_req, res) => {
     res.json(await readActiveSnapshot(deps));
+  });
+
+  // Service-to-service: the language and format of the campaigns a report names (tracking's lookup).
+  app.get(CAMPAIGN_TRAITS_PATH, async (req, res) => {
+    res.json(await readCampaignTraits(deps, traitIdsOf(req.query.ids)));
   });
 
   // Composed by the gateway into GET /api/workspace/audit with the caller's signed identity.

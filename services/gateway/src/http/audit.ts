@@ -70,14 +70,18 @@ const nameCaches = new WeakMap<Upstreams, Map<string, { name: string | null; unt
 
 /**
  * The display names of the accounts that acted in a page (publisher-identity's accounts, one call for the
- * page's accounts not read in the last minute); an account never signed in has none. Names are a courtesy:
+ * page's accounts not read in the last minute); an account never signed in has none. An administrator reads
+ * every actor's name, any other account its own only. Names are a courtesy:
  * when they cannot be read the page is answered without them.
  */
 async function actorNames(upstreams: Upstreams, secret: string, principal: Principal, page: readonly InternalAuditItem[], requestId: string): Promise<Record<string, string>> {
   let cache = nameCaches.get(upstreams);
   if (!cache) nameCaches.set(upstreams, (cache = new Map()));
   const now = Date.now();
-  const ids = [...new Set(page.map((item) => item.actorAccountId).filter((id) => /^[0-9]{1,20}$/.test(id)))];
+  // An owner's records are changed by the owner and by administrators, whom an owner knows as "an
+  // administrator" (decision 0057): an owner's audit names the owner alone.
+  const named = principal.admin ? page.map((item) => item.actorAccountId) : page.map((item) => item.actorAccountId).filter((id) => id === principal.accountId);
+  const ids = [...new Set(named.filter((id) => /^[0-9]{1,20}$/.test(id)))];
   const unknown = ids.filter((id) => (cache.get(id)?.until ?? 0) <= now);
   if (unknown.length > 0) {
     try {

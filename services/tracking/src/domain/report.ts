@@ -124,10 +124,10 @@ export interface CampaignTraits {
   format: string;
 }
 
-/** The counts of the finest grain: a campaign on a platform on a day (or an hour, ISO 8601). */
+/** Counts of a day (or an hour, ISO 8601) of a campaign, a platform or both (those the source names). */
 export interface Cell {
-  campaignId: number;
-  publisherId: number;
+  campaignId?: number;
+  publisherId?: number;
   day: string;
   hour?: string;
   counts: Record<string, number>;
@@ -139,12 +139,12 @@ export function groupRows(cells: Iterable<Cell>, query: Pick<ReportQuery, 'by' |
   const totals: ReportFigures = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
   for (const cell of cells) {
     if (!TOTAL_KINDS.some((kind) => (cell.counts[kind] ?? 0) > 0)) continue;
-    const traits = query.by.includes('language') || query.by.includes('format') ? traitsOf(cell.campaignId) : undefined;
+    const traits = cell.campaignId !== undefined && (query.by.includes('language') || query.by.includes('format')) ? traitsOf(cell.campaignId) : undefined;
     const values: Record<ReportDimension, DimensionValue> = {
       day: cell.day,
       hour: cell.hour ?? null,
-      campaign: cell.campaignId,
-      publisher: cell.publisherId,
+      campaign: cell.campaignId ?? null,
+      publisher: cell.publisherId ?? null,
       language: traits?.language ?? null,
       format: traits?.format ?? null,
     };

@@ -28,7 +28,6 @@ import { openClickLink } from '../use-cases/open-click-link';
 import { readBreakdown } from '../use-cases/read-breakdown';
 import { readHourlyStats, readStats } from '../use-cases/read-stats';
 import { readReport } from '../use-cases/read-report';
-import { CampaignTraitsMemory } from '../use-cases/campaign-traits';
 import { csvOf, parseReportQuery } from '../domain/report';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
@@ -163,15 +162,13 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
     }),
   );
 
-  const traits = new CampaignTraitsMemory(deps.campaigns);
   app.get(
     '/api/workspace/stats/report',
     handle(async (req, res) => {
       const principal = requirePrincipal(req);
       const parsed = parseReportQuery(req.query as Record<string, unknown>, deps.clock.now());
       if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
-      traits.remember();
-      const { all, ...answer } = await readReport(deps, parsed.query, principal.admin ? undefined : principal.accountId, (id) => traits.of(id));
+      const { all, ...answer } = await readReport(deps, parsed.query, principal.admin ? undefined : principal.accountId, deps.campaignTraits);
       res.setHeader('Cache-Control', 'no-store');
       if (parsed.query.csv) {
         res.type('text/csv').send(csvOf(all, parsed.query.by));

@@ -1,7 +1,12 @@
 import { parseField, parseHourField, TOTAL_KINDS, type UnfoldedPair } from '@pilot/counting';
 import type { PairQuery, StoredPairKey } from '@pilot/counting/totals';
-import { groupRows, pageOfRows, type CampaignTraits, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
+import { groupRows, pageOfRows, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
+import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-source';
+import type { StatsFilter } from '../domain/stats';
+import type { CampaignTraitsSource } from './campaign-traits';
 import type { TrackingDeps } from './deps';
+import { readChosenScopes } from './read-scopes';
+import { readHourlyStats, readStats } from './read-stats';
 
 export interface ReportAnswer {
   rows: ReportRow[];
@@ -10,6 +15,22 @@ export interface ReportAnswer {
 }
 
 const pairKey = (campaignId: number, publisherId: number) => `${campaignId}:${publisherId}`;
+
+/**
+ * The cells of the coarsest documents that answer the report (domain/report-source.ts): the reader's own
+ * grain's days or hours as `stats` reads them, a breakdown's scopes by campaign or by platform, or the
+ * campaign-on-platform documents.
+ */
+async function readSourceCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, filter: StatsFilter): Promise<Iterable<Cell>> {
+  const source = reportSourceOf(query);
+  const { from, to } = filter;
+  if (source.kind === 'totals') {
+    const periods = query.by.includes('hour') && from !== undefined && to !== undefined ? (await readHourlyStats(deps, { ...filter, from, to })).hours : (await readStats(deps, filter)).days;
+    return cellsOfTotals(periods, filter);
+  }
+  if (source.kind === 'scope') return cellsOfScopes(source.dimension, await readChosenScopes(deps, source.dimension, filter), filter);
+  return readCells(deps, filter, query.by.includes('hour'));
+}
 
 /**
  * The cells of the finest grain over the records the filter and the account may see: the documents of the
@@ -68,9 +89,14 @@ function visible(part: UnfoldedPair, query: PairQuery, stored: Pick<StoredPairKe
   return campaignOwner === query.visibleTo || publisherOwner === query.visibleTo;
 }
 
-/** The report's rows (all of them, for CSV, or the page) and the totals of every row. */
-export async function readReport(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, traitsOf: (campaignId: number) => CampaignTraits | undefined): Promise<ReportAnswer & { all: ReportRow[] }> {
-  const cells = await readCells(deps, { ...query.filter, visibleTo }, query.by.includes('hour'));
-  const { rows, totals } = groupRows(cells, query, traitsOf);
+/**
+ * The report's rows (all of them, for CSV, or the page) and the totals of every row. By language or format,
+ * the campaigns the cells name are looked up at once (the active campaigns' cache, then the campaign service).
+ */
+export async function readReport(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, campaignTraits: CampaignTraitsSource): Promise<ReportAnswer & { all: ReportRow[] }> {
+  const cells = [...(await readSourceCells(deps, query, { ...query.filter, visibleTo }))];
+  const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
+  const traits = named.length > 0 ? await campaignTraits.traitsOf(named) : new Map();
+  const { rows, totals } = groupRows(cells, query, (campaignId) => traits.get(campaignId));
   return { ...pageOfRows(rows, query), totals, all: rows };
 }

@@ -14,6 +14,7 @@ import { useRecordNames } from '../hooks/record-names';
 import { PRESETS, presetRange, type Preset } from '../stats-view';
 import { ErrorMessage } from './ErrorMessage';
 import { LoadMore } from './LoadMore';
+import { SortHeader } from './SortHeader';
 
 export interface BreakdownTableProps {
   by: 'campaign' | 'publisher';
@@ -161,17 +162,12 @@ export function BreakdownTable({ by, title, campaignId, publisherId, names: show
                   {table.getHeaderGroups().map((group) => (
                     <tr key={group.id}>
                       {group.headers.map((header) => {
-                        const sorted = header.column.getIsSorted();
-                        return (
-                          <th key={header.id} scope="col" aria-sort={sorted ? 'descending' : undefined}>
-                            {header.column.getCanSort() ? (
-                              <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()} aria-pressed={Boolean(sorted)}>
-                                {flexRender(header.column.columnDef.header, header.getContext())}
-                                <span aria-hidden="true">{sorted ? ' ▼' : ' ↕'}</span>
-                              </button>
-                            ) : (
-                              flexRender(header.column.columnDef.header, header.getContext())
-                            )}
+                        const label = flexRender(header.column.columnDef.header, header.getContext());
+                        return header.column.getCanSort() ? (
+                          <SortHeader key={header.id} label={label} active={Boolean(header.column.getIsSorted())} direction="descending" onSort={() => header.column.toggleSorting()} hint="sort by it, highest first" />
+                        ) : (
+                          <th key={header.id} scope="col">
+                            {label}
                           </th>
                         );
                       })}

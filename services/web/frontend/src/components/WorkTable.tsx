@@ -16,6 +16,7 @@ import { countOf, formatCount, formatDate, formatDateTime } from '../format';
 import { PRESETS, type Preset } from '../stats-view';
 import { ErrorMessage } from './ErrorMessage';
 import { ListControls } from './ListControls';
+import { SortHeader } from './SortHeader';
 
 export interface WorkColumn<T> {
   id: string;
@@ -60,19 +61,6 @@ function FigureCells({ figures }: { figures: Figures | null }) {
         </td>
       ))}
     </>
-  );
-}
-
-/** A column's heading that sorts the table by it; `aria-sort` says how the table is sorted now. */
-function SortHeader({ label, active, direction, onSort, hint }: { label: string; active: boolean; direction: 'ascending' | 'descending'; onSort: () => void; hint: string }) {
-  return (
-    <th scope="col" aria-sort={active ? direction : 'none'}>
-      <button type="button" className="sort-button" onClick={onSort} title={hint}>
-        {label}
-        <span aria-hidden="true">{active ? (direction === 'descending' ? ' ▼' : ' ▲') : ' ↕'}</span>
-        <span className="visually-hidden">, {hint}</span>
-      </button>
-    </th>
   );
 }
 

@@ -23,9 +23,13 @@ function change(entry: AuditEntry): string {
   return `${entry.from ? statusWord(entry.from) : '—'} → ${entry.to ? statusWord(entry.to) : '—'}`;
 }
 
-/** Who acted: the account's display name where it has one, with its id. */
-function whoActed(entry: AuditEntry): string {
+/**
+ * Who acted: the account's display name where it has one, with its id. An owner's records are changed by
+ * the owner and by administrators: an owner reads "an administrator", as in a record's history.
+ */
+function whoActed(entry: AuditEntry, viewer: { accountId: string; admin: boolean }): string {
   if (!entry.actorAccountId) return 'system';
+  if (!viewer.admin && entry.actorAccountId !== viewer.accountId) return 'an administrator';
   return entry.actorName && entry.actorName !== entry.actorAccountId ? `${entry.actorName} (${entry.actorAccountId})` : entry.actorAccountId;
 }
 
@@ -124,7 +128,7 @@ export function AuditPage() {
                       <time dateTime={item.at}>{formatDateTime(item.at)}</time>
                     </td>
                     <td data-label="Who">
-                      <bdi dir="auto">{whoActed(item)}</bdi>
+                      <bdi dir="auto">{whoActed(item, account)}</bdi>
                     </td>
                     <td data-label="Record">
                       <RecordCell entry={item} />

@@ -24,6 +24,7 @@ import { pagePath } from '../paged-list';
 import { DIMENSIONS, MAX_DIMENSIONS, REPORT_FIGURES, ROW_FIELD, dimensionsOf, periodOf, sortOf, type Dimension, type ReportAnswer, type ReportRow } from '../report-view';
 import { useAccount } from '../session';
 import { PRESETS, type Preset } from '../stats-view';
+import { SortHeader } from '../components/SortHeader';
 
 const BASE = '/api/workspace/stats/report';
 const REPORT_PAGE = 50;
@@ -193,19 +194,16 @@ export function ReportPage() {
                 <caption className="visually-hidden">The report by {dimensions.map(labelOf).join(', ')}</caption>
                 <thead>
                   <tr>
-                    {columns.map((column) => {
-                      const active = sort === column.id;
-                      const direction = column.figure ? 'descending' : 'ascending';
-                      return (
-                        <th key={column.id} scope="col" aria-sort={active ? direction : 'none'}>
-                          <button type="button" className="sort-button" onClick={() => sortBy(column.id)}>
-                            {column.label}
-                            <span aria-hidden="true">{active ? (column.figure ? ' ▼' : ' ▲') : ' ↕'}</span>
-                            <span className="visually-hidden">, sort by it{column.figure ? ', highest first' : ''}</span>
-                          </button>
-                        </th>
-                      );
-                    })}
+                    {columns.map((column) => (
+                      <SortHeader
+                        key={column.id}
+                        label={column.label}
+                        active={sort === column.id}
+                        direction={column.figure ? 'descending' : 'ascending'}
+                        onSort={() => sortBy(column.id)}
+                        hint={column.figure ? 'sort by it, highest first' : 'sort by it'}
+                      />
+                    ))}
                   </tr>
                 </thead>
                 <tbody>
