@@ -59,7 +59,7 @@ fi
 export MONGO_URL
 node scripts/purge-test-broker.cjs || true
 # Two groups side by side (.mocharc.integration.cjs): the browser, client and deploy tests, whose output is
-# shown once they end, beside the rest; then the fault tests, alone.
+# shown once they end, beside the rest; then the test that stops the broker, alone.
 integration() {
   local log status=0 browser=0
   log="$(mktemp)"
@@ -69,7 +69,7 @@ integration() {
   wait "$pid" || browser=$?
   printf '\n  the browser, client and deploy tests, run beside the ones above:\n'
   cat "$log" && rm -f "$log"
-  INTEGRATION_GROUP=faults pnpm run -s test:integration || status=$?
+  INTEGRATION_GROUP=broker pnpm run -s test:integration || status=$?
   return $((status != 0 || browser != 0))
 }
 timed "integration and end-to-end tests (MongoDB at $MONGO_URL)" integration
