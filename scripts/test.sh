@@ -58,19 +58,5 @@ if [[ -z "${MONGO_URL:-}" ]]; then
 fi
 export MONGO_URL
 node scripts/purge-test-broker.cjs || true
-# Two groups side by side (.mocharc.integration.cjs): the browser, client and deploy tests, whose output is
-# shown once they end, beside the rest; then the test that stops the broker, alone.
-integration() {
-  local log status=0 browser=0
-  log="$(mktemp)"
-  INTEGRATION_GROUP=browser pnpm run -s test:integration >"$log" 2>&1 &
-  local pid=$!
-  INTEGRATION_GROUP=rest pnpm run -s test:integration || status=$?
-  wait "$pid" || browser=$?
-  printf '\n  the browser, client and deploy tests, run beside the ones above:\n'
-  cat "$log" && rm -f "$log"
-  INTEGRATION_GROUP=broker pnpm run -s test:integration || status=$?
-  return $((status != 0 || browser != 0))
-}
-timed "integration and end-to-end tests (MongoDB at $MONGO_URL)" integration
+timed "integration and end-to-end tests (MongoDB at $MONGO_URL)" pnpm run -s test:integration
 log "all tests passed"
