@@ -12,7 +12,7 @@ export { reservedPort } from './ports';
 export { runServiceMain } from './service-process';
 export { TcpRelay } from './tcp-relay';
 export { BotApiStandIn, startBotApiStandIn, type TakenMessage } from './bot-api-stand-in';
-export { sentBytes, signedWhenSent } from './signed-body';
+export { sentBytes, signedFor, signedWhenSent, type CallSigner, type SignedFor } from './signed-body';
 export { scrapeMetrics, ScrapedMetrics, type Sample } from './scraped-metrics';
 
 export function uniqueName(prefix: string): string {

@@ -23,3 +23,18 @@ export function signedWhenSent<T extends Sendable>(request: T, sign: (body: stri
   };
   return request;
 }
+
+/** Whom a test call is made for, as the gateway names them in what it signs. */
+export interface SignedFor {
+  accountId: string | null;
+  admin: boolean;
+  clientIp?: string | null;
+}
+
+/** The call a gateway signs (`signedHeaders` of @pilot/platform, which depends on this package for its tests). */
+export type CallSigner = (call: SignedFor & { method: string; url: string; body: string | Buffer | null }) => Record<string, string>;
+
+/** A request to a service as the gateway forwards it: signed for `who` now, and again for the body once sent. */
+export function signedFor<T extends Sendable>(request: T, method: string, path: string, who: SignedFor, sign: CallSigner): T {
+  return signedWhenSent(request, (body) => sign({ ...who, method: method.toUpperCase(), url: path, body }));
+}

@@ -1,7 +1,7 @@
 import { Bus } from '@pilot/messaging';
 import { CAMPAIGN_ACTIVATED, CAMPAIGN_APPROVED, CAMPAIGN_PAUSED, CAMPAIGN_REJECTED, CAMPAIGN_SUBMITTED, type KnownEvent } from '@pilot/contracts';
 import { signedHeaders, createLogger } from '@pilot/platform';
-import { infraEnv, signedWhenSent, type TestInfra } from '@pilot/testkit';
+import { infraEnv, signedFor, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningCampaignService, type StartOptions } from '../src/start';
@@ -35,9 +35,8 @@ export async function startCampaign(infra: TestInfra, options: StartOptions = {}
 /** A client that calls the service as the gateway would, signed for `who` (or anonymous). */
 export function client(infra: TestInfra, baseUrl: string) {
   const call = (method: 'get' | 'post', path: string, who: Who | null, body?: unknown) => {
-    const sign = (bytes: string | Buffer | null) =>
-      signedHeaders(infra.internalSecret, { method: method.toUpperCase(), url: path, accountId: who?.accountId ?? null, admin: who?.admin ?? false, body: bytes });
-    const pending = signedWhenSent(request(baseUrl)[method](path), sign);
+    const signedAs = { accountId: who?.accountId ?? null, admin: who?.admin ?? false };
+    const pending = signedFor(request(baseUrl)[method](path), method, path, signedAs, (call) => signedHeaders(infra.internalSecret, call));
     return body === undefined ? pending : pending.send(body as object);
   };
   return {

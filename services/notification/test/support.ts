@@ -1,7 +1,7 @@
 import { Bus } from '@pilot/messaging';
 import { createEnvelope, type CampaignEvent, type KnownEvent, type PublisherEvent } from '@pilot/contracts';
 import { signedHeaders, createLogger } from '@pilot/platform';
-import { infraEnv, signedWhenSent, startBotApiStandIn, testInfra, type BotApiStandIn, type TestInfra } from '@pilot/testkit';
+import { infraEnv, signedFor, startBotApiStandIn, testInfra, type BotApiStandIn, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningNotification, type StartOptions } from '../src/start';
@@ -63,8 +63,7 @@ export async function startHarness(extra: Record<string, string> = {}, options: 
     },
     settings(method, accountId, body) {
       const path = '/api/workspace/notifications';
-      const sign = (sent: string | Buffer | null) => signedHeaders(infra.internalSecret, { method, url: path, accountId, admin: accountId === ADMIN_ID, body: sent });
-      const call = signedWhenSent(request(service.url)[method](path), sign);
+      const call = signedFor(request(service.url)[method](path), method, path, { accountId, admin: accountId === ADMIN_ID }, (signed) => signedHeaders(infra.internalSecret, signed));
       return body === undefined ? call : call.send(body as object);
     },
     async stop() {

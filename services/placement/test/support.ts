@@ -1,7 +1,7 @@
 import { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
 import { signedHeaders, createLogger } from '@pilot/platform';
-import { infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
+import { infraEnv, ManualClock, signedFor, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningPlacement, type StartOptions } from '../src/start';
@@ -59,16 +59,6 @@ export async function startReplica(h: Harness, options: Omit<StartOptions, 'cloc
 }
 
 function callerOf(infra: TestInfra, url: string): Harness['call'] {
-  return (method, path, who, clientIp) => {
-    const sign = (body: string | Buffer | null) =>
-      signedHeaders(infra.internalSecret, {
-        method,
-        url: path,
-        accountId: who?.accountId ?? null,
-        admin: who?.admin ?? false,
-        clientIp: clientIp ?? null,
-        body,
-      });
-    return signedWhenSent(request(url)[method](path), sign);
-  };
+  return (method, path, who, clientIp) =>
+    signedFor(request(url)[method](path), method, path, { accountId: who?.accountId ?? null, admin: who?.admin ?? false, clientIp }, (call) => signedHeaders(infra.internalSecret, call));
 }

@@ -2,7 +2,7 @@ import { Bus } from '@pilot/messaging';
 import type { KnownEvent } from '@pilot/contracts';
 import { createLogger, createRedis, signedHeaders, waitForRedis, type Redis } from '@pilot/platform';
 import { KeyReadModel } from '@pilot/publisher-keys';
-import { confirmInBot, infraEnv, ManualClock, signedWhenSent, testInfra, type TestInfra } from '@pilot/testkit';
+import { confirmInBot, infraEnv, ManualClock, signedFor, testInfra, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { loadConfig } from '../src/config';
 import { start, type RunningIdentity } from '../src/start';
@@ -71,16 +71,8 @@ export async function startHarness(extra: Record<string, string> = {}, logLines?
     keys: new KeyReadModel(redis, infra.redisPrefix),
     events,
     call(method, path, who, options = {}) {
-      const sign = (body: string | Buffer | null) =>
-        signedHeaders(infra.internalSecret, {
-          method,
-          url: path,
-          accountId: who?.accountId ?? null,
-          admin: who?.admin ?? false,
-          clientIp: options.clientIp ?? '198.51.100.7',
-          body,
-        });
-      const test = signedWhenSent(request(options.baseUrl ?? service.url)[method](path), sign);
+      const signedAs = { accountId: who?.accountId ?? null, admin: who?.admin ?? false, clientIp: options.clientIp ?? '198.51.100.7' };
+      const test = signedFor(request(options.baseUrl ?? service.url)[method](path), method, path, signedAs, (call) => signedHeaders(infra.internalSecret, call));
       if (options.cookie) test.set('Cookie', options.cookie);
       return test;
     },

@@ -6,7 +6,7 @@ import { CAMPAIGN_ACTIVATED, CAMPAIGN_PAUSED, CAMPAIGN_TRAITS_PATH, createEnvelo
 import { CountRecorder, UnfoldedCounts } from '@pilot/counting';
 import { createLogger, createRedis, signedHeaders, waitForRedis, type Redis } from '@pilot/platform';
 import { generateApiKey, hashApiKey, KeyReadModel } from '@pilot/publisher-keys';
-import { infraEnv, ManualClock, signedWhenSent, testInfra, waitFor, type TestInfra } from '@pilot/testkit';
+import { infraEnv, ManualClock, signedFor, testInfra, waitFor, type TestInfra } from '@pilot/testkit';
 import request from 'supertest';
 import { issueToken, newAllocationId, type AllocationClaims } from '@pilot/tokens';
 import { loadConfig } from '../src/config';
@@ -179,7 +179,7 @@ export function gatewaySigned(infra: TestInfra, method: string, url: string, acc
 
 /** A POST to tracking signed as the gateway signs it, the body's digest included once `.send(...)` gives it. */
 export function signedPost(infra: TestInfra, baseUrl: string, path: string) {
-  return signedWhenSent(request(baseUrl).post(path), (body) => signedHeaders(infra.internalSecret, { method: 'POST', url: path, accountId: null, admin: false, body }));
+  return signedFor(request(baseUrl).post(path), 'POST', path, { accountId: null, admin: false }, (call) => signedHeaders(infra.internalSecret, call));
 }
 
 type Account = { accountId: string; admin?: boolean };
