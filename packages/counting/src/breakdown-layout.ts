@@ -48,27 +48,35 @@ export function scopeQueryOf(dimension: BreakdownDimension, scope: string): Scop
 /** A scope's day documents as read: per item and day, the counts and the document's `lastFold`. */
 export type StoredItems = Map<number, Map<string, { counts: Record<string, number>; lastFold: number }>>;
 
-/**
- * The per-item counts of a scope within `range`: its documents', plus each count Redis holds of its
- * breakdown grain that the item's day document has not applied (an open interval, or a fold above the
- * document's `lastFold`).
- */
-export function sumBreakdown(stored: StoredItems, parts: Array<{ fold: number; fields: Map<string, number> }>, range: { from?: string; to?: string }): ItemCounts {
+/** The per-item counts of a scope within `range`: its documents', plus what Redis holds that they have not applied (unappliedCounts). */
+export function sumBreakdown(stored: StoredItems, parts: UnfoldedParts, range: DayBounds): ItemCounts {
   const sums: ItemCounts = {};
-  const add = (item: string, kind: string, count: number) => {
+  const add = (item: number, kind: string, count: number) => {
     const counts = (sums[item] ??= {});
     counts[kind] = (counts[kind] ?? 0) + count;
   };
-  for (const [item, days] of stored) for (const { counts } of days.values()) for (const [kind, count] of Object.entries(counts)) add(String(item), kind, count);
+  for (const [item, days] of stored) for (const { counts } of days.values()) for (const [kind, count] of Object.entries(counts)) add(item, kind, count);
+  for (const { item, kind, count } of unappliedCounts(stored, parts, range)) add(item, kind, count);
+  return sums;
+}
+
+type UnfoldedParts = Array<{ fold: number; fields: Map<string, number> }>;
+type DayBounds = { from?: string; to?: string };
+
+/**
+ * Each count Redis holds of a scope's breakdown grain, within `range`, that its item's day document has not
+ * applied: an open interval's, or a fold's above the document's `lastFold`.
+ */
+export function* unappliedCounts(stored: StoredItems, parts: UnfoldedParts, range: DayBounds): Generator<{ item: number; day: string; kind: string; count: number }> {
   for (const part of parts) {
     for (const [field, count] of part.fields) {
       const parsed = parseBreakdownField(field);
       if (!parsed || (range.from !== undefined && parsed.day < range.from) || (range.to !== undefined && parsed.day > range.to)) continue;
-      if (part.fold <= (stored.get(Number(parsed.itemId))?.get(parsed.day)?.lastFold ?? 0)) continue;
-      add(parsed.itemId, parsed.kind, count);
+      const item = Number(parsed.itemId);
+      if (part.fold <= (stored.get(item)?.get(parsed.day)?.lastFold ?? 0)) continue;
+      yield { item, day: parsed.day, kind: parsed.kind, count };
     }
   }
-  return sums;
 }
 
 export const BREAKDOWN_DIMENSIONS = ['campaign', 'publisher'] as const;

@@ -3,7 +3,7 @@
  * report needs, so that a report by day and campaign reads a document per campaign and day, not one per
  * campaign, platform and day. Turns what each source holds into the report's cells. Pure.
  */
-import { parseBreakdownField, type BreakdownDimension, type StoredItems, type UnfoldedPart } from '@pilot/counting';
+import { unappliedCounts, type BreakdownDimension, type StoredItems, type UnfoldedPart } from '@pilot/counting';
 import type { Cell, ReportDimension, ReportQuery } from './report';
 import type { DayFigures, HourFigures } from './stats';
 
@@ -55,15 +55,7 @@ export function cellsOfScopes(dimension: BreakdownDimension, scopes: Array<{ sto
   };
   for (const { stored, parts } of scopes) {
     for (const [item, days] of stored) for (const [day, { counts }] of days) addCounts(cellOf(item, day).counts, counts);
-    for (const part of parts) {
-      for (const [field, count] of part.fields) {
-        const parsed = parseBreakdownField(field);
-        if (!parsed || (filter.from !== undefined && parsed.day < filter.from) || (filter.to !== undefined && parsed.day > filter.to)) continue;
-        const item = Number(parsed.itemId);
-        if (part.fold <= (stored.get(item)?.get(parsed.day)?.lastFold ?? 0)) continue;
-        addCounts(cellOf(item, parsed.day).counts, { [parsed.kind]: count });
-      }
-    }
+    for (const { item, day, kind, count } of unappliedCounts(stored, parts, filter)) addCounts(cellOf(item, day).counts, { [kind]: count });
   }
   return [...cells.values()];
 }
