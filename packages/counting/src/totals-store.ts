@@ -92,8 +92,10 @@ const DAY_MS = 86_400_000;
 const DOCUMENTS_PER_GROUP = 500;
 /** Fields a totals read leaves out: the guard, never summed. */
 const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
-/** What a read of the days leaves out. */
-const WITHOUT_HOURS = { hours: 0 };
+/** What every read leaves out: the key's joined values, the level and the fence (the reads name the key's fields, and never use the fence). */
+const WITH_HOURS = { _id: 0, level: 0, fence: 0 };
+/** What a read of the days leaves out: that and the hours. */
+const WITHOUT_HOURS = { ...WITH_HOURS, hours: 0 };
 
 /** The folds' counts (in number order) as one increment per document of a grain and day (an hour field under `hours.<HH>`). */
 function incrementsOf(folds: Fold[], owners: Map<string, string>): Increment[] {
@@ -201,7 +203,7 @@ export class TotalsStore {
 
   /** The stored totals of these grains over `range` (`withHours`: their hours too), by grain: one indexed query per grain. */
   async readRange(grains: string[], range: DayRange, withHours = false): Promise<Map<string, StoredGrain>> {
-    const found = await this.find('totals read', grains.map((grain) => ({ ...grainFieldsOf(grain), ...dayRangeOf(range) })), withHours ? {} : WITHOUT_HOURS);
+    const found = await this.find('totals read', grains.map((grain) => ({ ...grainFieldsOf(grain), ...dayRangeOf(range) })), withHours ? WITH_HOURS : WITHOUT_HOURS);
     const stored = new Map<string, StoredGrain>();
     grains.forEach((grain, index) => {
       if (found[index]!.length === 0) return;
@@ -246,7 +248,7 @@ export class TotalsStore {
 
   /** The report's documents from `from` to `to`, as readPairs, each with its hours. */
   async readPairHours(query: PairQuery & { from: string; to: string }): Promise<StoredPairHours[]> {
-    const found = await this.find('report read', pairFiltersOf(query), {});
+    const found = await this.find('report read', pairFiltersOf(query), WITH_HOURS);
     return found.flat().map((document) => ({ ...pairOf(document), hours: document.hours ?? {} }));
   }
 
