@@ -262,6 +262,38 @@ describe('tracking: GET /api/workspace/stats/report counts what was counted a mo
   });
 });
 
+describe('tracking: GET /api/workspace/stats/report pages through the rows its first page read', () => {
+  const figures = new CountedFigures({ 81: '7501', 82: '7501', 83: '7501', 91: '7502' });
+  const owner = { accountId: '7501' };
+  const page = async (query: string) => (await figures.get(`/api/workspace/stats/report${query}`, owner).expect(200)).body as Report;
+
+  before(async () => {
+    await figures.start([81, 82, 83].map((id) => activeCampaign(id, '7501')));
+    for (const [campaignId, times] of [[81, 3], [82, 2], [83, 1]] as const) await figures.adRequests('2026-05-12T10:00:00Z', campaignId, 91, times);
+  });
+  after(() => figures.close());
+
+  it('cuts the next pages from the first page’s rows while figures move, and a new first page reads them again', async () => {
+    const first = await page('?by=campaign&limit=1');
+    expect(first.rows.map((row) => [row.campaignId, row.adRequests])).to.deep.equal([[81, 3]]);
+    // The last campaign overtakes the others: read afresh, it would come first and 81 second.
+    await figures.adRequests('2026-05-12T11:00:00Z', 83, 91, 5);
+    const second = await page(`?by=campaign&limit=1&cursor=${first.nextCursor}`);
+    const third = await page(`?by=campaign&limit=1&cursor=${second.nextCursor}`);
+    expect([...second.rows, ...third.rows].map((row) => [row.campaignId, row.adRequests]), 'each campaign once, as first read').to.deep.equal([
+      [82, 2],
+      [83, 1],
+    ]);
+    expect(third.nextCursor).to.equal(null);
+    expect(third.totals.adRequests, 'the totals of the same rows').to.equal(6);
+    const again = await page('?by=campaign&limit=1');
+    expect(again.rows.map((row) => [row.campaignId, row.adRequests])).to.deep.equal([[83, 6]]);
+    expect(again.totals.adRequests).to.equal(11);
+    const csv = (await figures.get('/api/workspace/stats/report?by=campaign&format=csv', owner).expect(200)).text;
+    expect(csv.split('\r\n').slice(1, 4), 'a CSV reads afresh too').to.deep.equal(['83,6,0,0', '81,3,0,0', '82,2,0,0']);
+  });
+});
+
 describe('tracking: GET /api/workspace/stats/report names the language and format of campaigns not active', () => {
   const figures = new CountedFigures({ 61: '7401', 62: '7401', 63: '7401', 71: '7402' });
 

@@ -27,6 +27,7 @@ import type { TrackingDeps } from '../use-cases/deps';
 import { openClickLink } from '../use-cases/open-click-link';
 import { readBreakdown } from '../use-cases/read-breakdown';
 import { readHourlyStats, readStats } from '../use-cases/read-stats';
+import { ReportSnapshots } from '../use-cases/report-snapshots';
 import { readReport } from '../use-cases/read-report';
 import { csvOf, parseReportQuery } from '../domain/report';
 import { deadLinkPages } from './dead-link-page';
@@ -73,6 +74,7 @@ function methodNotAllowed(allow: string): RequestHandler {
 }
 
 export function mountRoutes(app: Express, deps: TrackingDeps, counters: TrackingCounters): void {
+  const reportSnapshots = new ReportSnapshots();
   app.post(
     '/api/network/delivery',
     handle(async (req, res) => {
@@ -168,7 +170,7 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       const principal = requirePrincipal(req);
       const parsed = parseReportQuery(req.query as Record<string, unknown>, deps.clock.now());
       if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
-      const { all, ...answer } = await readReport(deps, parsed.query, principal.admin ? undefined : principal.accountId, deps.campaignTraits);
+      const { all, ...answer } = await readReport(deps, parsed.query, principal.admin ? undefined : principal.accountId, deps.campaignTraits, reportSnapshots);
       res.setHeader('Cache-Control', 'no-store');
       if (parsed.query.csv) {
         res.type('text/csv').send(csvOf(all, parsed.query.by));

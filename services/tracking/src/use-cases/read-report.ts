@@ -5,6 +5,7 @@ import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-s
 import type { StatsFilter } from '../domain/stats';
 import type { CampaignTraitsSource } from './campaign-traits';
 import type { TrackingDeps } from './deps';
+import type { ReportSnapshot, ReportSnapshots } from './report-snapshots';
 import { readChosenScopes } from './read-scopes';
 import { readHourlyStats, readStats } from './read-stats';
 
@@ -92,11 +93,21 @@ function visible(part: UnfoldedPair, query: PairQuery, stored: Pick<StoredPairKe
 /**
  * The report's rows (all of them, for CSV, or the page) and the totals of every row. By language or format,
  * the campaigns the cells name are looked up at once (the active campaigns' cache, then the campaign service).
+ * With `snapshots`, a next page is cut from the rows its first page read (report-snapshots.ts).
  */
-export async function readReport(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, campaignTraits: CampaignTraitsSource): Promise<ReportAnswer & { all: ReportRow[] }> {
-  const cells = [...(await readSourceCells(deps, query, { ...query.filter, visibleTo }))];
-  const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
-  const traits = named.length > 0 ? await campaignTraits.traitsOf(named) : new Map();
-  const { rows, totals } = groupRows(cells, query, (campaignId) => traits.get(campaignId));
+export async function readReport(
+  deps: Pick<TrackingDeps, 'totals' | 'unfolded'>,
+  query: ReportQuery,
+  visibleTo: string | undefined,
+  campaignTraits: CampaignTraitsSource,
+  snapshots?: ReportSnapshots,
+): Promise<ReportAnswer & { all: ReportRow[] }> {
+  const read = async (): Promise<ReportSnapshot> => {
+    const cells = [...(await readSourceCells(deps, query, { ...query.filter, visibleTo }))];
+    const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
+    const traits = named.length > 0 ? await campaignTraits.traitsOf(named) : new Map();
+    return groupRows(cells, query, (campaignId) => traits.get(campaignId));
+  };
+  const { rows, totals } = snapshots ? await snapshots.of(query, visibleTo, read) : await read();
   return { ...pageOfRows(rows, query), totals, all: rows };
 }
