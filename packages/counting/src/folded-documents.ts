@@ -40,7 +40,7 @@ export async function incrementAll<T extends Identified>(collection: Collection<
   let pending = documents.filter((document) => document.parts.length > 0);
   for (let round = 0; pending.length > 0; round += 1) {
     if (round === MAX_ROUNDS) throw new Error('the fold writes of a group raced others too often');
-    // A group is at most 500 ids: the local store answers an `$in` of up to 1,000 from the `_id` index.
+    // A group is at most 1,000 ids: the local store answers an `$in` of up to 1,000 from the `_id` index.
     const found = await collection.find({ _id: { $in: pending.map(({ _id }) => _id) } } as Filter<T>).toArray();
     const stored = new Map((found as unknown as Identified[]).map((document) => [document._id, document]));
     const inserts: Increment[] = [];

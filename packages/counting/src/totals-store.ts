@@ -88,8 +88,8 @@ const folderStateSchema = storedSchema<FolderState & Partial<Omit<FolderLeaseDoc
 
 const FOLDER_STATE_ID = 'folder';
 const DAY_MS = 86_400_000;
-/** Documents written per lease check and per bulk write. */
-const DOCUMENTS_PER_GROUP = 500;
+/** Documents written per lease check and per bulk write: the most an `_id $in` the local store answers from its index holds. */
+const DOCUMENTS_PER_GROUP = 1_000;
 /** Fields a totals read leaves out: the guard, never summed. */
 const NOT_COUNTERS = new Set(['_id', 'level', 'campaignId', 'publisherId', 'accountId', 'placementId', 'day', 'lastFold', 'fence', 'campaignOwnerAccountId', 'publisherOwnerAccountId']);
 /** What every read leaves out: the key's joined values, the level and the fence (the reads name the key's fields, and never use the fence). */
