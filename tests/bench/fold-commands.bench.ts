@@ -1,7 +1,9 @@
 /**
  * Benchmark (prints figures, asserts nothing): what the local store's grouped update and `_id $in` read
- * (patches 0004 and 0005 in scripts/ferretdb/) save the count folder. The folder replaces up to 200 totals documents (one per grain and month)
- * in one bulk write. Side by side in one run, on the same documents: that bulk write as the folder sends it
+ * (patches 0004 and 0005 in scripts/ferretdb/) save a folder that replaces up to 200 documents in one bulk
+ * write, on documents shaped as the month totals the folder wrote until decision 0052 (the patches' figures in
+ * docs/performance-log.md were measured with it; today's folder, `$inc` into day documents, is measured by
+ * tests/bench/day-writes.bench.ts). Side by side in one run, on the same documents: that bulk write as the folder sends it
  * (every statement names one document by `_id`: FerretDB writes them in one SQLite transaction), the same
  * bulk write with `upsert` on every statement (the documents exist, so the work is the same, but FerretDB
  * writes each statement in a transaction of its own, as without the patch), and 200 single `replaceOne`
