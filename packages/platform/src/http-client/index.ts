@@ -1,1 +1,2 @@
 export * from './internal-get';
+export * from './get-json';

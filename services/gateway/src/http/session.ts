@@ -2,7 +2,7 @@
  * The session cookie, and its resolution with publisher-identity (GET /internal/sessions/resolve): the
  * account of a live session and when the session expires. Infrastructure trouble is a 503, not a sign-out.
  */
-import { signedHeaders, type Principal, ServiceUnavailableError } from '@pilot/platform';
+import { getJson, signedHeaders, type GetAnswer, type Principal, ServiceUnavailableError } from '@pilot/platform';
 import type { UpstreamPool } from './upstreams';
 
 const RESOLVE_PATH = '/internal/sessions/resolve';
@@ -28,11 +28,11 @@ export function cookieValue(cookieHeader: string | undefined, name: string): str
 
 export async function resolveSession(identity: UpstreamPool, secret: string, sessionId: string, requestId: string): Promise<ResolvedSession | null> {
   const base = identity.pick();
-  let response: Response;
+  let response: GetAnswer;
   try {
-    response = await fetch(`${base}${RESOLVE_PATH}`, {
+    response = await getJson(`${base}${RESOLVE_PATH}`, {
       headers: { 'x-pilot-session': sessionId, ...signedHeaders(secret, { method: 'GET', url: RESOLVE_PATH, requestId }) },
-      signal: AbortSignal.timeout(3000),
+      timeoutMs: 3000,
     });
   } catch {
     identity.markDown(base);
