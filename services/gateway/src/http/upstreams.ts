@@ -6,6 +6,7 @@
  * soon as it listens. When no replica is ready, requests still go to one (it answers for itself).
  */
 import { Agent } from 'node:http';
+import { getJson } from '@pilot/platform';
 import type { Upstream } from '../domain/routing';
 
 const MARKED_DOWN_MS = 5000;
@@ -94,7 +95,7 @@ export class Upstreams {
       this.all().flatMap((pool) =>
         pool.urls().map(async (url) => {
           try {
-            const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(800) });
+            const response = await getJson(`${url}/readyz`, { headers: {}, timeoutMs: 800, agent: this.agent });
             if (response.ok) pool.markUp(url);
             else pool.markDown(url);
           } catch {
