@@ -8,7 +8,7 @@ export interface ReportSnapshot {
 }
 
 /** How long a report's rows serve its next pages. */
-export const SNAPSHOT_TTL_MS = 5 * 60_000;
+const SNAPSHOT_TTL_MS = 5 * 60_000;
 /** The most rows kept in all, the least recently read report's going first (a report above it is not kept). */
 const MAX_ROWS = 100_000;
 
