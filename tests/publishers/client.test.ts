@@ -20,6 +20,8 @@ import {
   type Ad,
   type RetryEvent,
 } from '../../clients/network/src';
+import { CountKeys } from '../../packages/counting/src';
+import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
 import { signedIn, type Browser } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
 import { ADMIN_ID, startSystem, type System } from '../e2e/support/system';
@@ -39,12 +41,15 @@ describe('publisher network client against the running system', function () {
   let campaign: Campaign;
   let key: string;
   let served: Ad | null = null;
+  let redis: Redis;
 
   const clientWith = (apiKey: string, options: Partial<ConstructorParameters<typeof NetworkClient>[0]> = {}) =>
     new NetworkClient({ baseUrl: system.baseUrl, apiKey, ...options });
 
   before(async () => {
     system = await startSystem();
+    redis = createRedis(system.infra.redisUrl, 'client-test');
+    await waitForRedis(redis);
     admin = await signedIn(system, ADMIN_ID);
     advertiser = await signedIn(system, '7101');
     owner = await signedIn(system, '7102');
@@ -53,6 +58,7 @@ describe('publisher network client against the running system', function () {
   });
 
   after(async () => {
+    redis?.disconnect();
     await system?.stop();
   });
 
@@ -144,10 +150,22 @@ describe('publisher network client against the running system', function () {
     expect(noBudget).to.be.instanceOf(RateLimitedError);
     expect(noBudget).to.include({ attempts: 1 });
 
+    // The client's wait, without spending a minute of the run: the window must end within the wait it was
+    // told (its time to live in Redis is at most the wait), and then ends, as it would by the wait's end.
+    const window = new CountKeys(system.infra.redisPrefix).adRequestLimit(limited.publisher.id);
+    const waits: number[] = [];
+    const waitOut = async (ms: number): Promise<void> => {
+      waits.push(ms);
+      const left = await redis.pttl(window);
+      expect(left, 'the window ends within the wait the service named').to.be.within(1, ms);
+      await redis.pexpire(window, 1);
+      await waitFor(async () => (await redis.exists(window)) === 0, { intervalMs: 5, message: 'the window ended' });
+    };
     const retries: RetryEvent[] = [];
-    const patient = clientWith(limited.server.key, { retry: { maxAttempts: 2, maxTotalWaitMs: 65_000 }, onRetry: (e) => retries.push(e) });
+    const patient = clientWith(limited.server.key, { retry: { maxAttempts: 2, maxTotalWaitMs: 65_000 }, onRetry: (e) => retries.push(e), sleep: waitOut });
     expect(await patient.requestAd()).to.equal(null);
     expect(retries).to.have.length(1);
+    expect(waits, 'the client waited exactly what it announced').to.deep.equal([retries[0]?.delayMs]);
     expect(retries[0]).to.include({ attempt: 1, status: 429 });
     expect(retries[0]?.delayMs).to.equal((retries[0]?.retryAfterSeconds ?? 0) * 1000);
     expect(retries[0]?.retryAfterSeconds).to.be.within(1, 60);

@@ -114,7 +114,9 @@ describe('the artifacts the guide names, downloaded from the running site', func
         '',
       ].join('\n'),
     );
-    const env = outsideEnv({ GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off', GOCACHE: join(work, 'go-cache'), GOPATH: join(work, 'go-path') });
+    // A module cache of its own (nothing but the download to build from); the machine's build cache, as a
+    // publisher's go build uses theirs (it holds compiled packages by content, never a module's source).
+    const env = outsideEnv({ GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off', GOPATH: join(work, 'go-path') });
     await step('go', ['mod', 'edit', '-replace', 'pilot.example/networkclient=./networkclient'], dir, env);
     await step('go', ['build', '-o', 'tryit', '.'], dir, env);
     const refused = await step(join(dir, 'tryit'), [], dir, outsideEnv({ PILOT_BASE_URL: system.baseUrl, PILOT_API_KEY: 'pilot_pk_not-a-key' }));

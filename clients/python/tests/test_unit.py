@@ -68,7 +68,8 @@ class Scripted:
             do_POST = answer
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # A short poll: shutdown() waits for the loop's next look, half a second at the default.
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
 
     def close(self):
