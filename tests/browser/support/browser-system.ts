@@ -98,6 +98,8 @@ export async function startBrowserSystem(options: SystemOptions = {}): Promise<B
       // The messaging platform delivers "/start <code>" from this account, then its press of Confirm.
       const confirmed = await botConfirms(system, code, accountId);
       expect(confirmed.status, confirmed.text).to.equal(200);
+      // The person comes back to the page from the messaging app (the tab shown again): it asks at once.
+      await page.evaluate("window.dispatchEvent(new Event('visibilitychange'))");
       await page.waitForURL('**/workspace', { timeout: 20_000 });
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 20_000 });
       return person;

@@ -55,6 +55,8 @@ export function SignInPage() {
     refetchInterval: (q) => (isGone(q.state.error) ? false : q.state.data?.status === 'pending' || !q.state.data ? POLL_MS : false),
     retry: (count, error) => !isGone(error) && count < 3,
     staleTime: 0,
+    // A person confirms in the messaging app, then comes back to this tab: it asks at once, not at its next poll.
+    refetchOnWindowFocus: true,
   });
   const state = isGone(status.error) ? 'expired' : status.data?.status;
 
