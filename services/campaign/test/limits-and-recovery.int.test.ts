@@ -205,8 +205,16 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
     const api = client(infra, service.url);
     const owner: Who = { accountId };
     const { body } = await api.post('/api/workspace/campaigns', owner, CREATIVE);
-    for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who);
-    await waitFor(() => events.length === 2, { message: 'the events of submit and approve' });
+    const answered: string[] = [];
+    for (const [action, who] of [['submit', owner], ['approve', ADMIN]] as const) answered.push(`${action} ${(await api.post(`/api/workspace/campaigns/${body.id}/${action}`, who)).status}`);
+    // Should this wait fail, its message says what was answered and what arrived.
+    await waitFor(
+      () => {
+        if (events.length !== 2) throw new Error(`answered ${answered.join(', ')}; received ${events.map((event) => `${event.type} ${event.aggregateVersion}`).join(', ') || 'nothing'}`);
+        return true;
+      },
+      { message: 'the events of submit and approve' },
+    );
     const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
     cleanup.push(() => mongo.close());
     const history = mongo.db!.collection('campaign_history');
