@@ -116,17 +116,20 @@ describe('campaign service: limits, replicas, outbox recovery, configuration', (
 
     // A replica whose relay never runs: the writes land, their events stay in the outbox.
     const crashed = await running(infra, { relay: false });
+    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
+    cleanup.push(() => mongo.close());
+    const campaigns = mongo.db!.collection('campaigns');
     const api = client(infra, crashed.service.url);
     const created = await api.post('/api/workspace/campaigns', owner, CREATIVE);
     const id = created.body.id as number;
+    // The creation has no event: its writer finishes it after the answer (a move made before that would
+    // leave it for the relay, beside the move).
+    await waitFor(async () => (await pendingVersions(campaigns, id)).length === 0, { message: 'the creation finished by its writer' });
     // Stored, not yet in effect: the answer says so (202, propagation pending).
     expect((await api.post(`/api/workspace/campaigns/${id}/submit`, owner)).status).to.equal(202);
     expect((await api.post(`/api/workspace/campaigns/${id}/approve`, ADMIN)).status).to.equal(202);
     await crashed.stop();
 
-    const mongo = await connectMongo({ url: infra.mongoUrl, dbName: infraEnv(infra, 'campaign').MONGO_DB as string });
-    cleanup.push(() => mongo.close());
-    const campaigns = mongo.db!.collection('campaigns');
     expect(await pendingVersions(campaigns, id)).to.deep.equal([2, 3]);
     expect(events).to.deep.equal([]);
 
