@@ -328,17 +328,16 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
       () => undefined, // left pending: the relay writes it after OUTBOX_PENDING_GRACE_MS
     );
     const removal = written
-      .then(async () => {
-        if (published) await this.records.updateOne({ _id: id, version } as Filter<StoredRecord<S>>, { $unset: OUTBOX_FIELDS } as never);
-      })
+      .then(async () => published && (await this.records.updateOne({ _id: id, version } as Filter<StoredRecord<S>>, { $unset: OUTBOX_FIELDS } as never)).matchedCount === 1)
       .then(
-        () => undefined,
+        (cleared) => {
+          // Forgotten once the document holds none of these changes: while a newer change keeps them pending
+          // (its write came first), that change's finish must still know they are published.
+          if (cleared && this.publishedThrough.get(String(id)) === version) this.publishedThrough.delete(String(id));
+        },
         () => undefined, // left pending: the relay finishes it after OUTBOX_PENDING_GRACE_MS
       )
-      .finally(() => {
-        this.removals.delete(removal);
-        if (this.publishedThrough.get(String(id)) === version) this.publishedThrough.delete(String(id));
-      });
+      .finally(() => this.removals.delete(removal));
     this.historyWrites.add(historyWrite);
     void historyWrite.finally(() => this.historyWrites.delete(historyWrite));
     this.removals.add(removal);
