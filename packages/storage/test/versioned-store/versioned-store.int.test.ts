@@ -123,6 +123,41 @@ describe('VersionedStore (real FerretDB)', () => {
     expect(await isPending(store, `${state.campaignId}:1`)).to.equal(false);
   });
 
+  it('publishes a change once when the next change is written before its removal, and the removal ends in between', async () => {
+    // The order that published version 2 twice: version 3's write lands, version 2's removal then finds
+    // the document changed and ends, and only then does version 3's finish look at what was published.
+    let nextLanded!: () => void;
+    const nextWritten = new Promise<void>((resolve) => (nextLanded = resolve));
+    let earlierEnded!: () => void;
+    const earlierRemovalEnded = new Promise<void>((resolve) => (earlierEnded = resolve));
+    const fromVersion2 = (args: unknown[]) => (args[0] as { version?: number }).version === 2;
+    const ordered = intercepted(db, ['updateOne', 'findOneAndUpdate'], async (method, args, call) => {
+      if (method === 'updateOne' && fromVersion2(args)) {
+        await nextWritten;
+        return call().finally(earlierEnded);
+      }
+      if (!fromVersion2(args)) return call();
+      const result = await call();
+      nextLanded();
+      await earlierRemovalEnded;
+      await new Promise((resolve) => setImmediate(resolve)); // what the removal does once it has its answer
+      return result;
+    });
+    const published: KnownEvent[] = [];
+    const store = storeOf('removal_in_between', { publish: async (events) => void published.push(...events) }, ordered);
+    const state = campaign(nextId++);
+    const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+    await store.settled();
+    const active = { ...state, status: 'active' as const };
+    const activated = await store.change(created, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]);
+    const paused = { ...active, status: 'paused' as const };
+    await store.change(activated, paused, facts('pause', 'active', 'paused'), [campaignEvent(paused, 3)]);
+    await store.settled();
+    expect(published.map((event) => event.aggregateVersion)).to.deep.equal([2, 3]);
+    expect(await isPending(store, `${state.campaignId}:2`)).to.equal(false);
+    expect(await isPending(store, `${state.campaignId}:3`)).to.equal(false);
+  });
+
   it('leaves a change pending, and says so, when its events could not be published', async () => {
     const store = storeOf('unpublished', {
       publish: async () => {
@@ -322,8 +357,8 @@ describe('VersionedStore pages (real FerretDB)', () => {
   });
 });
 
-/** `db` whose collections wait for `gate` before every call of `method` (a write slowed down). */
-function gated(db: Db, method: 'updateOne', gate: Promise<void>): Db {
+/** `db` whose collections pass every call of `methods` through `intercept`, which makes the call when it chooses. */
+function intercepted(db: Db, methods: string[], intercept: (method: string, args: unknown[], call: () => Promise<unknown>) => Promise<unknown>): Db {
   return new Proxy(db, {
     get(target, property, receiver) {
       if (property !== 'collection') return Reflect.get(target, property, receiver) as unknown;
@@ -332,14 +367,20 @@ function gated(db: Db, method: 'updateOne', gate: Promise<void>): Db {
         return new Proxy(collection, {
           get(inner: Collection, key, innerReceiver) {
             const value = Reflect.get(inner, key, innerReceiver) as unknown;
-            if (key !== method || typeof value !== 'function') return typeof value === 'function' ? value.bind(inner) : value;
-            return async (...args: unknown[]) => {
-              await gate;
-              return (value as (...methodArgs: unknown[]) => unknown).apply(inner, args);
-            };
+            if (typeof value !== 'function') return value;
+            if (typeof key !== 'string' || !methods.includes(key)) return value.bind(inner) as unknown;
+            return (...args: unknown[]) => intercept(String(key), args, () => (value as (...methodArgs: unknown[]) => Promise<unknown>).apply(inner, args));
           },
         });
       };
     },
+  });
+}
+
+/** `db` whose collections wait for `gate` before every call of `method` (a write slowed down). */
+function gated(db: Db, method: 'updateOne', gate: Promise<void>): Db {
+  return intercepted(db, [method], async (_method, _args, call) => {
+    await gate;
+    return call();
   });
 }
