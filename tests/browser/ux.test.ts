@@ -402,6 +402,33 @@ describe('the workspace\'s UX, in a browser against the whole system', function 
     await stack.screenshot(page, 'ux-11-any-language');
   });
 
+  it('asks whether the sign-in was confirmed as soon as its tab is shown again, not at its next poll', async () => {
+    const { page } = await stack.open();
+    const isStatusCall = (url: string) => /\/api\/auth\/login\/[^/]+$/.test(url);
+    const statusCalls: string[] = [];
+    page.on('request', (request) => {
+      if (isStatusCall(request.url())) statusCalls.push(request.url());
+    });
+    // The page's own clock, paused once the page polls: no poll (every 1.5 s) can ask after that.
+    await page.clock.install();
+    await page.goto('/signin');
+    await page.getByRole('button', { name: 'Get a sign-in code' }).click();
+    const code = ((await page.getByTestId('signin-code').textContent()) ?? '').trim();
+    await waitFor(async () => statusCalls.length > 0, { message: 'the page polls the sign-in' });
+    await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 100);
+    const confirmed = await botConfirms(stack.system, code, RIVAL_ID);
+    expect(confirmed.status, confirmed.text).to.equal(200);
+    const polled = statusCalls.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(statusCalls.length, 'no poll while the page clock is paused').to.equal(polled);
+    const asked = page.waitForResponse((response) => isStatusCall(response.url()));
+    await page.evaluate("window.dispatchEvent(new Event('visibilitychange'))");
+    expect(await (await asked).json()).to.deep.include({ status: 'confirmed' });
+    await page.clock.resume();
+    await page.waitForURL('**/workspace');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
   it('asks before leaving a page that shows a freshly generated key (keyboard)', async () => {
     const registered = await ownerApi.post<{ id: number }>('/api/workspace/publishers', { type: 'bot', link: '@ux_leave_bot' });
     const id = registered.body.id;
