@@ -90,6 +90,8 @@ export interface VersionedStoreOptions {
    * insert. Without it (or when it fails) the events wait for the outbox relay.
    */
   publish?: (events: KnownEvent[]) => Promise<void>;
+  /** The most records whose published versions are remembered while their removals are unfinished (10,000). */
+  rememberedRecords?: number;
 }
 
 /** A record's document: its state, version and times, and its outbox fields while a change is unfinished. */
@@ -316,9 +318,17 @@ export class VersionedStore<S extends { ownerAccountId: string }> {
     const publishedBefore = this.publishedThrough.get(key) ?? 0;
     const unpublished = changes.filter((change) => change.version > publishedBefore);
     const published = await this.publish(unpublished.flatMap((change) => change.events));
-    if (published) this.publishedThrough.set(key, Math.max(version, this.publishedThrough.get(key) ?? 0));
+    if (published) this.rememberPublished(key, version);
     this.finishLater(id, version, changes, published);
     return published;
+  }
+
+  private rememberPublished(key: string, version: number): void {
+    // An entry whose removal failed (the store was down) stays until the record's next change here. Past the
+    // bound every entry goes: what a newer change then finds pending is published again, which consumers
+    // take as the redelivery the bus may make of any event.
+    if (this.publishedThrough.size >= (this.options.rememberedRecords ?? 10_000) && !this.publishedThrough.has(key)) this.publishedThrough.clear();
+    this.publishedThrough.set(key, Math.max(version, this.publishedThrough.get(key) ?? 0));
   }
 
   private finishLater(id: RecordId, version: number, changes: PendingChange<S>[], published: boolean): void {

@@ -158,6 +158,32 @@ describe('VersionedStore (real FerretDB)', () => {
     expect(await isPending(store, `${state.campaignId}:3`)).to.equal(false);
   });
 
+  it('forgets what it published of records whose removals failed once it remembers too many, and then publishes their pending changes again', async () => {
+    const removalsFail = intercepted(db, ['updateOne'], async (_method, args, call) => {
+      if ((args[0] as { version?: number }).version === 2) throw new Error('the store went away');
+      return call();
+    });
+    const publishedOf = async (rememberedRecords: number) => {
+      const published: KnownEvent[] = [];
+      const store = storeOf(`remembered_${rememberedRecords}`, { publish: async (events) => void published.push(...events), rememberedRecords }, removalsFail);
+      const states = [campaign(nextId++), campaign(nextId++), campaign(nextId++)];
+      const activated: Array<Current<Campaign>> = [];
+      for (const state of states) {
+        const created = await store.create(state.campaignId, state, facts('submit', null, 'submitted'));
+        const active = { ...state, status: 'active' as const };
+        activated.push(await store.change(created, active, facts('activate', 'submitted', 'active'), [campaignEvent(active, 2)]));
+        await store.settled();
+      }
+      expect(await isPending(store, `${states[0]!.campaignId}:2`), 'the failed removal left the change pending').to.equal(true);
+      const paused = { ...activated[0]!, status: 'paused' as const };
+      await store.change(activated[0]!, paused, facts('pause', 'active', 'paused'), [campaignEvent(paused, 3)]);
+      await store.settled();
+      return published.filter((event) => event.aggregateId === String(states[0]!.campaignId)).map((event) => event.aggregateVersion);
+    };
+    expect(await publishedOf(10), 'remembered: published once').to.deep.equal([2, 3]);
+    expect(await publishedOf(2), 'forgotten at the third record: published again with the next change').to.deep.equal([2, 2, 3]);
+  });
+
   it('leaves a change pending, and says so, when its events could not be published', async () => {
     const store = storeOf('unpublished', {
       publish: async () => {
