@@ -68,6 +68,8 @@ const PHASES = new Set(
 const CAMPAIGN_CALL_PAIRS = Number(process.env.BENCH_CAMPAIGN_CALLS ?? 100);
 /** Pairs made before the timed ones and not measured, as the throughput phases warm up. */
 const CAMPAIGN_WARMUP_PAIRS = Number(process.env.BENCH_CAMPAIGN_WARMUP ?? 20);
+/** People pausing and activating at once, each their own campaign, for the CPU a call costs a busy service. */
+const CONCURRENT_CALLERS = 4;
 /** The idle window before the campaign calls, whose CPU a second is taken off theirs. */
 const IDLE_SECONDS = 5;
 /** The processes a campaign transition runs through (the others only idle meanwhile). */
@@ -632,6 +634,15 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const callCost = costPerOperation(costBefore, await costSnapshot(system, pids()), calls.pause.length + calls.activate.length, idle);
       campaignCalls = calls;
+      // The same calls made by several people at once: a process woken for each call alone spends more per
+      // call (this machine's wakeups) than one that is kept busy, as a workspace of many people keeps it.
+      const concurrentBefore = await costSnapshot(system, pids());
+      const concurrentCalls = await inParallel(fewCampaigns.slice(0, CONCURRENT_CALLERS), CONCURRENT_CALLERS, (id) =>
+        timeCampaignCalls(admin, [id], Math.ceil(CAMPAIGN_CALL_PAIRS / CONCURRENT_CALLERS)),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const concurrentCount = concurrentCalls.reduce((sum, made) => sum + made.pause.length + made.activate.length, 0);
+      const concurrentCost = costPerOperation(concurrentBefore, await costSnapshot(system, pids()), concurrentCount, idle);
       const row = (name: string, samples: number[]) => [name, String(samples.length), ms(percentile(samples, 50)), ms(percentile(samples, 95)), ms(Math.max(...samples))];
       report.push(
         table([
@@ -645,10 +656,15 @@ async function main(): Promise<void> {
           .map(([name, rate]) => `${name} ${fixed(rate, 1)}`)
           .join(', ')} ms a second)`,
         ...costLines('per pause or activate call', callCost, TRANSITION_PROCESSES),
+        ...costLines(`per pause or activate call, ${CONCURRENT_CALLERS} callers at once (${concurrentCount} calls)`, concurrentCost, TRANSITION_PROCESSES),
         '',
       );
       const transitionCpu = ourCpu(callCost, TRANSITION_PROCESSES);
-      checks.push({ figure: 'CPU ms per pause or activate: campaign, gateway, notification, allocation, tracking', value: fixed(transitionCpu), target: '<= 8', pass: transitionCpu <= 8 });
+      const concurrentCpu = ourCpu(concurrentCost, TRANSITION_PROCESSES);
+      checks.push(
+        { figure: 'CPU ms per pause or activate: campaign, gateway, notification, allocation, tracking', value: fixed(transitionCpu), target: '<= 8', pass: transitionCpu <= 8 },
+        { figure: `the same, ${CONCURRENT_CALLERS} callers at once`, value: fixed(concurrentCpu), target: '<= 8', pass: concurrentCpu <= 8 },
+      );
       for (const [name, samples] of [
         ['pause', calls.pause],
         ['activate', calls.activate],
