@@ -634,8 +634,8 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const callCost = costPerOperation(costBefore, await costSnapshot(system, pids()), calls.pause.length + calls.activate.length, idle);
       campaignCalls = calls;
-      // The same calls made by several people at once: a process woken for each call alone spends more per
-      // call (this machine's wakeups) than one that is kept busy, as a workspace of many people keeps it.
+      // The same calls made by several people at once, as a workspace of many people makes them: their CPU per
+      // call beside the sequential figure tells how much of that is processes woken for one call alone.
       const concurrentBefore = await costSnapshot(system, pids());
       const concurrentCalls = await inParallel(fewCampaigns.slice(0, CONCURRENT_CALLERS), CONCURRENT_CALLERS, (id) =>
         timeCampaignCalls(admin, [id], Math.ceil(CAMPAIGN_CALL_PAIRS / CONCURRENT_CALLERS)),
