@@ -616,7 +616,7 @@ async function main(): Promise<void> {
         { figure: 'pause propagation p99', value: ms(percentile(pauseDone, 99)), target: '<= 100 ms', pass: percentile(pauseDone, 99) <= 100 },
       );
       const rss = Math.max(rssMany, rssAfter);
-      checks.push({ figure: `allocation RSS, ${CAMPAIGNS} campaigns`, value: `${fixed(mb(rss), 1)} MB`, target: '<= 200 MB', pass: mb(rss) <= 200 });
+      checks.push({ figure: `allocation RSS, ${CAMPAIGNS} campaigns`, value: `${fixed(mb(rss), 1)} MB`, target: '<= 150 MB', pass: mb(rss) <= 150 });
     }
 
     let campaignCalls: { pause: number[]; activate: number[] } | null = null;
