@@ -12,7 +12,7 @@
  * gigabyte of Redis on a machine shared with other work, for the same totals documents in the end.
  */
 import { performance } from 'node:perf_hooks';
-import { CountJournal, CountKeys, CountRecorder, onceSetEnd, type CountedAllocation } from '../../packages/counting/src';
+import { CountJournal, countKeys, CountRecorder, onceSetEnd, type CountedAllocation } from '../../packages/counting/src';
 import { connectMongo } from '../../packages/storage/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
 import { seededRandom } from '../../packages/testkit/src';
@@ -156,7 +156,7 @@ export interface FoldProgress {
 }
 
 export async function foldProgress(redis: Redis, prefix: string): Promise<FoldProgress> {
-  const keys = new CountKeys(prefix);
+  const keys = countKeys(prefix);
   const [sequence, pending, open] = await Promise.all([redis.get(keys.foldSequence), redis.zcard(keys.pendingFolds), redis.zcard(keys.openIntervals)]);
   return { claimed: Number(sequence ?? 0), pending, openIntervals: open };
 }
@@ -223,7 +223,7 @@ export async function storeCommands(system: BenchSystem): Promise<Record<string,
 export async function perEventData(system: BenchSystem): Promise<PerEventData> {
   const redis = createRedis(system.redisUrl, 'bench-per-event');
   await waitForRedis(redis);
-  const keys = new CountKeys(system.redisPrefix);
+  const keys = countKeys(system.redisPrefix);
   const data: PerEventData = { onceSetsPastWindow: 0, onceSets: 0, onceMembersPastWindow: 0, onceHoursListed: 0, records: null, filteredClicks: null, totalsDocuments: 0, totalsCollections: 0, totalsGrainDays: 0 };
   try {
     const now = Date.now();

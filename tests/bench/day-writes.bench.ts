@@ -49,8 +49,7 @@ function monthOf(counting: typeof Counting): { folds: Array<{ seq: number; count
     const seq = Math.floor(allocatedAt.getTime() / DAY_MS) * DAY_MS + DAY_MS;
     let counts = folds.get(seq);
     if (!counts) folds.set(seq, (counts = new Map()));
-    const [c, co, p, po] = counting.ownerFields(allocation);
-    owners.set(c, co).set(p, po);
+    owners.set(`c:${campaignId}`, allocation.campaignOwnerAccountId).set(`p:${publisherId}`, allocation.publisherOwnerAccountId);
     const day = counting.dayOf(allocatedAt);
     const kinds: Counting.TotalKind[] = ['adRequests', ...(i % 12 < 5 ? ['confirmedDeliveries' as const] : []), ...(i % 12 < 3 ? ['clickedLinks' as const] : [])];
     for (const kind of kinds) {
@@ -114,11 +113,9 @@ async function main(): Promise<void> {
       await totals.ensureIndexes();
       const commandsBefore = await commandsOf(registry);
       const [storeBefore, cpu, started] = [storeCpuMs(), process.cpuUsage(), performance.now()];
-      const state = await totals.readState();
-      const through = Math.max(...folds.map(({ seq }) => seq));
       for (const grains of chunks) {
         const chunk = folds.map(({ seq, counts }) => ({ seq, counts: new Map(grains.filter((grain) => counts.has(grain)).map((grain) => [grain, counts.get(grain)!])) }));
-        await totals.applyFolds(chunk.filter(({ counts }) => counts.size > 0), owners, { state, through });
+        await totals.applyFolds(chunk.filter(({ counts }) => counts.size > 0), owners);
       }
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);

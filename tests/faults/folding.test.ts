@@ -10,7 +10,7 @@
  */
 import { reservedPort, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { CountKeys } from '../../packages/counting/src';
+import { countKeys, type CountKeys } from '../../packages/counting/src';
 import { TotalsStore } from '../../packages/counting/src/totals';
 import { connectMongo, type Connection } from '../../packages/storage/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
@@ -59,7 +59,7 @@ describe('tracking killed in the middle of folding counts', function () {
     await tracking.start();
     redis = createRedis(system.infra.redisUrl, 'fold-kill-test');
     await waitForRedis(redis);
-    keys = new CountKeys(system.infra.redisPrefix);
+    keys = countKeys(system.infra.redisPrefix);
     mongo = await connectMongo({ url: system.infra.mongoUrl, dbName: env.MONGO_DB ?? '' });
     admin = await signedIn(system, ADMIN_ID);
     advertiser = await signedIn(system, ADVERTISER);

@@ -247,7 +247,9 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     const second = folder();
     second.start();
     traffic.resume();
-    await waitFor(async () => (await totals.readState()).appliedThrough >= sequenceInCopy + 15 && traffic.acknowledged.length >= acknowledged + 600, {
+    // The highest interval the network's day documents hold: what the folder applied.
+    const lastApplied = async () => (await mongo!.db!.collection('counts_days').find({ level: 'network' }).sort({ lastFold: -1 }).limit(1).next())?.lastFold ?? 0;
+    await waitFor(async () => (await lastApplied()) >= sequenceInCopy + 15 && traffic.acknowledged.length >= acknowledged + 600, {
       timeoutMs: 60_000,
       message: 'folds applied beyond the copy',
     });
@@ -257,7 +259,7 @@ describe('Redis gone back to an older copy of its data under traffic (counting)'
     // The folder's pass under way ends at its next Redis call: what MongoDB holds then is what survives.
     await second.foldNow().catch(() => undefined);
     const held = await stored();
-    const appliedWhenKilled = (await totals.readState()).appliedThrough;
+    const appliedWhenKilled = await lastApplied();
     for (const entry of readdirSync(server.dir)) rmSync(join(server.dir, entry), { recursive: true, force: true });
     cpSync(snapshot, server.dir, { recursive: true });
     // Every answer from here on comes from the restored server.

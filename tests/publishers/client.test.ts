@@ -20,7 +20,7 @@ import {
   type Ad,
   type RetryEvent,
 } from '../../clients/network/src';
-import { CountKeys } from '../../packages/counting/src';
+import { countKeys } from '../../packages/counting/src';
 import { createRedis, waitForRedis, type Redis } from '../../packages/platform/src';
 import { signedIn, type Browser } from '../e2e/support/clients';
 import { activeCampaign, approvedPublisher, type Campaign } from '../e2e/support/scenario';
@@ -152,7 +152,7 @@ describe('publisher network client against the running system', function () {
 
     // The client's wait, without spending a minute of the run: the window must end within the wait it was
     // told (its time to live in Redis is at most the wait), and then ends, as it would by the wait's end.
-    const window = new CountKeys(system.infra.redisPrefix).adRequestLimit(limited.publisher.id);
+    const window = countKeys(system.infra.redisPrefix).adRequestLimit(limited.publisher.id);
     const waits: number[] = [];
     const waitOut = async (ms: number): Promise<void> => {
       waits.push(ms);

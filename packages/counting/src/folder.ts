@@ -1,16 +1,66 @@
 /**
- * Moves counts from Redis into the MongoDB totals (docs/counting.md). Every tick, the replica holding the
- * folder lease (folder-lease.ts) sweeps what is no longer needed, claims each interval that closed at
- * least `graceMs` ago as a fold numbered by the interval, and applies the pending folds, several at once,
- * grain chunk by grain chunk, marking each applied. A pass that fails leaves everything where it was.
+ * The folder, which moves counts from Redis into the MongoDB totals (README.md), and its lease: a document in
+ * MongoDB whose fencing number goes up at every taking and is carried by every fold write, so that a folder
+ * that lost the lease cannot land a write on a document the next holder wrote.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, Logger } from '@pilot/platform';
-import { isBreakdownGrain } from './breakdown-layout';
-import type { CountJournal, Fold, SweepCounts } from './journal';
-import { subjectsOf } from './layout';
-import { checkHeld, type FolderLease, type FoldGuard } from './folder-lease';
+import { isDuplicateKeyError } from '@pilot/storage';
+import type { Collection, Filter } from 'mongodb';
+import type { CountJournal } from './journal';
 import type { TotalsStore } from './totals-store';
+
+export interface FolderLeaseDocument {
+  _id: 'lease';
+  holder: string;
+  until: Date;
+  fence: number;
+}
+
+export class FolderLease {
+  constructor(
+    private readonly leases: Collection<FolderLeaseDocument>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Takes or renews the lease for `ms`: its fencing number while `holder` holds it, null while another does. */
+  async hold(holder: string, ms: number): Promise<number | null> {
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + ms);
+    const renewed = await this.leases.findOneAndUpdate({ _id: 'lease', holder }, { $set: { until } }, { returnDocument: 'after' });
+    if (renewed) return renewed.fence;
+    try {
+      // An upsert the first time; a lease held by another fails it on the `_id`.
+      const taken = await this.leases.findOneAndUpdate({ _id: 'lease', until: { $lte: now } } as Filter<FolderLeaseDocument>, { $set: { holder, until }, $inc: { fence: 1 } }, { returnDocument: 'after', upsert: true });
+      return taken?.holder === holder ? taken.fence : null;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Lets the lease go, so that another replica takes it at once. */
+  async release(holder: string): Promise<void> {
+    await this.leases.updateOne({ _id: 'lease', holder }, { $set: { until: new Date(0) } });
+  }
+}
+
+/** What every fold write is given: the lease's fencing number, and a check made just before each write. */
+export interface FoldGuard {
+  fence: number;
+  stillHeld(): Promise<boolean>;
+}
+
+export class FoldingInterruptedError extends Error {
+  constructor() {
+    super('the folder lease was lost while applying folds');
+    this.name = 'FoldingInterruptedError';
+  }
+}
+
+export async function checkHeld(guard: FoldGuard): Promise<void> {
+  if (!(await guard.stillHeld())) throw new FoldingInterruptedError();
+}
 
 export interface CountFolderOptions {
   journal: CountJournal;
@@ -20,29 +70,21 @@ export interface CountFolderOptions {
   tickMs: number;
   /** An interval is claimed this long after it ended: writers' clocks may be a little late. */
   graceMs: number;
-  /** Applied folds stay readable this long, so a totals read never misses or doubles one. */
+  /** Applied folds stay readable this long, so that a read never misses or doubles one. */
   keepAppliedMs: number;
   leaseMs: number;
 }
 
-/** How a service's folder paces itself: claim 2 s after an interval ends, keep applied folds 30 s. */
 export const COUNT_FOLDING = { graceMs: 2_000, keepAppliedMs: 30_000, leaseMs: 15_000 };
 
-/** A pass applies at most this many folds, walking their grains GRAINS_PER_CHUNK at a time: it holds one chunk's counts, whatever the backlog. */
+/** A pass applies at most this many folds, GRAINS_PER_CHUNK grains at a time: what it holds stays the same whatever the backlog. */
 const MAX_FOLDS_PER_PASS = 64;
 const GRAINS_PER_CHUNK = 200;
 /** How many times a pass renews the lease within each lease's length. */
 const LEASE_RENEWALS = 5;
-/** The pass's set of grains outlives a folder that died by this much (renewed at every chunk). */
-const GATHERED_GRAINS_MS = 10 * 60_000;
 
-export interface FoldPass {
-  /** False when another replica holds the lease. */
-  held: boolean;
-  claimed: number;
-  applied: number;
-  swept: SweepCounts;
-}
+/** Whether a pass held the lease, and the folds it applied. */
+export type FoldPass = { held: boolean; applied: number };
 
 export class CountFolder {
   private timer: NodeJS.Timeout | undefined;
@@ -56,7 +98,7 @@ export class CountFolder {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (this.running) return; // the pass of an earlier tick is still at work
+      if (this.running) return;
       this.foldNow().catch((error: unknown) => this.options.logger.warn({ err: (error as Error).message }, 'count folding failed; will retry'));
     }, this.options.tickMs);
     this.timer.unref();
@@ -64,11 +106,9 @@ export class CountFolder {
 
   /** One pass now (or the one running); `everything` claims open intervals too (tests, a final pass). */
   foldNow(everything = false): Promise<FoldPass> {
-    if (!this.running) {
-      this.running = this.pass(everything).finally(() => {
-        this.running = undefined;
-      });
-    }
+    this.running ??= this.pass(everything).finally(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
 
@@ -79,79 +119,40 @@ export class CountFolder {
   }
 
   private async pass(everything: boolean): Promise<FoldPass> {
-    const { journal, totals, clock } = this.options;
-    const none = { held: false, claimed: 0, applied: 0, swept: { folds: 0, hours: 0 } };
-    const fence = await this.lease.hold(this.holder, this.options.leaseMs);
-    if (fence === null) return none;
-    await totals.migrateOnce(fence);
-    const state = await totals.readState();
+    const { journal, totals, clock, leaseMs } = this.options;
+    const fence = await this.lease.hold(this.holder, leaseMs);
+    if (fence === null) return { held: false, applied: 0 };
     // Sweep first: a pass that falls behind must not keep expired counted-once sets alive.
-    const swept = await journal.sweep(clock.now(), this.options.keepAppliedMs);
-    const now = clock.now();
-    let claimed = 0;
-    const closed = await journal.closedIntervals(everything ? new Date(8.64e15) : now, everything ? 0 : this.options.graceMs);
-    for (const interval of closed) if ((await journal.claim(interval)) !== null) claimed += 1;
-    // A bounded pass, so the next one (and its sweep, and a lease check) comes soon even with a backlog.
+    await journal.sweep(clock.now(), this.options.keepAppliedMs);
+    for (const interval of await journal.closedIntervals(everything ? new Date(8.64e15) : clock.now(), everything ? 0 : this.options.graceMs)) await journal.claim(interval);
     const seqs = await journal.pendingFolds(MAX_FOLDS_PER_PASS);
-    // A pass longer than the lease must not go on beside a replica that took over. The lease is renewed a
-    // few times per lease, not before every write: a write that goes out after the lease was lost anyway
+    if (seqs.length === 0) return { held: true, applied: 0 };
+    // Renewed a few times per lease, not before every write: a write sent after the lease was lost anyway
     // matches nothing on a document the next holder wrote (the fence).
     let renewedAt = clock.now().getTime();
     const guard: FoldGuard = {
       fence,
       stillHeld: async () => {
         const at = clock.now().getTime();
-        if (at - renewedAt < this.options.leaseMs / LEASE_RENEWALS) return true;
-        const held = (await this.lease.hold(this.holder, this.options.leaseMs)) === fence;
+        if (at - renewedAt < leaseMs / LEASE_RENEWALS) return true;
+        const held = (await this.lease.hold(this.holder, leaseMs)) === fence;
         if (held) renewedAt = at;
         return held;
       },
     };
-    if (seqs.length === 0 || !(await guard.stillHeld())) return { held: true, claimed, applied: 0, swept };
-    const through = Math.max(...seqs);
-    // The grains of the batch, a chunk at a time: what the pass holds stays the same whatever the backlog.
-    // The next chunk is read from Redis while the current one is written (two chunks held at most).
-    const readChunk = async (from: string): Promise<Chunk> => {
-      const [next, scanned]: [string, string[]] = await journal.scanGrains(from, GRAINS_PER_CHUNK, GATHERED_GRAINS_MS);
-      // The breakdown grains are Redis' alone: the day documents hold their counts already.
-      const grains = scanned.filter((grain) => !isBreakdownGrain(grain));
-      if (grains.length === 0) return { next, folds: [], owners: new Map() };
-      return { next, folds: await journal.readGrains(seqs, grains), owners: await journal.owners(subjectsOfGrains(grains)) };
-    };
-    let reading = (await journal.gatherGrains(seqs, GATHERED_GRAINS_MS)) > 0 ? ahead(readChunk('0')) : null;
-    while (reading !== null) {
-      const { next, folds, owners } = await reading;
-      reading = next === '0' ? null : ahead(readChunk(next));
-      if (folds.length === 0) continue;
-      await checkHeld(guard);
-      await totals.applyFolds(folds, owners, { guard, state, through });
+    // The next chunk is read from Redis while this one is written: two chunks held at most.
+    const chunks = journal.chunksOf(seqs, GRAINS_PER_CHUNK);
+    for (let reading = ahead(chunks.next()), chunk = await reading; !chunk.done; chunk = await reading) {
+      reading = ahead(chunks.next());
+      await totals.applyFolds(chunk.value.folds, chunk.value.owners, guard);
     }
-    await journal.forgetGatheredGrains();
     for (const seq of seqs) await journal.markApplied(seq, clock.now());
-    return { held: true, claimed, applied: seqs.length, swept };
+    return { held: true, applied: seqs.length };
   }
 }
 
-interface Chunk {
-  /** The scan's cursor after this chunk ('0': the last one). */
-  next: string;
-  folds: Fold[];
-  owners: Map<string, string>;
-}
-
-/** A read started ahead of its use: a failure is kept for the `await` that takes it, never unhandled meanwhile. */
+/** A read started ahead of its use: its failure is kept for the `await` that takes it, never unhandled meanwhile. */
 function ahead<T>(read: Promise<T>): Promise<T> {
   read.catch(() => undefined);
   return read;
-}
-
-/** The campaigns and publishers (`c:<id>`, `p:<id>`) the grains are about, for their owners. */
-function subjectsOfGrains(grains: string[]): string[] {
-  const subjects = new Set<string>();
-  for (const grain of grains) {
-    const { campaignId, publisherId } = subjectsOf(grain);
-    if (campaignId !== undefined) subjects.add(`c:${campaignId}`);
-    if (publisherId !== undefined) subjects.add(`p:${publisherId}`);
-  }
-  return [...subjects];
 }

@@ -1,58 +1,20 @@
-/**
- * The writers' side of the counting pipeline: allocation counts an ad request in the same atomic step as
- * its limit, tracking counts a first confirmation or click at most once per allocation. Every call has a
- * deadline; any Redis failure is a fault of infrastructure (503), never a silent pass.
- */
+/** The writers' side. Any Redis failure or late answer is a fault of infrastructure (503). */
 import { randomBytes } from 'node:crypto';
 import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';
-import {
-  CountKeys,
-  DEFAULT_INTERVAL_MS,
-  fieldOf,
-  grainsOf,
-  dayOf,
-  intervalEndOf,
-  ownerFields,
-  UNFILLED_KIND,
-  unfilledGrainsOf,
-  type CountedAllocation,
-  type CountKind,
-  type FilteredVisit,
-  type UnfilledAdRequest,
-} from './layout';
 import { breakdownCountsOf, unfilledBreakdownCountsOf } from './breakdown-layout';
-import { hourFieldOf } from './hourly-layout';
+import { countKeys, type CountKeys, DEFAULT_INTERVAL_MS, dayOf, fieldOf, grainsOf, HOUR_MS, hourFieldOf, hourOf, intervalEndOf, onceSetEnd, UNFILLED_KIND, unfilledGrainsOf } from './layout';
+import type { CountedAllocation, CountKind, FilteredVisit, UnfilledAdRequest } from './layout';
 import { countCommandsOn, type CountCommands } from './lua-commands';
-import { HOUR_MS, hourOf, onceSetEnd } from './once-sets';
 
-export interface LimitState {
-  /** Requests consumed in the current window, this one included. */
-  consumed: number;
-  msBeforeReset: number;
-}
+/** `consumed`: the requests of the current window, this one included. */
+export type AdRequestCount = { consumed: number; msBeforeReset: number; allowed: boolean; counted: boolean };
+export type AdRequestLimit = { points: number; windowSeconds: number };
 
-export interface AdRequestCount extends LimitState {
-  allowed: boolean;
-  /** True when this request was counted (allowed and a creative was chosen). */
-  counted: boolean;
-}
-
-export interface AdRequestLimit {
-  points: number;
-  windowSeconds: number;
-}
-
-/**
- * What an ad request within the limit counts: a chosen creative's allocation (a 200, one of the totals),
- * an unfilled request (a 204, for the fill rate: `unfilled` with an id of the request, so a resent count
- * counts once), or nothing (null: a refused language, a test key's answer).
- */
+/** A chosen creative's allocation (a 200), an unfilled request (a 204, with an id so a resend counts once), or nothing (null). */
 export type AdRequestFact = (CountedAllocation & { allocationId: string }) | (UnfilledAdRequest & { unfilled: true; requestId: string });
 
-/** Owner fields for counts about no campaign or publisher (the owners hash gets a harmless `-` entry). */
-const NO_OWNERS = ['-', '-', '-', '-'];
-/** How long an ad request's allocation id is remembered, so that a resent count does not count again. */
+/** How long an ad request's id is remembered against a resent count. */
 const RECENT_AD_REQUESTS_MS = 5 * 60_000;
 
 export class CountRecorder {
@@ -60,26 +22,21 @@ export class CountRecorder {
   private readonly commands: CountCommands;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     prefix: string,
     private readonly timeoutMs: number,
-    /** The length of the intervals this writer counts in (COUNT_INTERVAL_MS). */
     private readonly intervalMs: number = DEFAULT_INTERVAL_MS,
   ) {
-    this.keys = new CountKeys(prefix);
+    this.keys = countKeys(prefix);
     this.commands = countCommandsOn(redis);
   }
 
-  /**
-   * Consumes one request of the publisher's live key limit and, when within it and `fact` is given, counts
-   * it: a chosen creative's ad request (200) or an unfilled one (204). One atomic step, so every 200 and
-   * every 204 is counted exactly once (a call resent after a lost answer finds its id counted and answers the same).
-   */
+  /** Consumes one request of the platform's live key limit and, within it, counts `fact`: one atomic step (count-ad-request.lua). */
   countAdRequest(publisherId: number, limit: AdRequestLimit, fact: AdRequestFact | null, now: Date): Promise<AdRequestCount> {
     return this.adRequestStep(this.keys.adRequestLimit(publisherId), limit, fact, now);
   }
 
-  /** Consumes one request of the window all test keys of `ownerAccountId` share, counting nothing. */
+  /** Consumes one request of the window all test keys of an account share, counting nothing. */
   consumeTestAdRequest(ownerAccountId: string, limit: AdRequestLimit, now: Date): Promise<AdRequestCount> {
     return this.adRequestStep(this.keys.adRequestLimit(ownerAccountId, true), limit, null, now);
   }
@@ -93,11 +50,7 @@ export class CountRecorder {
     });
   }
 
-  /**
-   * Counts a first confirmation or click of an allocation; true when this call counted it. `attemptId`
-   * identifies the call (a new one by default): the same call arriving again (ioredis resending a script
-   * whose answer a broken connection lost) answers true again without counting twice.
-   */
+  /** Counts a first confirmation or click: true when this call (`attemptId`, which a resend keeps) counted it. */
   countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date, attemptId = randomBytes(12).toString('base64url')): Promise<boolean> {
     return this.guarded(`${kind} count`, async () => {
       const hour = hourOf(allocation.allocatedAt);
@@ -108,45 +61,43 @@ export class CountRecorder {
     });
   }
 
-  /** A confirmation or click of a test allocation (the sandbox): true the first time, never counted in any total. */
+  /** A confirmation or click of a sandbox allocation: true the first time, never counted. */
   firstTestFact(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocatedAt: Date, now: Date): Promise<boolean> {
     return this.guarded(`test ${kind}`, async () => {
       const hour = hourOf(allocatedAt);
       const set = this.keys.once(kind === 'confirmedDeliveries' ? 'confirmed' : 'clicked', hour, true);
-      return (await this.commands.markOnce(set, allocationId, onceSetTtl(hour, now))) === 1;
+      const [[error, added]] = (await this.redis.multi().sadd(set, allocationId).pexpire(set, onceSetTtl(hour, now)).exec()) as [[Error | null, number]];
+      if (error) throw error;
+      return added === 1;
     });
   }
 
-  /** Counts a visit of a click link that redirected without being a click (HEAD, a preview fetcher). */
   async countFilteredVisit(visit: FilteredVisit, allocation: CountedAllocation, now: Date): Promise<void> {
     await this.guarded('filtered visit count', () => this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.countArgs(allocation, `filtered_${visit}`, now)));
   }
 
-  /** Counts one `kind` on `day` in each of `grains`, every time (a website placement's impressions). */
+  /** Counts one `kind` on `day` in each of `grains`, every time, by the day only and about no campaign or platform (`-` owners): a placement's impressions. */
   async count(grains: string[], day: string, kind: string, now: Date): Promise<void> {
-    await this.guarded(`${kind} count`, () => this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.factArgs(now, fieldOf(day, kind), NO_OWNERS, grains, [])));
+    await this.guarded(`${kind} count`, () => this.commands.countEveryTime(this.keys.openIntervals, this.keys.owners, ...this.factArgs(now, null, day, kind, ['-', '-', '-', '-'], grains, [])));
   }
 
-  /** countFact's arguments (count-fact.lua): the interval, the field, two owners, the grains, then the (grain, field) pairs. */
-  private factArgs(now: Date, field: string, owners: string[], grains: string[], pairs: Array<[string, string]>): string[] {
+  /** count-fact.lua's arguments; no answer shows filtered visits by the hour. */
+  private factArgs(now: Date, at: Date | null, day: string, kind: string, owners: string[], grains: string[], breakdowns: Array<[string, string]>): string[] {
     const interval = intervalEndOf(now, this.intervalMs);
-    return [String(interval), this.keys.intervalPrefix(interval), field, ...owners, String(grains.length), ...grains, ...pairs.flat()];
+    const hours = at === null || kind.startsWith('filtered_') ? [] : grains.flatMap((grain) => [grain, hourFieldOf(at, kind)]);
+    return [String(interval), this.keys.intervalPrefix(interval), fieldOf(day, kind), ...owners, String(grains.length), ...grains, ...hours, ...breakdowns.flat()];
   }
 
   private unfilledArgs(fact: UnfilledAdRequest, now: Date): string[] {
-    const day = dayOf(fact.requestedAt);
-    const grains = unfilledGrainsOf(fact);
-    const publisher = `p:${fact.publisherId}`;
-    const hours = grains.map((grain): [string, string] => [grain, hourFieldOf(fact.requestedAt, UNFILLED_KIND)]);
-    return this.factArgs(now, fieldOf(day, UNFILLED_KIND), [publisher, fact.publisherOwnerAccountId, publisher, fact.publisherOwnerAccountId], grains, [...hours, ...unfilledBreakdownCountsOf(fact, day)]);
+    const [day, publisher] = [dayOf(fact.requestedAt), `p:${fact.publisherId}`];
+    const owners = [publisher, fact.publisherOwnerAccountId, publisher, fact.publisherOwnerAccountId];
+    return this.factArgs(now, fact.requestedAt, day, UNFILLED_KIND, owners, unfilledGrainsOf(fact), unfilledBreakdownCountsOf(fact, day));
   }
 
   private countArgs(allocation: CountedAllocation, kind: CountKind, now: Date): string[] {
-    const day = dayOf(allocation.allocatedAt);
-    const grains = grainsOf(allocation, kind);
-    // The hour of the fact in the same grains (filtered visits, which no answer shows by the hour, aside).
-    const hours = kind.startsWith('filtered_') ? [] : grains.map((grain): [string, string] => [grain, hourFieldOf(allocation.allocatedAt, kind)]);
-    return this.factArgs(now, fieldOf(day, kind), ownerFields(allocation), grains, [...hours, ...breakdownCountsOf(allocation, kind, day)]);
+    const { campaignId, publisherId, campaignOwnerAccountId, publisherOwnerAccountId, allocatedAt } = allocation;
+    const owners = [`c:${campaignId}`, campaignOwnerAccountId, `p:${publisherId}`, publisherOwnerAccountId];
+    return this.factArgs(now, allocatedAt, dayOf(allocatedAt), kind, owners, grainsOf(allocation, kind), breakdownCountsOf(allocation, kind, dayOf(allocatedAt)));
   }
 
   private guarded<T>(what: string, work: () => Promise<T>): Promise<T> {

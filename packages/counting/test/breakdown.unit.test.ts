@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { breakdownCountsOf, parseBreakdownField, parseBreakdownGrain, scopeQueryOf, sumBreakdown, unfilledBreakdownCountsOf, type StoredItems } from '../src/breakdown-layout';
+import { breakdownCountsOf, parseBreakdownField, scopeQueryOf, sumBreakdown, unfilledBreakdownCountsOf } from '../src/breakdown-layout';
+import type { StoredDay } from '../src/totals-store';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
 const OPEN_INTERVAL = 1_775_000_000_000;
@@ -28,44 +29,31 @@ describe('breakdowns of the totals', () => {
     ]);
   });
 
-  it('reads its grains and fields back, and nothing else', () => {
-    expect(parseBreakdownGrain('by-publisher@c:5|po:60')).to.deep.equal({ dimension: 'publisher', scope: 'c:5|po:60' });
-    expect(parseBreakdownGrain('c:5|po:60')).to.equal(null);
-    expect(parseBreakdownGrain('by-account@all')).to.equal(null);
-    expect(parseBreakdownField('2026-03-04|adRequests|5')).to.deep.equal({ day: '2026-03-04', kind: 'adRequests', itemId: '5' });
+  it('reads its fields back, and nothing else', () => {
+    expect(parseBreakdownField('2026-03-04|adRequests|5')).to.deep.equal({ day: '2026-03-04', kind: 'adRequests', item: 5 });
     expect(parseBreakdownField('2026-03-04|adRequests')).to.equal(null);
   });
 
   it('answers each scope from the day documents of one grain per item, an account\'s own records once', () => {
-    const query = (dimension: 'campaign' | 'publisher', scope: string) => {
-      const { filter, itemField, grainOf } = scopeQueryOf(dimension, scope);
-      return { filter, itemField, grain: grainOf(7) };
-    };
-    expect(query('campaign', 'all')).to.deep.equal({ filter: { level: 'campaign' }, itemField: 'campaignId', grain: 'c:7' });
-    expect(query('campaign', 'co:50')).to.deep.equal({ filter: { level: 'campaign', campaignOwnerAccountId: '50' }, itemField: 'campaignId', grain: 'c:7' });
-    expect(query('campaign', 'po:60')).to.deep.equal({ filter: { level: 'campaignOnOwnersPublishers', accountId: '60', campaignOwnerAccountId: { $ne: '60' } }, itemField: 'campaignId', grain: 'c:7|po:60' });
-    expect(query('campaign', 'p:6|co:50')).to.deep.equal({ filter: { level: 'campaignPublisher', publisherId: 6, campaignOwnerAccountId: '50' }, itemField: 'campaignId', grain: 'cp:7:6' });
-    expect(query('publisher', 'po:60')).to.deep.equal({ filter: { level: 'publisher', publisherOwnerAccountId: '60' }, itemField: 'publisherId', grain: 'p:7' });
-    expect(query('publisher', 'co:50')).to.deep.equal({ filter: { level: 'publisherOnOwnersCampaigns', accountId: '50', publisherOwnerAccountId: { $ne: '50' } }, itemField: 'publisherId', grain: 'p:7|co:50' });
-    expect(query('publisher', 'c:5')).to.deep.equal({ filter: { level: 'campaignPublisher', campaignId: 5 }, itemField: 'publisherId', grain: 'cp:5:7' });
+    const query = (dimension: 'campaign' | 'publisher', scope: string) => ({ filter: scopeQueryOf(dimension, scope) });
+    expect(query('campaign', 'all')).to.deep.equal({ filter: { level: 'campaign' } });
+    expect(query('campaign', 'co:50')).to.deep.equal({ filter: { level: 'campaign', campaignOwnerAccountId: '50' } });
+    expect(query('campaign', 'po:60')).to.deep.equal({ filter: { level: 'campaignOnOwnersPublishers', accountId: '60', campaignOwnerAccountId: { $ne: '60' } } });
+    expect(query('campaign', 'p:6|co:50')).to.deep.equal({ filter: { level: 'campaignPublisher', publisherId: 6, campaignOwnerAccountId: '50' } });
+    expect(query('publisher', 'po:60')).to.deep.equal({ filter: { level: 'publisher', publisherOwnerAccountId: '60' } });
+    expect(query('publisher', 'co:50')).to.deep.equal({ filter: { level: 'publisherOnOwnersCampaigns', accountId: '50', publisherOwnerAccountId: { $ne: '50' } } });
+    expect(query('publisher', 'c:5')).to.deep.equal({ filter: { level: 'campaignPublisher', campaignId: 5 } });
   });
 
   it('adds what Redis holds that an item\'s day document has not applied, within the range', () => {
-    const stored: StoredItems = new Map([
-      [
-        1,
-        new Map<string, { counts: Record<string, number>; lastFold: number }>([
-          ['2026-03-05', { counts: { adRequests: 3 }, lastFold: 7 }],
-          ['2026-03-06', { counts: { adRequests: 5, clickedLinks: 1 }, lastFold: 9 }],
-        ]),
-      ],
-    ]);
+    const day = (date: string, counts: Record<string, number>, lastFold: number): StoredDay => ({ campaignId: 1, publisherId: null, day: date, lastFold, counts });
+    const stored = [day('2026-03-05', { adRequests: 3 }, 7), day('2026-03-06', { adRequests: 5, clickedLinks: 1 }, 9)];
     const parts = [
       { fold: 7, fields: new Map([['2026-03-05|adRequests|1', 3]]) }, // applied already
       { fold: 9, fields: new Map([['2026-03-05|adRequests|1', 2], ['2026-03-06|adRequests|1', 5]]) }, // the 5th's document is at 7
       { fold: OPEN_INTERVAL, fields: new Map([['2026-03-06|adRequests|2', 1], ['2026-03-09|adRequests|1', 4]]) },
     ];
-    expect(sumBreakdown(stored, parts, { to: '2026-03-08' })).to.deep.equal({ 1: { adRequests: 10, clickedLinks: 1 }, 2: { adRequests: 1 } });
-    expect(sumBreakdown(new Map(), parts, {})).to.deep.equal({ 1: { adRequests: 14 }, 2: { adRequests: 1 } });
+    expect(sumBreakdown('campaign', stored, parts, { to: '2026-03-08' })).to.deep.equal({ 1: { adRequests: 10, clickedLinks: 1 }, 2: { adRequests: 1 } });
+    expect(sumBreakdown('campaign', [], parts, {})).to.deep.equal({ 1: { adRequests: 14 }, 2: { adRequests: 1 } });
   });
 });

@@ -4,6 +4,7 @@ import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
 import { CountJournal, CountRecorder, DEFAULT_INTERVAL_MS, grainDaysOf, intervalEndOf, UnfoldedCounts, type GrainDays } from '../src';
 import { COUNT_FOLDING, CountFolder, TotalsStore, type DayDocument, type DayRange } from '../src/totals';
+import { foldCounts } from './fold-counts';
 
 describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
   const infra = testInfra();
@@ -144,20 +145,18 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     await recorder.countAdRequest(7, limit, { ...allocation('f-1'), publisherId: 7 }, clock.now());
     for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
     const [first] = await journal.pendingFolds();
-    const firstCounts = await journal.read(first!);
+    const firstCounts = await foldCounts(redis, journal, first!);
     // The paused folder has read the documents and checked its lease; then it stops past the lease, while
     // the next holder applies that fold and a later one. Only then does its write go out.
     const pausedWrite = totals.applyFolds([{ seq: first!, counts: firstCounts }], new Map(), {
-      guard: {
-        fence: early!,
-        stillHeld: async () => {
-          clock.advance(COUNT_FOLDING.leaseMs + 1);
-          await recorder.countAdRequest(7, limit, { ...allocation('f-2'), publisherId: 7 }, clock.now());
-          const next = folderOf();
-          await next.foldNow(true);
-          await next.stop();
-          return true;
-        },
+      fence: early!,
+      stillHeld: async () => {
+        clock.advance(COUNT_FOLDING.leaseMs + 1);
+        await recorder.countAdRequest(7, limit, { ...allocation('f-2'), publisherId: 7 }, clock.now());
+        const next = folderOf();
+        await next.foldNow(true);
+        await next.stop();
+        return true;
       },
     });
     const refused = await pausedWrite.then(
@@ -199,14 +198,13 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const documents = await totals.readRange(['c:90', 'c:92'], {});
       expect(documents.get('c:90')).to.deep.include({ lastFolds: { '2026-04-02': 102, '2026-04-03': 102 }, campaignOwnerAccountId: '900' });
       expect(documents.get('c:92')?.lastFolds).to.deep.equal({ '2026-04-03': 103 });
-      expect((await totals.readState()).appliedThrough).to.be.at.least(103);
     });
 
     it('adds to each grain only the folds it lacks when batches are cut differently after a crash', async () => {
       // Already applied above; applied again, alone and in other batches, nothing changes.
       await totals.applyFolds([folds[0]!], owners);
       await totals.applyFolds(folds.slice(1), owners);
-      await totals.apply(102, folds[1]!.counts, owners);
+      await totals.applyFolds([{ seq: 102, counts: folds[1]!.counts }], owners);
       expect(await stored()).to.deep.equal(expected);
       // A folder that died after writing c:90 of a batch 104-105; the next one applies 104 to 106.
       const later = [fold(104, { 'c:90': { '2026-04-03|adRequests': 1 }, 'c:91': { '2026-04-03|adRequests': 1 } }), fold(105, { 'c:91': { '2026-04-03|adRequests': 1 } })];
@@ -279,12 +277,10 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const { fence } = await totals.currentGuard();
       let races = 0;
       await totals.applyFolds([raced], owners, {
-        guard: {
-          fence,
-          stillHeld: async () => {
-            if (races++ === 0) await new TotalsStore(mongo, 5000).applyFolds([raced], owners, { guard: { fence, stillHeld: () => Promise.resolve(true) } });
-            return true;
-          },
+        fence,
+        stillHeld: async () => {
+          if (races++ === 0) await new TotalsStore(mongo, 5000).applyFolds([raced], owners, { fence, stillHeld: () => Promise.resolve(true) });
+          return true;
         },
       });
       expect(races, 'written again after the collision').to.be.at.least(2);
@@ -295,8 +291,8 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     it('refuses the write of a folder whose lease a later holder took, and stops its pass', async () => {
       const counts = fold(320, { 'c:97': { '2026-04-05|adRequests': 2 } });
       const { fence } = await totals.currentGuard();
-      await totals.applyFolds([counts], owners, { guard: { fence: fence + 1, stillHeld: () => Promise.resolve(true) } });
-      const stale = await totals.applyFolds([fold(321, { 'c:97': { '2026-04-05|adRequests': 3 } })], owners, { guard: { fence, stillHeld: () => Promise.resolve(true) } }).then(
+      await totals.applyFolds([counts], owners, { fence: fence + 1, stillHeld: () => Promise.resolve(true) });
+      const stale = await totals.applyFolds([fold(321, { 'c:97': { '2026-04-05|adRequests': 3 } })], owners, { fence, stillHeld: () => Promise.resolve(true) }).then(
         () => null,
         (error: unknown) => error as Error,
       );
@@ -323,64 +319,12 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       // The fold of June 2, applied once; applied again it adds nothing.
       for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
       const [seq] = await journal.pendingFolds();
-      const counts = await journal.read(seq!);
-      await totals.apply(seq!, counts, new Map());
-      await totals.apply(seq!, counts, new Map());
+      const counts = await foldCounts(redis, journal, seq!);
+      await totals.applyFolds([{ seq: seq!, counts }], new Map());
+      await totals.applyFolds([{ seq: seq!, counts }], new Map());
       const after = grainDaysOf((await totals.readRange([grain], {})).get(grain), (await unfolded.read([grain])).parts);
       expect(after['2026-06-02']).to.deep.equal({ adRequests: 1 });
       expect(after['2026-05-30']).to.deep.equal({ adRequests: 1 });
-    });
-  });
-
-  describe('moving an earlier version\'s month documents', () => {
-    it('moves month and hourly documents into day documents once, keeping which folds they hold', async () => {
-      const db = mongo.db!;
-      const store = new TotalsStore(mongo, 5000);
-      await db.collection('totals').insertMany([
-        { _id: 'c:60|2026-02' as never, grain: 'c:60', month: '2026-02', lastFold: 900, fence: 1, days: { '2026-02-01': { adRequests: 4, clickedLinks: 1 }, '2026-02-02': { adRequests: 2 } }, campaignOwnerAccountId: '600' },
-        { _id: 'all|2026-02' as never, grain: 'all', month: '2026-02', lastFold: 900, fence: 1, days: { '2026-02-01': { adRequests: 40 } } },
-      ]);
-      await db.collection('totals_hourly').insertOne({ _id: 'c:60|2026-02-01' as never, grain: 'c:60', day: '2026-02-01', startsAt: new Date('2026-02-01T00:00:00Z'), lastFold: 900, fence: 1, hours: { '07': { adRequests: 4 } } });
-      await store.migrateOnce(1);
-      await new TotalsStore(mongo, 5000).migrateOnce(1); // another replica's start: nothing left to move
-      const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name);
-      expect(names).to.not.include.members(['totals', 'totals_hourly']);
-      const days = await store.readRange(['c:60', 'all'], { from: '2026-02-01', to: '2026-02-28' });
-      expect(days.get('c:60')).to.deep.equal({ days: { '2026-02-01': { adRequests: 4, clickedLinks: 1 }, '2026-02-02': { adRequests: 2 } }, hours: {}, lastFolds: { '2026-02-01': 900, '2026-02-02': 900 }, campaignOwnerAccountId: '600', publisherOwnerAccountId: undefined });
-      expect(days.get('all')?.days).to.deep.equal({ '2026-02-01': { adRequests: 40 } });
-      expect((await store.readRange(['c:60'], { from: '2026-02-01', to: '2026-02-01' }, true)).get('c:60')?.hours).to.deep.equal({ '2026-02-01T07': { adRequests: 4 } });
-      // A fold they held, applied again after the move, adds nothing; a later one adds.
-      const counts = new Map([['c:60', new Map([['2026-02-01|adRequests', 4]])]]);
-      await store.applyFolds([{ seq: 900, counts }], new Map());
-      await store.applyFolds([{ seq: 901, counts }], new Map());
-      expect((await store.readRange(['c:60'], { from: '2026-02-01', to: '2026-02-01' })).get('c:60')?.days['2026-02-01']).to.deep.equal({ adRequests: 8, clickedLinks: 1 });
-    });
-
-    it('moves the previous release\'s hour documents (counts_hours) into the hours of the day documents, once', async () => {
-      const db = mongo.db!;
-      const store = new TotalsStore(mongo, 5000);
-      const key = { level: 'campaign', campaignId: 61 };
-      await store.applyFolds([{ seq: 950, counts: new Map([['c:61', new Map([['2026-02-03|adRequests', 3]])]]) }], new Map());
-      await db.collection('counts_hours').insertMany([
-        { _id: 'campaign|61||||2026-02-03' as never, ...key, day: '2026-02-03', startsAt: new Date('2026-02-03T00:00:00Z'), hours: { '09': { adRequests: 3 } }, lastFold: 950, fence: 1 },
-        // A day whose day document is missing (an earlier folder stopped between its two writes): it is made.
-        { _id: 'campaign|61||||2026-02-04' as never, ...key, day: '2026-02-04', startsAt: new Date('2026-02-04T00:00:00Z'), hours: { 10: { adRequests: 1 } }, campaignOwnerAccountId: '610', lastFold: 951, fence: 1 },
-      ]);
-      await store.migrateOnce(2);
-      await db.collection('counts_hours').insertOne({ _id: 'campaign|61||||2026-02-03' as never, ...key, day: '2026-02-03', hours: { '09': { adRequests: 3 } }, lastFold: 950, fence: 1 });
-      await new TotalsStore(mongo, 5000).migrateOnce(2); // a move cut short and run again: the same hours
-      expect((await db.listCollections({ name: 'counts_hours' }).toArray()).length).to.equal(0);
-      expect((await store.readRange(['c:61'], { from: '2026-02-03', to: '2026-02-04' }, true)).get('c:61')).to.deep.include({
-        hours: { '2026-02-03T09': { adRequests: 3 }, '2026-02-04T10': { adRequests: 1 } },
-        lastFolds: { '2026-02-03': 950, '2026-02-04': 951 },
-      });
-      expect((await store.readRange(['c:61'], {})).get('c:61')?.days).to.deep.equal({ '2026-02-03': { adRequests: 3 }, '2026-02-04': {} });
-      // A fold they held adds nothing; a later one adds to the day and its hour.
-      const counts = new Map([['c:61', new Map([['2026-02-03|adRequests', 3], ['2026-02-03T09|adRequests', 3]])]]);
-      await store.applyFolds([{ seq: 950, counts }], new Map());
-      await store.applyFolds([{ seq: 952, counts }], new Map());
-      expect((await store.readRange(['c:61'], { from: '2026-02-03', to: '2026-02-03' })).get('c:61')?.days['2026-02-03']).to.deep.equal({ adRequests: 6 });
-      expect((await store.readRange(['c:61'], { from: '2026-02-03', to: '2026-02-03' }, true)).get('c:61')?.hours).to.deep.equal({ '2026-02-03T09': { adRequests: 6 } });
     });
   });
 
@@ -437,7 +381,8 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
 
       // Two million more events, applied as the folder applies them.
       const million = (seq: number, day: string) => ({ seq, counts: new Map(grains.map((grain) => [grain, new Map([[`${day}|adRequests`, 500_000]])])) });
-      const { appliedThrough } = await store.readState();
+      // Numbered above every fold the folder applied: later intervals.
+      const appliedThrough = intervalEndOf(seeding.now(), DEFAULT_INTERVAL_MS);
       await store.applyFolds([million(appliedThrough + 1, '2026-01-15'), million(appliedThrough + 2, '2026-02-15')], new Map());
       await store.applyFolds([million(appliedThrough + 3, '2026-01-05'), million(appliedThrough + 4, '2026-03-10')], new Map());
       const after = { allTime: await read({}), week: await read(week) };

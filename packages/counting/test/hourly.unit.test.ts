@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { firstKeptHourlyDay, hourFieldOf, hoursOfDays, parseHourField } from '../src/hourly-layout';
-import { grainFieldsOf } from '../src/layout';
-import { grainDaysOf, grainHoursOf } from '../src/grain-days';
+import { firstKeptHourlyDay, grainFieldsOf, hourFieldOf, parseHourField } from '../src/layout';
+import { grainDaysOf } from '../src/unfolded';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
 const OPEN_INTERVAL = 1_775_000_000_000;
@@ -11,14 +10,6 @@ describe('hourly figures', () => {
     expect(hourFieldOf(new Date('2026-03-08T23:59:59.999Z'), 'adRequests')).to.equal('2026-03-08T23|adRequests');
     expect(parseHourField('2026-03-08T23|adRequests')).to.deep.equal({ day: '2026-03-08', hour: '23', kind: 'adRequests' });
     expect(parseHourField('2026-03-08|adRequests')).to.equal(null);
-  });
-
-  it('lists every hour of the days of a range, across a month', () => {
-    const hours = hoursOfDays('2026-02-28', '2026-03-01');
-    expect(hours).to.have.length(48);
-    expect(hours[0]).to.equal('2026-02-28T00:00:00.000Z');
-    expect(hours[24]).to.equal('2026-03-01T00:00:00.000Z');
-    expect(hours[47]).to.equal('2026-03-01T23:00:00.000Z');
   });
 
   it('keeps 35 days of hours: the first kept day is 34 days before today', () => {
@@ -43,11 +34,11 @@ describe('hourly figures', () => {
       { fold: 4, fields: new Map([['2026-03-08T09|adRequests', 2]]) },
       { fold: OPEN_INTERVAL, fields: new Map([['2026-03-08T10|adRequests', 1], ['2026-03-08|adRequests', 1]]) },
     ];
-    expect(grainHoursOf({ hours: { '2026-03-08T09': { adRequests: 2 } }, lastFolds: { '2026-03-08': 4 } }, parts)).to.deep.equal({
+    expect(grainDaysOf({ hours: { '2026-03-08T09': { adRequests: 2 } }, lastFolds: { '2026-03-08': 4 } }, parts, true)).to.deep.equal({
       '2026-03-08T09': { adRequests: 2 },
       '2026-03-08T10': { adRequests: 1 },
     });
-    expect(grainHoursOf(undefined, parts)['2026-03-08T09']).to.deep.equal({ adRequests: 2 });
+    expect(grainDaysOf(undefined, parts, true)['2026-03-08T09']).to.deep.equal({ adRequests: 2 });
     expect(grainDaysOf(undefined, parts)).to.deep.equal({ '2026-03-08': { adRequests: 1 } });
   });
 });

@@ -6,7 +6,7 @@
 import { createRedis, isInfrastructureError, waitForRedis, type Redis } from '@pilot/platform';
 import { TcpRelay, testInfra, waitFor } from '@pilot/testkit';
 import { expect } from 'chai';
-import { CountKeys, CountRecorder, UnfoldedCounts } from '../src';
+import { countKeys, CountRecorder, UnfoldedCounts } from '../src';
 
 describe('counting: an ad request whose count is answered after the deadline (real Redis through a relay)', function () {
   this.timeout(30_000);
@@ -54,7 +54,7 @@ describe('counting: an ad request whose count is answered after the deadline (re
     expect(isInfrastructureError(failure), String(failure)).to.equal(true);
     // The script ran in Redis all the same: one ad request in the totals, one point of the window taken.
     await waitFor(async () => (await adRequestsOf('p:8')) === 1, { message: 'the late request counted' });
-    expect(Number(await direct.get(new CountKeys(infra.redisPrefix).adRequestLimit(8)))).to.equal(1);
+    expect(Number(await direct.get(countKeys(infra.redisPrefix).adRequestLimit(8)))).to.equal(1);
     // The publisher's retry is a request of its own: counted on its own, once.
     const retry = await new CountRecorder(direct, infra.redisPrefix, 2000).countAdRequest(8, limit, allocation('late-2'), at);
     expect(retry).to.include({ counted: true, consumed: 2 });

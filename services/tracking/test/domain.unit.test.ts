@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { clickCounting, isPreviewAgent, judgeClick } from '../src/domain/click';
 import { characterCount, judgeDeliveryToken, parseDeliveryBody } from '../src/domain/delivery';
 import { dayOf, grainDaysOf, type GrainDays } from '@pilot/counting';
-import { parseStatsQuery, planStats, sumStats } from '../src/domain/stats';
+import { parseStatsQuery, planStats, sumHours, sumStats } from '../src/domain/stats';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
 const OPEN_INTERVAL = 1_775_000_000_000;
@@ -132,6 +132,16 @@ describe('click rules', () => {
 });
 
 describe('stats rules', () => {
+  it('answers every hour of the days of a range, across a month, zeros included', () => {
+    const { hours, adRequests } = sumHours([{ '2026-02-28T05': { adRequests: 2 } }, { '2026-03-01T23': { adRequests: 1 } }], { from: '2026-02-28', to: '2026-03-01' });
+    expect(hours.map(({ hour }) => hour)).to.have.length(48);
+    expect(hours[0]).to.deep.include({ hour: '2026-02-28T00:00:00.000Z', adRequests: 0 });
+    expect(hours[5]).to.deep.include({ hour: '2026-02-28T05:00:00.000Z', adRequests: 2 });
+    expect(hours[24]!.hour).to.equal('2026-03-01T00:00:00.000Z');
+    expect(hours[47]).to.deep.include({ hour: '2026-03-01T23:00:00.000Z', adRequests: 1 });
+    expect(adRequests).to.equal(3);
+  });
+
   it('reads the UTC date of an instant', () => {
     expect(dayOf(new Date('2026-05-01T23:59:59.999Z'))).to.equal('2026-05-01');
     expect(dayOf(new Date('2026-05-02T00:30:00+02:00'))).to.equal('2026-05-01');

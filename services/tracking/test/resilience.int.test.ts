@@ -48,10 +48,11 @@ describe('tracking: restarts, faults and configuration', () => {
       cleanup.push(() => mongo.close());
       for (const interval of await journal.closedIntervals(new Date(8.64e15), 0)) await journal.claim(interval);
       const [seq] = await journal.pendingFolds();
-      const counts = await journal.read(seq!);
+      const [fold] = await journal.readGrains([seq!], await world.redis.smembers(`${journal.keys.foldPrefix(seq!)}grains`));
+      const counts = fold!.counts;
       const owners = await journal.owners(['c:31', 'c:32', 'p:41', 'p:42']);
       const half = new Map([...counts].slice(0, Math.ceil(counts.size / 2)));
-      await new TotalsStore(mongo, 2000).apply(seq!, half, owners);
+      await new TotalsStore(mongo, 2000).applyFolds([{ seq: seq!, counts: half }], owners);
       expect(await read(), 'read with the fold half applied').to.deep.equal(expected);
 
       // Another folder takes over: it applies the whole fold, the half already there only once.
@@ -61,7 +62,7 @@ describe('tracking: restarts, faults and configuration', () => {
       expect(await read(), 'read after the fold').to.deep.equal(expected);
 
       // The same fold applied yet again (a folder that wakes up late) changes nothing.
-      await new TotalsStore(mongo, 2000).apply(seq!, counts, owners);
+      await new TotalsStore(mongo, 2000).applyFolds([{ seq: seq!, counts }], owners);
       expect(await read(), 'read after a repeated fold').to.deep.equal(expected);
     });
   });

@@ -1,14 +1,10 @@
 #!lua flags=allow-oom
--- Claims interval ARGV[1] for folding: its hashes are renamed under a fold numbered by the interval itself
--- (the instant it ends), or just above the last fold claimed when a writer with a late clock reopened an
--- interval already claimed. A document in MongoDB records the highest fold it holds, so the same interval
--- claimed again by a Redis that went back in time (a restore, a failover to a replica that missed the
--- claim) gets the same number and adds nothing there, while a reopened interval's new counts get a new one.
--- No step can fail half-way and strand counts: a grain whose hash is gone (a Redis that evicted it) is
--- skipped rather than failing RENAME, the interval leaves the open ones only once its fold is pending, and
--- the script runs whole even when Redis is out of memory (the allow-oom flag above; without it Redis may
--- refuse the script at a write in the middle): folding is what frees Redis' memory, so it must go on when
--- nothing else can.
+-- Claims interval ARGV[1]: its hashes are renamed under a fold numbered by the interval itself, or just
+-- above the last fold when a writer with a late clock reopened a claimed interval. A Redis gone back in
+-- time (a restore, a failover) claims an interval again under the same number, which MongoDB's documents
+-- record (`lastFold`) and skip. No step strands counts: an evicted grain's hash is skipped, the interval
+-- leaves the open ones only once its fold is pending, and allow-oom lets the script run whole when Redis
+-- is out of memory (folding is what frees it).
 -- KEYS: [1] open intervals, [2] pending folds, [3] the last fold's number.
 -- ARGV: [1] interval, [2] its prefix, [3] fold base prefix.
 -- Returns the fold's number, or 0 when the interval held nothing.

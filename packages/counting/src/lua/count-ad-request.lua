@@ -1,8 +1,6 @@
--- The ad request's limit and count in one step: a fixed window of ARGV[2] seconds from the publisher's
--- first request (as rate-limiter-flexible's Redis limiter keeps it), then, if within the limit and a
--- creative was chosen (a field to count, ARGV[7], is given), the count. Idempotent per allocation: the
--- allocation id joins a short-lived set, and a call that finds it there (ioredis resends a script whose
--- answer a broken connection lost) answers as the first did without counting again.
+-- The ad request's limit and count in one step: a fixed window of ARGV[2] seconds from the platform's
+-- first request (as rate-limiter-flexible keeps it), then, within it and with a field to count (ARGV[7]),
+-- the count. A call whose id is in the recent set (ioredis resending after a lost answer) counts nothing.
 -- KEYS: [1] limit, [2] open intervals, [3] owners, [4] recently counted ad requests.
 -- ARGV: [1] points, [2] window seconds, [3] allocation id ('' when nothing is chosen), [4] ttl ms of the
 --       recently counted set, [5 ..] countFact's from 5 (all '' and a grain count of 0 when nothing counts).

@@ -1,8 +1,5 @@
--- Counts a fact at most once per allocation: the allocation id joins the set of its hour (which expires
--- after ARGV[2] ms), and only the call that added it counts. Idempotent per call: the call's attempt id
--- joins a short-lived set of the minute, and a call that finds its allocation counted and its own attempt
--- id there is ioredis resending a script whose answer a broken connection lost: it answers 1 again,
--- without counting again.
+-- Counts a fact at most once per allocation: only the call that adds the allocation id to its hour's set
+-- counts. A call that finds its own attempt id in the minute's set is a resend: it answers 1 again.
 -- KEYS: [1] the hour's counted-once set, [2] hours with counted-once sets, [3] open intervals, [4] owners,
 --       [5] recent attempts.
 -- ARGV: [1] allocation id, [2] set ttl ms, [3] hour, [4] attempt id, [5 ..] countFact's from 5.

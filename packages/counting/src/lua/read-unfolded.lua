@@ -1,11 +1,9 @@
--- What MongoDB does not hold yet, for some grains (or, with none named, for every `cp:` grain, with the
--- owners of its campaign and platform: the report's), and the owners asked for.
+-- What MongoDB may not hold yet, for some grains (none named: every `cp:` grain, with its owners).
 -- KEYS: [1] open intervals, [2] pending folds, [3] applied folds, [4] owners, [5] the last fold's number.
 -- ARGV: [1] interval base prefix, [2] fold base prefix, [3] number of owner fields, [4 .. 3 + ARGV[3]]
 --       the owner fields, then the grains up to the end of ARGV.
 -- Returns {owner values}, then {number, grain, {field, value, ...}[, campaign owner, platform owner]} per
--- grain of an open interval (numbered as its fold will be at least: the interval, or above the last fold)
--- and of a fold (pending, or applied and kept).
+-- grain of an open interval (numbered as its fold will be at least) and of a pending or kept fold.
 
 local ownerCount = tonumber(ARGV[3])
 local owners = {}

@@ -1,9 +1,9 @@
--- Deletes at most ARGV[5] of the folds applied before ARGV[1] (ms), so that one call holds Redis for a
--- few milliseconds however large the folds, and the counted-once sets of the hours before ARGV[3].
+-- Deletes at most ARGV[5] of the folds applied before ARGV[1] (ms), and the counted-once sets of the hours
+-- before ARGV[3].
 -- KEYS: [1] applied folds, [2] hours with counted-once sets.
 -- ARGV: [1] applied cutoff ms, [2] fold base prefix, [3] hour cutoff, [4] counted-once base prefix,
 --       [5] most folds to delete.
--- Returns {folds removed, hours removed}.
+-- Returns the number of folds deleted.
 
 local folds = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, ARGV[5])
 for _, seq in ipairs(folds) do
@@ -17,4 +17,4 @@ for _, hour in ipairs(hours) do
   redis.call('DEL', ARGV[4] .. 'confirmed:' .. hour, ARGV[4] .. 'clicked:' .. hour)
   redis.call('ZREM', KEYS[2], hour)
 end
-return {#folds, #hours}
+return #folds

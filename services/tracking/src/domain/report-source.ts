@@ -3,7 +3,8 @@
  * report needs, so that a report by day and campaign reads a document per campaign and day, not one per
  * campaign, platform and day. Turns what each source holds into the report's cells. Pure.
  */
-import { unappliedCounts, type BreakdownDimension, type StoredItems, type UnfoldedPart } from '@pilot/counting';
+import { itemOf, unappliedCounts, type BreakdownDimension, type UnfoldedPart } from '@pilot/counting';
+import type { StoredDay } from '@pilot/counting/totals';
 import type { Cell, ReportDimension, ReportQuery } from './report';
 import type { DayFigures, HourFigures } from './stats';
 
@@ -42,7 +43,7 @@ export function cellsOfTotals(periods: Array<DayFigures | HourFigures>, fixed: F
  * The cells of a breakdown's scopes, an item's day each: its document's counts, plus what Redis holds of
  * the scope's breakdown grain above that document's `lastFold` (as the breakdown adds it), within the range.
  */
-export function cellsOfScopes(dimension: BreakdownDimension, scopes: Array<{ stored: StoredItems; parts: UnfoldedPart[] }>, filter: Fixed & { from?: string; to?: string }): Cell[] {
+export function cellsOfScopes(dimension: BreakdownDimension, scopes: Array<{ stored: StoredDay[]; parts: UnfoldedPart[] }>, filter: Fixed & { from?: string; to?: string }): Cell[] {
   const cells = new Map<string, Cell>();
   const cellOf = (item: number, day: string): Cell => {
     const id = `${item}|${day}`;
@@ -54,8 +55,8 @@ export function cellsOfScopes(dimension: BreakdownDimension, scopes: Array<{ sto
     return cell;
   };
   for (const { stored, parts } of scopes) {
-    for (const [item, days] of stored) for (const [day, { counts }] of days) addCounts(cellOf(item, day).counts, counts);
-    for (const { item, day, kind, count } of unappliedCounts(stored, parts, filter)) addCounts(cellOf(item, day).counts, { [kind]: count });
+    for (const document of stored) addCounts(cellOf(itemOf(dimension, document), document.day).counts, document.counts);
+    for (const { item, day, kind, count } of unappliedCounts(dimension, stored, parts, filter)) addCounts(cellOf(item, day).counts, { [kind]: count });
   }
   return [...cells.values()];
 }

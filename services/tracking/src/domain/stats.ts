@@ -4,7 +4,7 @@
  * validation, which grains answer a filter for an account, and adding their day counts into the answer.
  * Pure.
  */
-import { dayOf, firstKeptHourlyDay, hoursOfDays, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
+import { dayOf, firstKeptHourlyDay, HOUR_MS, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
 import { positiveIntOf } from '@pilot/platform';
 
 export interface StatsFilter {
@@ -183,6 +183,14 @@ export function parseGranularity(query: Record<string, unknown>, filter: Pick<St
   const firstKept = firstKeptHourlyDay(now);
   if (filter.from < firstKept) return { ok: false, code: 'hours_not_kept', detail: `hourly figures are kept from ${firstKept} on; ask for days before it` };
   return { ok: true, granularity: 'hour' };
+}
+
+/** The ISO instants of every hour of the UTC days from `from` to `to`, inclusive. */
+function hoursOfDays(from: string, to: string): string[] {
+  const hours: string[] = [];
+  const end = Date.parse(`${to}T00:00:00.000Z`) + DAY_MS;
+  for (let at = Date.parse(`${from}T00:00:00.000Z`); at < end; at += HOUR_MS) hours.push(new Date(at).toISOString());
+  return hours;
 }
 
 /** Adds the hour counts (`YYYY-MM-DDTHH`) of the chosen grains into the answer: every hour of the days from..to, zeros included. */

@@ -18,7 +18,7 @@ export async function readBreakdown(deps: Pick<TrackingDeps, 'totals' | 'unfolde
   const filter: StatsFilter = { ...query.filter, visibleTo };
   const merged: Record<string, Record<string, number>> = {};
   for (const { stored, parts } of await readChosenScopes(deps, query.by, filter)) {
-    for (const [id, kinds] of Object.entries(sumBreakdown(stored, parts, filter))) {
+    for (const [id, kinds] of Object.entries(sumBreakdown(query.by, stored, parts, filter))) {
       const item = (merged[id] ??= {});
       for (const [kind, count] of Object.entries(kinds)) item[kind] = (item[kind] ?? 0) + count;
     }

@@ -1,5 +1,5 @@
 import { parseField, parseHourField, TOTAL_KINDS, type UnfoldedPair } from '@pilot/counting';
-import type { PairQuery, StoredPairKey } from '@pilot/counting/totals';
+import type { PairQuery, StoredDay } from '@pilot/counting/totals';
 import { groupRows, pageOfRows, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
 import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-source';
 import type { StatsFilter } from '../domain/stats';
@@ -42,27 +42,19 @@ async function readSourceCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, 
 async function readCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: PairQuery, hourly: boolean): Promise<Iterable<Cell>> {
   const cells = new Map<string, Cell>();
   const lastFolds = new Map<string, number>();
-  const owners = new Map<string, Pick<StoredPairKey, 'campaignOwnerAccountId' | 'publisherOwnerAccountId'>>();
-  const cellOf = (key: Pick<StoredPairKey, 'campaignId' | 'publisherId' | 'day'>, slot: string, hour?: string): Cell => {
+  const owners = new Map<string, Pick<StoredDay, 'campaignOwnerAccountId' | 'publisherOwnerAccountId'>>();
+  const cellOf = (key: { campaignId: number; publisherId: number; day: string }, slot: string, hour?: string): Cell => {
     const id = `${pairKey(key.campaignId, key.publisherId)}:${slot}`;
     let cell = cells.get(id);
     if (!cell) cells.set(id, (cell = { campaignId: key.campaignId, publisherId: key.publisherId, day: key.day, hour, counts: {} }));
     return cell;
   };
-  const keep = (document: StoredPairKey) => {
+  for (const stored of await deps.totals.readPairs(query, hourly)) {
+    const document = { ...stored, campaignId: stored.campaignId!, publisherId: stored.publisherId! };
     lastFolds.set(`${pairKey(document.campaignId, document.publisherId)}:${document.day}`, document.lastFold);
     owners.set(pairKey(document.campaignId, document.publisherId), document);
-  };
-  if (hourly && query.from !== undefined && query.to !== undefined) {
-    for (const document of await deps.totals.readPairHours({ ...query, from: query.from, to: query.to })) {
-      keep(document);
-      for (const [hour, counts] of Object.entries(document.hours)) Object.assign(cellOf(document, `${document.day}T${hour}`, `${document.day}T${hour}:00:00.000Z`).counts, counts);
-    }
-  } else {
-    for (const document of await deps.totals.readPairs(query)) {
-      keep(document);
-      Object.assign(cellOf(document, document.day).counts, document.counts);
-    }
+    if (!hourly) Object.assign(cellOf(document, document.day).counts, document.counts);
+    else for (const [hour, counts] of Object.entries(document.hours ?? {})) Object.assign(cellOf(document, `${document.day}T${hour}`, `${document.day}T${hour}:00:00.000Z`).counts, counts);
   }
   for (const part of await deps.unfolded.readPairs()) {
     if (!visible(part, query, owners.get(pairKey(part.campaignId, part.publisherId)))) continue;
@@ -82,7 +74,7 @@ async function readCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query:
 }
 
 /** Whether an unfolded pair is within the filter and visible to the account (its owners: Redis', else the documents'). */
-function visible(part: UnfoldedPair, query: PairQuery, stored: Pick<StoredPairKey, 'campaignOwnerAccountId' | 'publisherOwnerAccountId'> | undefined): boolean {
+function visible(part: UnfoldedPair, query: PairQuery, stored: Pick<StoredDay, 'campaignOwnerAccountId' | 'publisherOwnerAccountId'> | undefined): boolean {
   if ((query.campaignId !== undefined && part.campaignId !== query.campaignId) || (query.publisherId !== undefined && part.publisherId !== query.publisherId)) return false;
   if (query.visibleTo === undefined) return true;
   const campaignOwner = part.campaignOwnerAccountId ?? stored?.campaignOwnerAccountId;

@@ -1,11 +1,12 @@
-import { breakdownGrainOf, type BreakdownDimension, type StoredItems, type UnfoldedPart } from '@pilot/counting';
+import { breakdownGrainOf, type BreakdownDimension, type UnfoldedPart } from '@pilot/counting';
+import type { StoredDay } from '@pilot/counting/totals';
 import { planBreakdown } from '../domain/breakdown';
 import { ownersOf, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
 
 /** A scope a breakdown reads: its day documents per item and day, and what Redis holds of its breakdown grain. */
 export interface ScopeRead {
-  stored: StoredItems;
+  stored: StoredDay[];
   parts: UnfoldedPart[];
 }
 
@@ -21,10 +22,10 @@ export async function readChosenScopes(deps: Pick<TrackingDeps, 'totals' | 'unfo
     plan.candidates.map((scope) => breakdownGrainOf(by, scope)),
     plan.ownerSubjects,
   );
-  const chosen = new Set(plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, stored)));
+  const chosen = new Set(plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, stored.flat())));
   return plan.candidates.flatMap((scope, index) => {
     if (!chosen.has(scope)) return [];
     const grain = breakdownGrainOf(by, scope);
-    return [{ stored: stored[index]!.items, parts: unfolded.parts.filter((part) => part.grain === grain) }];
+    return [{ stored: stored[index]!, parts: unfolded.parts.filter((part) => part.grain === grain) }];
   });
 }

@@ -1,4 +1,4 @@
-import { grainDaysOf, grainHoursOf } from '@pilot/counting';
+import { grainDaysOf } from '@pilot/counting';
 import { ownersOf, planStats, sumHours, sumStats, type HourlyStatsAnswer, type StatsAnswer, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
 
@@ -28,9 +28,10 @@ export async function readHourlyStats(deps: Pick<TrackingDeps, 'totals' | 'unfol
   const stored = await deps.totals.readRange(plan.candidates, filter, true);
   const unfolded = await deps.unfolded.read(plan.candidates, plan.ownerSubjects);
   const grains = plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, [...stored.values()])).map((grain) =>
-    grainHoursOf(
+    grainDaysOf(
       stored.get(grain),
       unfolded.parts.filter((part) => part.grain === grain),
+      true,
     ),
   );
   return sumHours(grains, filter);
