@@ -2,13 +2,14 @@
 import type { Redis } from 'ioredis';
 import { isBreakdownGrain } from './breakdown-layout';
 import { countKeys, type CountKeys, grainFieldsOf, hourOf, ONCE_MARGIN_MS } from './layout';
-import { countCommandsOn, type CountCommands } from './lua-commands';
+import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';
 
 /** A fold's counts: grain -> field -> count. */
 export type Fold = { seq: number; counts: Map<string, Map<string, number>> };
 
-/** Applied folds one sweep call deletes at most. */
+/** Applied folds one sweep call deletes at most; hashes one read-grains call reads at most. */
 const FOLDS_PER_SWEEP = 2;
+const HASHES_PER_READ = 2_000;
 const PASS_GRAINS_MS = 10 * 60_000;
 
 export class CountJournal {
@@ -67,18 +68,13 @@ export class CountJournal {
     await this.redis.del(passGrains);
   }
 
-  /** What these folds counted for these grains, fold by fold (in number order): one pipeline of HGETALLs. */
+  /** What these folds counted for these grains, fold by fold (in number order), a few thousand hashes a script call. */
   async readGrains(seqs: number[], grains: string[]): Promise<Fold[]> {
     const folds = new Map<number, Fold['counts']>(seqs.map((seq) => [seq, new Map()]));
-    const reads = grains.flatMap((grain) => seqs.map((seq) => ({ grain, seq })));
-    const pipeline = this.redis.pipeline();
-    for (const { grain, seq } of reads) pipeline.hgetall(`${this.keys.foldPrefix(seq)}g:${grain}`);
-    const replies = (await pipeline.exec()) ?? [];
-    reads.forEach(({ grain, seq }, index) => {
-      const [error, fields] = replies[index] as [Error | null, Record<string, string>];
-      if (error) throw error;
-      if (Object.keys(fields).length > 0) folds.get(seq)!.set(grain, new Map(Object.entries(fields).map(([field, value]) => [field, Number(value)])));
-    });
+    const step = Math.max(1, Math.floor(HASHES_PER_READ / seqs.length));
+    for (let start = 0; start < grains.length; start += step) {
+      for (const [grain, seq, pairs] of await this.commands.readGrains(`${this.keys.base}f:`, seqs.length, ...seqs, ...grains.slice(start, start + step))) folds.get(seq)!.set(grain, pairsToMap(pairs));
+    }
     return [...folds].filter(([, counts]) => counts.size > 0).map(([seq, counts]) => ({ seq, counts })).sort((a, b) => a.seq - b.seq);
   }
 

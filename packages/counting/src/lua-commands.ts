@@ -11,6 +11,7 @@ interface Replies {
   countEveryTime: number;
   claimInterval: number;
   sweep: number;
+  readGrains: [grain: string, seq: number, pairs: string[]][];
   readUnfolded: [owners: (string | null)[], ...parts: [seq: number, grain: string, pairs: string[], campaignOwner?: string | null, publisherOwner?: string | null][]];
 }
 
@@ -23,6 +24,7 @@ export const countCommandsOn = luaCommands<Replies>(LUA_DIR, 'pilotCount_', {
   countEveryTime: { file: 'count-every-time.lua', numberOfKeys: 2 },
   claimInterval: { file: 'claim-interval.lua', numberOfKeys: 3 },
   sweep: { file: 'sweep.lua', numberOfKeys: 2 },
+  readGrains: { file: 'read-grains.lua', numberOfKeys: 0 },
   readUnfolded: { file: 'read-unfolded.lua', numberOfKeys: 5 },
 });
 

@@ -17,24 +17,11 @@ type Owners = { campaignOwnerAccountId?: string; publisherOwnerAccountId?: strin
 
 export type DayDocument = GrainFields & Owners & { _id: string; day: string; lastFold: number; fence: number; hours?: HourCounts } & Record<string, unknown>;
 
-/** A grain's stored totals over the days read, and per day the `lastFold` of its document. */
-export interface StoredGrain extends Owners {
-  days: GrainDays;
-  /** `YYYY-MM-DDTHH` -> kind -> count, when read with the hours. */
-  hours: HourCounts;
-  lastFolds: Record<string, number>;
-}
+/** A grain's stored totals over the days read, its hours (`YYYY-MM-DDTHH`, when read with them), and per day its document's `lastFold`. */
+export type StoredGrain = Owners & { days: GrainDays; hours: HourCounts; lastFolds: Record<string, number> };
 
-/** A day document as the breakdowns and the report read it. */
-export interface StoredDay extends Owners {
-  campaignId: number | null;
-  publisherId: number | null;
-  day: string;
-  lastFold: number;
-  counts: Record<string, number>;
-  /** HH -> kind -> count, when read with the hours. */
-  hours?: HourCounts;
-}
+/** A day document as the breakdowns and the report read it (its hours, HH -> kind -> count, when read with them). */
+export type StoredDay = Owners & { campaignId: number | null; publisherId: number | null; day: string; lastFold: number; counts: Record<string, number>; hours?: HourCounts };
 
 /** The report's documents: the campaign-on-platform grain's, over the records `visibleTo` sees (all when undefined). */
 export interface PairQuery extends DayRange {
@@ -178,9 +165,7 @@ function countersOf(document: DayDocument): Record<string, number> {
   return counts;
 }
 
-function dayRangeOf(range: DayRange): { day?: Record<string, string> } {
-  const day: Record<string, string> = {};
-  if (range.from !== undefined) day.$gte = range.from;
-  if (range.to !== undefined) day.$lte = range.to;
-  return Object.keys(day).length > 0 ? { day } : {};
+function dayRangeOf({ from, to }: DayRange): { day?: Record<string, string> } {
+  if (from === undefined && to === undefined) return {};
+  return { day: { ...(from === undefined ? {} : { $gte: from }), ...(to === undefined ? {} : { $lte: to }) } };
 }
