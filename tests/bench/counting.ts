@@ -149,8 +149,8 @@ export async function seedCounts(system: BenchSystem, campaigns: Owned[], publis
 }
 
 export interface FoldProgress {
-  /** Folds claimed since the system started (the fold sequence), applied, still pending. */
-  claimed: number;
+  /** The last fold claimed, as the instant its interval ends (a fold is numbered by it); null before the first. */
+  lastClaimed: string | null;
   pending: number;
   openIntervals: number;
 }
@@ -158,7 +158,7 @@ export interface FoldProgress {
 export async function foldProgress(redis: Redis, prefix: string): Promise<FoldProgress> {
   const keys = countKeys(prefix);
   const [sequence, pending, open] = await Promise.all([redis.get(keys.foldSequence), redis.zcard(keys.pendingFolds), redis.zcard(keys.openIntervals)]);
-  return { claimed: Number(sequence ?? 0), pending, openIntervals: open };
+  return { lastClaimed: sequence ? new Date(Number(sequence)).toISOString() : null, pending, openIntervals: open };
 }
 
 export interface FoldWait {
@@ -184,7 +184,7 @@ export async function waitForFolding(system: BenchSystem, timeoutSeconds: number
       if (performance.now() - lastLog >= 15_000) {
         lastLog = performance.now();
         const progress = await foldProgress(redis, system.redisPrefix);
-        log(`   ${seconds.toFixed(0)} s: ${progress.openIntervals} intervals not claimed, ${progress.pending} folds claimed and not applied (${progress.claimed} claimed so far)`);
+        log(`   ${seconds.toFixed(0)} s: ${progress.openIntervals} intervals not claimed, ${progress.pending} folds claimed and not applied (the last claimed: ${progress.lastClaimed ?? 'none'})`);
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

@@ -801,8 +801,8 @@ async function main(): Promise<void> {
       const count = (value: number) => value.toLocaleString('en');
       const foldedWhen = (wait: FoldWait) =>
         wait.finished
-          ? `${wait.seconds.toFixed(0)} s after the folder started (${wait.after.claimed - wait.before.claimed} folds claimed, ${wait.after.claimed} in all)`
-          : `NOT finished ${wait.seconds.toFixed(0)} s after the folder started: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (${wait.after.claimed} claimed since the start, ${wait.before.pending} pending when the seeding ended)`;
+          ? `${wait.seconds.toFixed(0)} s after the folder started (the last fold claimed: ${wait.after.lastClaimed ?? 'none'})`
+          : `NOT finished ${wait.seconds.toFixed(0)} s after the folder started: ${wait.after.openIntervals} intervals not claimed, ${wait.after.pending} folds claimed and not applied (the last claimed: ${wait.after.lastClaimed ?? 'none'}, ${wait.before.pending} pending when the seeding ended)`;
       const grainDaysPerSecond = Math.round(left.totalsGrainDays / folding.seconds);
       // The fold's cost per 1,000 grain-days: the store's commands meanwhile (the folder's, and the
       // benchmark's wait), and the CPU of tracking (the folder), the store and Redis.
@@ -815,7 +815,7 @@ async function main(): Promise<void> {
       const collection = (value: number | null) => (value === null ? 'absent' : `${count(value)} documents`);
       report.push(
         `counting at volume: ${count(seeded.facts)} facts seeded through CountRecorder (${count(seeded.adRequests)} ad requests, ${count(seeded.confirmedDeliveries)} first confirmations, ${count(seeded.clickedLinks)} first clicks), allocations from ${seeded.firstDay} to ${seeded.lastDay}, ${campaignsOwned.length} campaigns (${STATS_CAMPAIGNS} of account ${STATS_ADVERTISER}), ${publishersOwned.length} publishers of ${PUBLISHER_OWNERS.length} owners`,
-        `seeding: ${seeded.seconds.toFixed(1)} s (${count(Math.round(seeded.facts / seeded.seconds))} facts/s, ${SEED_IN_FLIGHT} calls in flight); when it ended: ${folding.before.openIntervals} intervals not claimed, ${folding.before.pending} folds claimed and not applied, ${folding.before.claimed} claimed`,
+        `seeding: ${seeded.seconds.toFixed(1)} s (${count(Math.round(seeded.facts / seeded.seconds))} facts/s, ${SEED_IN_FLIGHT} calls in flight); when it ended: ${folding.before.openIntervals} intervals not claimed, ${folding.before.pending} folds claimed and not applied, the last claimed: ${folding.before.lastClaimed ?? 'none'}`,
         `CPU ms per 1,000 facts seeded: ${Object.entries(seedCpu)
           .filter(([, value]) => value >= 0.5)
           .map(([name, value]) => `${name} ${value.toFixed(0)}`)
