@@ -2,8 +2,7 @@
  * Breakdowns per campaign or platform within a *scope*, a grain that does not fix the dimension (README.md):
  * the day documents of one grain per item, plus Redis' never-folded breakdown grain of the scope. Pure.
  */
-import { UNFILLED_KIND, type CountedAllocation, type CountKind, type UnfilledAdRequest } from './layout';
-import type { DayRange, StoredDay } from './totals-store';
+import { UNFILLED_KIND, type CountedAllocation, type CountKind, type DayRange, type StoredDay, type UnfilledAdRequest } from './layout';
 
 export type BreakdownDimension = 'campaign' | 'publisher';
 

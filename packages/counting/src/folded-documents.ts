@@ -5,7 +5,7 @@
  */
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Filter } from 'mongodb';
 import { isBreakdownGrain } from './breakdown-layout';
-import { checkHeld, FoldingInterruptedError, type FoldGuard } from './folder';
+import { checkHeld, FoldingInterruptedError, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
 import { dayKeyOf, grainFieldsOf, parseField, parseHourField } from './layout';
 

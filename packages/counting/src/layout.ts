@@ -139,3 +139,14 @@ export function grainFieldsOf(grain: string): GrainFields {
 export function dayKeyOf(fields: GrainFields, day: string): string {
   return [fields.level, fields.campaignId ?? '', fields.publisherId ?? '', fields.accountId ?? '', fields.placementId ?? '', day].join('|');
 }
+
+/** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
+export type DayRange = { from?: string; to?: string };
+/** `<YYYY-MM-DD>` -> kind -> count. */
+export type GrainDays = Record<string, Record<string, number>>;
+/** The owners a document names of the campaign and the platform its grain names. */
+export type Owners = { campaignOwnerAccountId?: string; publisherOwnerAccountId?: string };
+/** A grain's stored totals over the days read, its hours (`YYYY-MM-DDTHH`, when read with them), and per day its document's `lastFold`. */
+export type StoredGrain = Owners & { days: GrainDays; hours: HourCounts; lastFolds: Record<string, number> };
+/** A day document as the breakdowns and the report read it (its hours, HH -> kind -> count, when read with them). */
+export type StoredDay = Owners & { campaignId: number | null; publisherId: number | null; day: string; lastFold: number; counts: Record<string, number>; hours?: HourCounts };

@@ -4,24 +4,11 @@ import { createDeclaredIndexes, Mixed, modelOf, storedSchema, type Connection, t
 import type { Collection, Filter } from 'mongodb';
 import { scopeQueryOf, type BreakdownDimension } from './breakdown-layout';
 import { writeFolds } from './folded-documents';
-import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder';
+import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
-import { DAY_MS, grainFieldsOf, HOURLY_RETENTION_DAYS, LEVELS, type GrainFields, type HourCounts } from './layout';
-import type { GrainDays } from './unfolded';
-
-/** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
-export type DayRange = { from?: string; to?: string };
-
-/** The owners a document names of the campaign and the platform its grain names. */
-type Owners = { campaignOwnerAccountId?: string; publisherOwnerAccountId?: string };
+import { DAY_MS, grainFieldsOf, HOURLY_RETENTION_DAYS, LEVELS, type DayRange, type GrainFields, type HourCounts, type Owners, type StoredDay, type StoredGrain } from './layout';
 
 export type DayDocument = GrainFields & Owners & { _id: string; day: string; lastFold: number; fence: number; hours?: HourCounts } & Record<string, unknown>;
-
-/** A grain's stored totals over the days read, its hours (`YYYY-MM-DDTHH`, when read with them), and per day its document's `lastFold`. */
-export type StoredGrain = Owners & { days: GrainDays; hours: HourCounts; lastFolds: Record<string, number> };
-
-/** A day document as the breakdowns and the report read it (its hours, HH -> kind -> count, when read with them). */
-export type StoredDay = Owners & { campaignId: number | null; publisherId: number | null; day: string; lastFold: number; counts: Record<string, number>; hours?: HourCounts };
 
 /** The report's documents: the campaign-on-platform grain's, over the records `visibleTo` sees (all when undefined). */
 export interface PairQuery extends DayRange {

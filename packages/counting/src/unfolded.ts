@@ -1,9 +1,8 @@
 /** The readers' side: what Redis holds that MongoDB may not (README.md), and the sum of the two. */
 import { asInfrastructureFault } from '@pilot/platform';
 import type { Redis } from 'ioredis';
-import { countKeys, type CountKeys, grainFieldsOf, parseField, parseHourField } from './layout';
+import { countKeys, type CountKeys, grainFieldsOf, type GrainDays, parseField, parseHourField, type StoredGrain } from './layout';
 import { countCommandsOn, pairsToMap, type CountCommands } from './lua-commands';
-import type { StoredGrain } from './totals-store';
 
 export interface UnfoldedPart {
   /** The fold's number; for an interval not claimed yet, the least number its fold will have. */
@@ -52,8 +51,6 @@ export class UnfoldedCounts {
   }
 }
 
-/** `<YYYY-MM-DD>` -> kind -> count. */
-export type GrainDays = Record<string, Record<string, number>>;
 type Parts = Array<Pick<UnfoldedPart, 'fold' | 'fields'>>;
 
 /** A grain's days (`hourly`: hours, `YYYY-MM-DDTHH`) as MongoDB holds them plus what Redis holds above each day's `lastFold`. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { breakdownCountsOf, parseBreakdownField, scopeQueryOf, sumBreakdown, unfilledBreakdownCountsOf } from '../src/breakdown-layout';
-import type { StoredDay } from '../src/totals-store';
+import type { StoredDay } from '../src/layout';
 
 /** An interval not claimed yet: Redis reports it under the least number its fold will have, above every fold applied. */
 const OPEN_INTERVAL = 1_775_000_000_000;

@@ -2,8 +2,8 @@ import { createLogger, createRedis, waitForRedis, type Redis } from '@pilot/plat
 import { connectMongo, mongoose, RetentionSweeper, type Connection } from '@pilot/storage';
 import { ManualClock, testInfra } from '@pilot/testkit';
 import { expect } from 'chai';
-import { CountJournal, CountRecorder, DEFAULT_INTERVAL_MS, grainDaysOf, intervalEndOf, UnfoldedCounts, type GrainDays } from '../src';
-import { COUNT_FOLDING, CountFolder, TotalsStore, type DayDocument, type DayRange } from '../src/totals';
+import { CountJournal, CountRecorder, DEFAULT_INTERVAL_MS, grainDaysOf, intervalEndOf, UnfoldedCounts, type DayRange, type GrainDays } from '../src';
+import { COUNT_FOLDING, CountFolder, TotalsStore, type DayDocument } from '../src/totals';
 import { foldCounts } from './fold-counts';
 
 describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {

@@ -3,8 +3,7 @@
  * report needs, so that a report by day and campaign reads a document per campaign and day, not one per
  * campaign, platform and day. Turns what each source holds into the report's cells. Pure.
  */
-import { itemOf, unappliedCounts, type BreakdownDimension, type UnfoldedPart } from '@pilot/counting';
-import type { StoredDay } from '@pilot/counting/totals';
+import { itemOf, unappliedCounts, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
 import type { Cell, ReportDimension, ReportQuery } from './report';
 import type { DayFigures, HourFigures } from './stats';
 

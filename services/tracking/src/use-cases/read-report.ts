@@ -1,5 +1,5 @@
-import { parseField, parseHourField, TOTAL_KINDS, type UnfoldedPair } from '@pilot/counting';
-import type { PairQuery, StoredDay } from '@pilot/counting/totals';
+import { parseField, parseHourField, TOTAL_KINDS, type StoredDay, type UnfoldedPair } from '@pilot/counting';
+import type { PairQuery } from '@pilot/counting/totals';
 import { groupRows, pageOfRows, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
 import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-source';
 import type { StatsFilter } from '../domain/stats';

@@ -1,5 +1,4 @@
-import { breakdownGrainOf, type BreakdownDimension, type UnfoldedPart } from '@pilot/counting';
-import type { StoredDay } from '@pilot/counting/totals';
+import { breakdownGrainOf, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
 import { planBreakdown } from '../domain/breakdown';
 import { ownersOf, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
