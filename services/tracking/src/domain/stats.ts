@@ -4,7 +4,7 @@
  * validation, which grains answer a filter for an account, and adding their day counts into the answer.
  * Pure.
  */
-import { dayOf, firstKeptHourlyDay, HOUR_MS, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
+import { DAY_MS, dayOf, firstKeptHourlyDay, HOUR_MS, TOTAL_KINDS, UNFILLED_KIND, type GrainDays, type HourCounts } from '@pilot/counting';
 import { positiveIntOf } from '@pilot/platform';
 
 export interface StatsFilter {
@@ -165,7 +165,6 @@ export function sumStats(grains: GrainDays[], range: Pick<StatsFilter, 'from' | 
 
 /** At most this many days between `from` and `to` of an hourly answer (API.md). */
 export const MAX_HOURLY_SPAN_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 export type GranularityResult = { ok: true; granularity: 'day' | 'hour' } | { ok: false; code: string; detail: string };
 
