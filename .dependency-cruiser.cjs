@@ -27,7 +27,8 @@ const platformLayerRules = PLATFORM_LAYERS.map((areas, layer) => {
     comment: `${areas.join(', ')} import${below.length ? ` no area of the platform but ${below.join(', ')}` : ' no other area of the platform'}.`,
     severity: 'error',
     from: { path: `${PLATFORM}(${areas.join('|')})/` },
-    to: { path: PLATFORM, pathNot: [`${PLATFORM}$1/`, ...(below.length ? [`${PLATFORM}(${below.join('|')})/`] : [])] },
+    // The tracing entry's own rules say who may import it (below).
+    to: { path: PLATFORM, pathNot: [`${PLATFORM}$1/`, `${PLATFORM}tracing/index\\.ts$`, ...(below.length ? [`${PLATFORM}(${below.join('|')})/`] : [])] },
   };
 });
 
@@ -63,10 +64,17 @@ module.exports = {
     },
     {
       name: 'platform-tracing-only-from-its-entry',
-      comment: 'Tracing starts before express and http load, so nothing in the platform pulls it in with them.',
+      comment:
+        'Tracing starts before express and http load, so nothing in the platform pulls it in with them; the service app alone asks its entry (which loads no SDK) whether it started, for the server spans.',
       severity: 'error',
-      from: { path: PLATFORM, pathNot: `${PLATFORM}tracing/` },
+      from: { path: PLATFORM, pathNot: [`${PLATFORM}tracing/`, `${PLATFORM}http/app\\.ts$`] },
       to: { path: `${PLATFORM}tracing/` },
+    },
+    {
+      name: 'platform-service-app-meets-tracing-at-its-entry',
+      severity: 'error',
+      from: { path: `${PLATFORM}http/app\\.ts$` },
+      to: { path: `${PLATFORM}tracing/`, pathNot: `${PLATFORM}tracing/index\\.ts$` },
     },
     {
       name: 'storage-builds-on-the-platform',

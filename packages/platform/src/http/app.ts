@@ -13,6 +13,7 @@ import type { Logger } from '../logging';
 import { httpLogger, networkLogSampleRateOf } from '../logging';
 import { createMetrics, readinessMetrics, type Registry } from '../metrics';
 import { errorHandler, notFoundHandler, problems, PUBLIC_BASE_URL_LOCAL } from '../problems';
+import { serverSpans, tracingStarted } from '../tracing';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -94,6 +95,8 @@ export function createServiceApp(options: ServiceAppOptions): ServiceApp {
   const metrics = createMetrics(options.service, options.registry);
   const readiness = readinessMetrics(metrics.registry);
 
+  // First: the request's span is active for everything after it, its log line included.
+  if (tracingStarted()) app.use(serverSpans());
   app.use(httpLogger(options.logger, { sampledPaths: NETWORK_PATHS, sampleRate: networkLogSampleRateOf(process.env) }));
   if (options.securityHeaders) app.use(helmet(options.securityHeaders));
   app.use(metrics.middleware);

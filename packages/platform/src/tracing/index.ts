@@ -13,6 +13,14 @@ import type * as Sdk from './sdk';
 import type { Tracing } from './sdk';
 
 export type { Tracing } from './sdk';
+export { serverSpans } from './server-spans';
+
+let started = false;
+
+/** True once startTracing started the SDK in this process: the service's app then starts a span per request. */
+export function tracingStarted(): boolean {
+  return started;
+}
 
 /**
  * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (or a span processor is given: tests); null
@@ -21,6 +29,7 @@ export type { Tracing } from './sdk';
  */
 export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env, options: { spanProcessor?: SpanProcessor } = {}): Tracing | null {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !options.spanProcessor) return null;
+  started = true;
   // A synchronous require on purpose: the instrumentations must patch modules before they are loaded.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startSdk } = require('./sdk') as typeof Sdk;

@@ -1,6 +1,6 @@
 /** The OpenTelemetry SDK and its instrumentations (see index.ts), kept apart so they load only when tracing is on. */
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import type { Attributes, Span } from '@opentelemetry/api';
+import type { RequestOptions } from 'node:http';
+import { context, propagation, trace, TraceFlags, type Attributes } from '@opentelemetry/api';
 import { redactUrl } from '../logging';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -19,30 +19,28 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** Probes and scrapes are not traced: they would be most of the spans and say nothing. */
-const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
-
-/** Click tokens ride in paths: a span names the path without them, as the logs do. */
-function redactedPathAttributes(path: string | undefined, origin = ''): Attributes {
+/** Click tokens ride in paths: a client span names the path without them, as the logs do. */
+function redactedPathAttributes(path: string | undefined, origin: string): Attributes {
   if (!path) return {};
   const redacted = redactUrl(path);
   if (redacted === path) return {};
-  const full = origin ? { 'url.full': `${origin}${redacted}`, 'http.url': `${origin}${redacted}` } : {};
-  return { 'url.path': redacted.split('?')[0], 'http.target': redacted, ...full };
+  return { 'url.path': redacted.split('?')[0], 'http.target': redacted, 'url.full': `${origin}${redacted}`, 'http.url': `${origin}${redacted}` };
 }
 
 /**
- * Names a recorded server span by the Express route that answered (`GET /api/workspace/campaigns/:id`), with
- * `http.route`. Express is not instrumented itself: wrapping every layer of every request cost more than
- * the rest of tracing together, sampled or not; the route is read once, when a kept span ends.
+ * A call made in a trace that is not sampled: its context is put in the headers here and the
+ * instrumentation does nothing more. Its client span would record nothing (only a local root is recorded in
+ * such a trace, sampling.ts), and starting it (a score of attributes, the request's and the answer's listeners bound)
+ * was most of what tracing cost the gateway's forward of an unsampled ad request. Sampled calls, and calls
+ * outside any trace (a new root), get their client span.
  */
-function namedByRoute(span: Span, request: ClientRequest | IncomingMessage): void {
-  if (!span.isRecording()) return;
-  const { route, baseUrl, method } = request as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
-  if (typeof route?.path !== 'string') return;
-  const path = `${baseUrl ?? ''}${route.path}`;
-  span.setAttribute('http.route', path);
-  span.updateName(`${method ?? 'GET'} ${path}`);
+function propagatedOnly(options: RequestOptions): boolean {
+  const active = trace.getSpanContext(context.active());
+  if (!active || (active.traceFlags & TraceFlags.SAMPLED) !== 0) return false;
+  const headers: Record<string, unknown> = { ...(options.headers as Record<string, unknown> | undefined) };
+  propagation.inject(context.active(), headers);
+  options.headers = headers as RequestOptions['headers'];
+  return true;
 }
 
 /**
@@ -60,10 +58,10 @@ export function startSdk(service: string, env: NodeJS.ProcessEnv, options: { spa
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
+      // Outgoing calls only: a request's server span is the service app's (server-spans.ts).
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
-        startIncomingSpanHook: (req) => redactedPathAttributes(req.url),
-        applyCustomAttributesOnSpan: namedByRoute,
+        disableIncomingRequestInstrumentation: true,
+        ignoreOutgoingRequestHook: propagatedOnly,
         startOutgoingSpanHook: (options) =>
           redactedPathAttributes(options.path ?? undefined, `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port ? `:${options.port}` : ''}`),
       }),
