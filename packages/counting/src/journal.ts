@@ -53,9 +53,9 @@ export class CountJournal {
    */
   async *chunksOf(seqs: number[], grainsPerChunk: number): AsyncGenerator<{ folds: Fold[]; owners: Map<string, string> }> {
     const { passGrains } = this.keys;
-    await this.redis.del(passGrains);
-    let gathered = 0;
-    for (const seq of seqs) [[, gathered]] = (await this.redis.multi().sunionstore(passGrains, passGrains, `${this.keys.foldPrefix(seq)}grains`).pexpire(passGrains, PASS_GRAINS_MS).exec()) as [[null, number]];
+    if (seqs.length === 0) return;
+    const foldGrains = seqs.map((seq) => `${this.keys.foldPrefix(seq)}grains`);
+    const [[, gathered]] = (await this.redis.multi().sunionstore(passGrains, ...foldGrains).pexpire(passGrains, PASS_GRAINS_MS).exec()) as [[null, number]];
     if (gathered === 0) return;
     let cursor = '0';
     do {
