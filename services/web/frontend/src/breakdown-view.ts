@@ -2,6 +2,7 @@
  * The figures of a breakdown table (campaigns or platforms for a period): per row the three totals, the
  * click-through rate and the fill, each with its change against the previous period of equal length.
  */
+import { DATE, dateOfDay, dayNumber } from './calendar-days';
 import { formatChange, formatShare } from './format';
 
 export interface BreakdownItem {
@@ -20,28 +21,17 @@ export const FIGURES: ReadonlyArray<{ key: Figure; label: string }> = [
   { key: 'clickedLinks', label: 'Clicks' },
 ];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function dayOf(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-}
-
-function dateOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
 /**
  * The period of equal length that ends the day before `from` (both ends included: 1 to 7 May comes after
  * 24 to 30 April). All time, or a range that is not two dates in order, has none.
  */
 export function previousRange(range: { from: string; to: string }): { from: string; to: string } | null {
   if (!DATE.test(range.from) || !DATE.test(range.to)) return null;
-  const first = dayOf(range.from);
-  const last = dayOf(range.to);
+  const first = dayNumber(range.from);
+  const last = dayNumber(range.to);
   if (!Number.isFinite(first) || !Number.isFinite(last) || last < first) return null;
   const length = last - first + 1;
-  return { from: dateOf(first - length), to: dateOf(first - 1) };
+  return { from: dateOfDay(first - length), to: dateOfDay(first - 1) };
 }
 
 /**

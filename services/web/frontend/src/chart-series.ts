@@ -3,6 +3,7 @@
  * shown, days without events as zeros, so the x-axis is a timeline; the series in one fixed order that the
  * bars and the legend both follow, in colours of at least 4.5:1 on white (the legend writes the names in them).
  */
+import { DATE, dateOfDay, dayNumber } from './calendar-days';
 import type { Stats, Totals } from './types';
 
 export const SERIES: ReadonlyArray<{ key: keyof Totals; name: string; color: string }> = [
@@ -28,17 +29,6 @@ export function seriesOrder(item: { dataKey?: unknown }): number {
 /** The most days one chart draws as days; a longer range is drawn by month (the table and the CSV keep every day). */
 export const MAX_CHART_DAYS = 366;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function dayNumber(date: string): number {
-  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
-}
-
-function dateOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
 /**
  * Every day from `from` (or the first day with events) to `to` (or the last day with events), each with
  * its totals or zeros, however long the range. No events and no range: no days.
@@ -51,7 +41,7 @@ export function timeline(days: Stats['days'], range: { from?: string; to?: strin
   if (first === null || last === null || last < first) return [];
   const filled: Stats['days'] = [];
   for (let day = first; day <= last; day += 1) {
-    const date = dateOf(day);
+    const date = dateOfDay(day);
     filled.push(known.get(date) ?? { date, adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 });
   }
   return filled;

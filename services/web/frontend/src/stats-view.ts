@@ -2,6 +2,7 @@
  * What the totals panels compute from a stats answer:
  * the two rates, the date presets as UTC date ranges, and the per-day rows as CSV.
  */
+import { daysBefore } from './calendar-days';
 import { formatShare } from './format';
 import type { Stats } from './types';
 
@@ -23,14 +24,12 @@ export const PRESETS = [
 ] as const;
 export type Preset = (typeof PRESETS)[number]['id'];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The UTC date range of a preset, ending today (UTC); "all" has no bounds. 7 days are today and the 6 before. */
 export function presetRange(preset: Preset, now: Date): { from: string; to: string } {
   if (preset === 'all') return { from: '', to: '' };
   const days = preset === 'today' ? 1 : preset === '7d' ? 7 : 30;
   const to = now.toISOString().slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const from = daysBefore(to, days - 1);
   return { from, to };
 }
 
