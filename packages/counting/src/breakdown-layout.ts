@@ -34,17 +34,19 @@ export function itemOf(dimension: BreakdownDimension, document: StoredDay): numb
 /** The per-item counts of a scope within `range`: its documents' plus what Redis holds that they lack. */
 export function sumBreakdown(dimension: BreakdownDimension, stored: StoredDay[], parts: UnfoldedParts, range: DayRange): ItemCounts {
   const sums: ItemCounts = {};
-  const add = (item: number, kind: string, count: number) => {
+  for (const { item, kind, count } of breakdownCounts(dimension, stored, parts, range)) {
     const counts = (sums[item] ??= {});
     counts[kind] = (counts[kind] ?? 0) + count;
-  };
-  for (const document of stored) for (const [kind, count] of Object.entries(document.counts)) add(itemOf(dimension, document), kind, count);
-  for (const { item, kind, count } of unappliedCounts(dimension, stored, parts, range)) add(item, kind, count);
+  }
   return sums;
 }
 
-/** Each count of a breakdown grain within `range` that its item's day document has not applied (a fold above its `lastFold`). */
-export function* unappliedCounts(dimension: BreakdownDimension, stored: StoredDay[], parts: UnfoldedParts, range: DayRange): Generator<{ item: number; day: string; kind: string; count: number }> {
+/** Each count of a scope within `range`: its documents', then what their folds have not applied (callers sum). */
+export function* breakdownCounts(dimension: BreakdownDimension, stored: StoredDay[], parts: UnfoldedParts, range: DayRange): Generator<{ item: number; day: string; kind: string; count: number }> {
+  for (const document of stored) {
+    const item = itemOf(dimension, document);
+    for (const [kind, count] of Object.entries(document.counts)) yield { item, day: document.day, kind, count };
+  }
   const lastFolds = new Map(stored.map((document) => [`${itemOf(dimension, document)}|${document.day}`, document.lastFold]));
   for (const part of parts) {
     for (const [field, count] of part.fields) {

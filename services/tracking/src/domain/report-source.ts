@@ -3,7 +3,7 @@
  * report needs, so that a report by day and campaign reads a document per campaign and day, not one per
  * campaign, platform and day. Turns what each source holds into the report's cells. Pure.
  */
-import { itemOf, unappliedCounts, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
+import { breakdownCounts, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
 import type { Cell, ReportDimension, ReportQuery } from './report';
 import type { DayFigures, HourFigures } from './stats';
 
@@ -54,12 +54,10 @@ export function cellsOfScopes(dimension: BreakdownDimension, scopes: Array<{ sto
     return cell;
   };
   for (const { stored, parts } of scopes) {
-    for (const document of stored) addCounts(cellOf(itemOf(dimension, document), document.day).counts, document.counts);
-    for (const { item, day, kind, count } of unappliedCounts(dimension, stored, parts, filter)) addCounts(cellOf(item, day).counts, { [kind]: count });
+    for (const { item, day, kind, count } of breakdownCounts(dimension, stored, parts, filter)) {
+      const { counts } = cellOf(item, day);
+      counts[kind] = (counts[kind] ?? 0) + count;
+    }
   }
   return [...cells.values()];
-}
-
-function addCounts(into: Record<string, number>, counts: Record<string, number>): void {
-  for (const [kind, count] of Object.entries(counts)) into[kind] = (into[kind] ?? 0) + count;
 }
