@@ -3,9 +3,9 @@
  * (createServiceApp) when tracing is on, in place of the HTTP instrumentation's incoming side: that one
  * reads a score of attributes, starts the span and binds the request's and the response's listeners
  * before the sampler has a say, on every request. Here a request whose trace is not kept costs the
- * context's extraction, the head decision and a span that records nothing; the attributes and the route's
- * name are read only for a span that is exported (its trace sampled, or its answer a 5xx: sampling.ts keeps
- * every error). The request's listeners are not bound to its context: the body parser keeps the context of
+ * context's extraction, the head decision and a bare span (the local root sampling.ts records so that an
+ * error is kept); the attributes and the route's name are read only for a span that is exported (its trace
+ * sampled, or its answer a 5xx). The request's listeners are not bound to its context: the body parser keeps the context of
  * the middleware that waits for the body (the handler after a late body runs in its trace: tested).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,7 +14,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { redactUrl } from '../logging';
 
 /** Probes and scrapes are not traced: they would be most of the spans and say nothing. */
-export const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
+const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
 const tracer = trace.getTracer('@pilot/platform/http');
 
