@@ -29,16 +29,17 @@ function redactedPathAttributes(path: string | undefined, origin: string): Attri
 
 /**
  * A call made in a trace that is not sampled: its context is put in the headers here and the
- * instrumentation does nothing more. Its client span would record nothing (only a local root is recorded in
- * such a trace, sampling.ts), and starting it (a score of attributes, the request's and the answer's listeners bound)
- * was most of what tracing cost the gateway's forward of an unsampled ad request. Sampled calls, and calls
- * outside any trace (a new root), get their client span.
+ * instrumentation does nothing more. Its client span would record nothing (only a local root is recorded
+ * in such a trace, sampling.ts), and starting it (a score of attributes, the request's and the answer's
+ * listeners bound) was most of what tracing cost the gateway's forward of an unsampled ad request. Sampled
+ * calls, and calls outside any trace (a new root), get their client span.
  */
 function propagatedOnly(options: RequestOptions): boolean {
-  const active = trace.getSpanContext(context.active());
+  const current = context.active();
+  const active = trace.getSpanContext(current);
   if (!active || (active.traceFlags & TraceFlags.SAMPLED) !== 0) return false;
   const headers: Record<string, unknown> = { ...(options.headers as Record<string, unknown> | undefined) };
-  propagation.inject(context.active(), headers);
+  propagation.inject(current, headers);
   options.headers = headers as RequestOptions['headers'];
   return true;
 }

@@ -4,9 +4,10 @@
  * reads a score of attributes, starts the span and binds the request's and the response's listeners
  * before the sampler has a say, on every request. Here a request whose trace is not kept costs the
  * context's extraction, the head decision and a bare span (the local root sampling.ts records so that an
- * error is kept); the attributes and the route's name are read only for a span that is exported (its trace
- * sampled, or its answer a 5xx). The request's listeners are not bound to its context: the body parser keeps the context of
- * the middleware that waits for the body (the handler after a late body runs in its trace: tested).
+ * error is kept); the attributes and the route's name are read only for a span that is exported (its
+ * trace sampled, or its answer a 5xx). The request's listeners are not bound to its context: the body
+ * parser keeps the context of the middleware that waits for the body (a handler after a late body runs in
+ * its request's trace: tested).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Span } from '@opentelemetry/api';

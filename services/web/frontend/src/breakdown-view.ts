@@ -2,7 +2,7 @@
  * The figures of a breakdown table (campaigns or platforms for a period): per row the three totals, the
  * click-through rate and the fill, each with its change against the previous period of equal length.
  */
-import { DATE, dateOfDay, dayNumber } from './calendar-days';
+import { dateOfDay, dayNumber, isCalendarDate } from './calendar-days';
 import { formatChange, formatShare } from './format';
 
 export interface BreakdownItem {
@@ -26,7 +26,7 @@ export const FIGURES: ReadonlyArray<{ key: Figure; label: string }> = [
  * 24 to 30 April). All time, or a range that is not two dates in order, has none.
  */
 export function previousRange(range: { from: string; to: string }): { from: string; to: string } | null {
-  if (!DATE.test(range.from) || !DATE.test(range.to)) return null;
+  if (!isCalendarDate(range.from) || !isCalendarDate(range.to)) return null;
   const first = dayNumber(range.from);
   const last = dayNumber(range.to);
   if (!Number.isFinite(first) || !Number.isFinite(last) || last < first) return null;

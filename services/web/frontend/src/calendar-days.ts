@@ -1,7 +1,11 @@
 /** UTC calendar days as the API names them (`YYYY-MM-DD`), and their numbers (days since 1970-01-01) for arithmetic. */
-export const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
+
+/** True for a value written as a calendar date (`2026-12-07`). */
+export function isCalendarDate(value: string): boolean {
+  return CALENDAR_DATE.test(value);
+}
 
 /** The day's number: 1970-01-01 is 0. */
 export function dayNumber(date: string): number {

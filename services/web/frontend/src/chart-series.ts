@@ -3,7 +3,7 @@
  * shown, days without events as zeros, so the x-axis is a timeline; the series in one fixed order that the
  * bars and the legend both follow, in colours of at least 4.5:1 on white (the legend writes the names in them).
  */
-import { DATE, dateOfDay, dayNumber } from './calendar-days';
+import { dateOfDay, dayNumber, isCalendarDate } from './calendar-days';
 import type { Stats, Totals } from './types';
 
 export const SERIES: ReadonlyArray<{ key: keyof Totals; name: string; color: string }> = [
@@ -36,8 +36,8 @@ export const MAX_CHART_DAYS = 366;
 export function timeline(days: Stats['days'], range: { from?: string; to?: string } = {}): Stats['days'] {
   const known = new Map(days.map((day) => [day.date, day]));
   const eventDays = days.map((day) => dayNumber(day.date)).filter(Number.isFinite);
-  const first = range.from && DATE.test(range.from) ? dayNumber(range.from) : eventDays.length ? Math.min(...eventDays) : null;
-  const last = range.to && DATE.test(range.to) ? dayNumber(range.to) : eventDays.length ? Math.max(...eventDays) : null;
+  const first = range.from && isCalendarDate(range.from) ? dayNumber(range.from) : eventDays.length ? Math.min(...eventDays) : null;
+  const last = range.to && isCalendarDate(range.to) ? dayNumber(range.to) : eventDays.length ? Math.max(...eventDays) : null;
   if (first === null || last === null || last < first) return [];
   const filled: Stats['days'] = [];
   for (let day = first; day <= last; day += 1) {

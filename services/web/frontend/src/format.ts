@@ -3,6 +3,8 @@
  * rounded to one decimal that never read as a whole they have not reached (nor as nothing when there is
  * some), and every time in UTC, labelled.
  */
+import { isCalendarDate } from './calendar-days';
+
 const COUNT = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const SHARE = new Intl.NumberFormat('en', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const DATE = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
@@ -63,7 +65,7 @@ export function formatDateTime(value: string | Date): string {
 
 /** "27 Nov 2026" for a UTC calendar date (YYYY-MM-DD) or an instant's UTC day. */
 export function formatDate(value: string | Date): string {
-  const at = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : instant(value);
+  const at = typeof value === 'string' && isCalendarDate(value) ? new Date(`${value}T00:00:00Z`) : instant(value);
   return DATE.format(at);
 }
 

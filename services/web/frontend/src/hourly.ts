@@ -2,6 +2,7 @@
  * A day's hourly figures (stats with granularity=hour): every UTC hour of the day, quiet hours as zeros and
  * hours still to come marked as such (they have no figures yet, not zero), and the hours so far as CSV.
  */
+import { isCalendarDate } from './calendar-days';
 import type { Totals } from './types';
 
 export interface HourFigures {
@@ -23,7 +24,7 @@ export type DayHour = HourFigures & { toCome: boolean };
  */
 export function dayHours(hours: readonly HourFigures[], date: string, now: Date): DayHour[] {
   const start = Date.parse(`${date}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !Number.isFinite(start)) return [];
+  if (!isCalendarDate(date) || !Number.isFinite(start)) return [];
   const known = new Map(hours.map((hour) => [Date.parse(hour.hour), hour]));
   return Array.from({ length: 24 }, (_, index) => {
     const at = start + index * HOUR_MS;

@@ -2,7 +2,7 @@
  * The report page's model (GET /api/workspace/stats/report, API.md): its dimensions, the address's
  * parameters read into a request the service accepts, and the words of its columns. Pure.
  */
-import { DATE, dayNumber, daysBefore } from './calendar-days';
+import { dayNumber, daysBefore, isCalendarDate } from './calendar-days';
 import { presetRange, type Preset } from './stats-view';
 
 export const DIMENSIONS = [
@@ -68,13 +68,12 @@ export function sortOf(sort: string, dimensions: readonly Dimension[]): ReportFi
   return dimensions[0] === 'day' || dimensions[0] === 'hour' ? dimensions[0] : 'adRequests';
 }
 
-
 /**
  * The period: a preset, or custom dates (both, in order); a report by hour keeps to 7 days (the last 7 of
  * a longer period, said by `clipped`).
  */
 export function periodOf(preset: Preset | null, from: string, to: string, hourly: boolean, now: Date): { from: string; to: string; clipped: boolean } {
-  let range = preset ? presetRange(preset, now) : DATE.test(from) && DATE.test(to) && from <= to ? { from, to } : presetRange('7d', now);
+  let range = preset ? presetRange(preset, now) : isCalendarDate(from) && isCalendarDate(to) && from <= to ? { from, to } : presetRange('7d', now);
   if (hourly && !range.from) range = presetRange('7d', now);
   if (hourly && dayNumber(range.to) - dayNumber(range.from) >= HOUR_DAYS) {
     return { from: daysBefore(range.to, HOUR_DAYS - 1), to: range.to, clipped: true };
