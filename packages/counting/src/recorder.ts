@@ -14,6 +14,10 @@ export type AdRequestLimit = { points: number; windowSeconds: number };
 /** A chosen creative's allocation (a 200), an unfilled request (a 204, with an id so a resend counts once), or nothing (null). */
 export type AdRequestFact = (CountedAllocation & { allocationId: string }) | (UnfilledAdRequest & { unfilled: true; requestId: string });
 
+// An attempt id need only differ from every other call's: a random prefix per process and a counter.
+const attemptPrefix = randomBytes(9).toString('base64url');
+let attempts = 0;
+
 /** How long an ad request's id is remembered against a resent count. */
 const RECENT_AD_REQUESTS_MS = 5 * 60_000;
 
@@ -51,7 +55,7 @@ export class CountRecorder {
   }
 
   /** Counts a first confirmation or click: true when this call (`attemptId`, which a resend keeps) counted it. */
-  countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date, attemptId = randomBytes(12).toString('base64url')): Promise<boolean> {
+  countOnce(kind: 'confirmedDeliveries' | 'clickedLinks', allocationId: string, allocation: CountedAllocation, now: Date, attemptId = `${attemptPrefix}${(attempts += 1).toString(36)}`): Promise<boolean> {
     return this.guarded(`${kind} count`, async () => {
       const hour = hourOf(allocation.allocatedAt);
       const { keys } = this;

@@ -119,6 +119,16 @@ describe('tokens', () => {
     expect(issueToken(SECRET, 'click', original)).not.to.equal(issueToken(SECRET, 'click', original));
   });
 
+  it('gives every token a nonce of its own across many refills of the random pool, and each still opens', () => {
+    const original = claims();
+    const purposeOf = (index: number): TokenPurpose => (index % 2 === 0 ? 'click' : 'delivery');
+    const tokens = Array.from({ length: 2_000 }, (_, index) => issueToken(SECRET, purposeOf(index), original));
+    // The nonce follows the version byte and the 3 bytes of the key id.
+    const nonces = new Set(tokens.map((token) => Buffer.from(token, 'base64url').subarray(4, 16).toString('hex')));
+    expect(nonces.size).to.equal(tokens.length);
+    tokens.forEach((token, index) => expect(readToken(ONLY, purposeOf(index), token)).to.deep.equal(original));
+  });
+
   describe('a rotation of TOKEN_SECRET', () => {
     const OLD = 'old-token-secret-0123456789abcdef-old';
     const NEW = 'new-token-secret-0123456789abcdef-new';
