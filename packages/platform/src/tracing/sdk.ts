@@ -34,13 +34,19 @@ function redactedPathAttributes(path: string | undefined, origin: string): Attri
  * listeners bound) was most of what tracing cost the gateway's forward of an unsampled ad request. Sampled
  * calls, and calls outside any trace (a new root), get their client span.
  */
+function isHeaderList(headers: RequestOptions['headers']): headers is readonly string[] {
+  return Array.isArray(headers);
+}
+
 function propagatedOnly(options: RequestOptions): boolean {
   const current = context.active();
   const active = trace.getSpanContext(current);
   if (!active || (active.traceFlags & TraceFlags.SAMPLED) !== 0) return false;
-  const headers: Record<string, unknown> = { ...(options.headers as Record<string, unknown> | undefined) };
-  propagation.inject(current, headers);
-  options.headers = headers as RequestOptions['headers'];
+  const carried: Record<string, string> = {};
+  propagation.inject(current, carried);
+  // node:http takes headers as an object or as a flat list of names and values.
+  const { headers } = options;
+  options.headers = isHeaderList(headers) ? [...headers, ...Object.entries(carried).flat()] : { ...headers, ...carried };
   return true;
 }
 

@@ -19,6 +19,7 @@ interface FixtureRun {
   bodyHandledIn: string | null;
   /** The `traceparent` a call made inside a request received, by the sampled flag of the request's parent. */
   forwarded: Record<'00' | '01', string | null>;
+  forwardedHeaderList: { traceparent: string | null; probe: string | null };
 }
 
 /** Runs the fixture service with `env` added to tracing's settings; the spans it exported. */
@@ -83,5 +84,11 @@ describe('tracing: sampling in a service', function () {
     expect([sampled[1], sampled[3]]).to.deep.equal([traceId, '01']);
     const client = spans.find((span) => span.spanId === sampled[2]);
     expect(client?.kind, 'the sampled call is a client span, the parent of the call it made').to.equal(SpanKind.CLIENT);
+  });
+
+  it('keeps the headers of a call that gives them as a list of names and values, and adds the trace to them', async () => {
+    const { traceId, forwardedHeaderList } = await runFixture({});
+    expect(forwardedHeaderList.probe).to.equal('kept');
+    expect(String(forwardedHeaderList.traceparent).split('-')[1]).to.equal(traceId);
   });
 });
