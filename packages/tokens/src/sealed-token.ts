@@ -52,7 +52,7 @@ function additionalData(purpose: TokenPurpose, version: number, keyId: Buffer): 
 }
 
 // Nonces are cut from random bytes drawn a pool at a time: one call into the CSPRNG per 256 tokens, not one
-// each (a twentieth of allocation's CPU per ad went to drawing 12 bytes twice).
+// per token, whose fixed cost was a few per cent of allocation's CPU per ad request.
 const noncePool = Buffer.allocUnsafe(NONCE_BYTES * 256);
 let nonceAt = noncePool.length;
 

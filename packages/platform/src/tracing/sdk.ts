@@ -27,6 +27,11 @@ function redactedPathAttributes(path: string | undefined, origin: string): Attri
   return { 'url.path': redacted.split('?')[0], 'http.target': redacted, 'url.full': `${origin}${redacted}`, 'http.url': `${origin}${redacted}` };
 }
 
+/** node:http takes a request's headers as an object or as a flat list of names and values. */
+function isHeaderList(headers: RequestOptions['headers']): headers is readonly string[] {
+  return Array.isArray(headers);
+}
+
 /**
  * A call made in a trace that is not sampled: its context is put in the headers here and the
  * instrumentation does nothing more. Its client span would record nothing (only a local root is recorded
@@ -34,17 +39,12 @@ function redactedPathAttributes(path: string | undefined, origin: string): Attri
  * listeners bound) was most of what tracing cost the gateway's forward of an unsampled ad request. Sampled
  * calls, and calls outside any trace (a new root), get their client span.
  */
-function isHeaderList(headers: RequestOptions['headers']): headers is readonly string[] {
-  return Array.isArray(headers);
-}
-
 function propagatedOnly(options: RequestOptions): boolean {
   const current = context.active();
   const active = trace.getSpanContext(current);
   if (!active || (active.traceFlags & TraceFlags.SAMPLED) !== 0) return false;
   const carried: Record<string, string> = {};
   propagation.inject(current, carried);
-  // node:http takes headers as an object or as a flat list of names and values.
   const { headers } = options;
   options.headers = isHeaderList(headers) ? [...headers, ...Object.entries(carried).flat()] : { ...headers, ...carried };
   return true;
