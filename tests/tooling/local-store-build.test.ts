@@ -284,6 +284,9 @@ describe('the local store built by the install step', function () {
       { a: value, b: { $lt: other } }, { $and: [{ a: value }, keyset] }, { $and: [{}, { $or: [{ b: { $lt: other } }, { b: other }] }] },
       { $or: [{ b: value }, { b: other }] }, { a: value, c: other }, { a: { $eq: value }, b: { $ne: other } },
       { $and: [{ a: value, c: { $in: [other, value] } }, keyset] }, { $and: [{ $or: [{ c: /^a/ }, { c: value }] }, keyset] },
+      { a: null }, { a: { $eq: null }, c: value }, { a: null, b: { $lt: other } }, { a: { $in: [value, other] } },
+      { a: { $in: [value, other] }, b: { $gte: value } }, { a: value, c: { $in: [value, other, null] } }, { a: { $in: [] } },
+      { $and: [{ a: null, c: { $in: [other] } }, keyset] }, { $or: [{ b: null }, { b: value }] }, { a: { $in: [value] }, c: null, b: { $lte: other } },
     ]);
     const sort = pick<Sort | undefined>([undefined, { _id: 1 }, { _id: -1 }, { b: -1, _id: -1 }, { b: 1, _id: 1 }, { b: 1, _id: -1 }, { a: 1 }, { b: -1 }, { c: 1, b: -1, _id: -1 }]);
     return { filter, sort, skip: pick([0, 0, 3]), limit: pick([0, 0, 5, 20]), projection: pick([undefined, { a: 1 }, { c: 0 }]) };
@@ -468,6 +471,16 @@ describe('the local store built by the install step', function () {
       expect(steps, JSON.stringify(filter)).to.match(/(SEARCH|SCAN) typed_indexed_\w+ USING INDEX/);
       expect(steps, 'the index gives the order').to.not.match(/TEMP B-TREE/);
       expect(plan.sortPushdown, 'sort applied by the store').to.equal(true);
+    }
+  });
+
+  it('serves a key fixed by equalities, nulls and $in with the range after it from one declared index', async () => {
+    const db = connection!.db!;
+    // Every index field but the range's is fixed: an $in of one rank, and null (null or missing) on another.
+    for (const filter of [{ a: { $in: ['a', 'b'] }, c: null, b: { $lt: 'b' } }, { a: null, c: { $in: [new Int32(1), new Double(1.5)] }, b: { $gte: 'a' } }]) {
+      const plan = (await db.command({ explain: { find: 'typed_indexed', filter } })) as Document;
+      const steps = JSON.stringify(plan.queryPlanner);
+      expect(steps, JSON.stringify(filter)).to.match(/SEARCH typed_indexed_\w+ USING INDEX typed_indexed_\w+_a_1_c_1_b_-1__id_-1 \((<expr>=\? AND ){5}<expr>[<>]/);
     }
   });
 
