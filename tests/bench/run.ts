@@ -695,7 +695,7 @@ async function main(): Promise<void> {
           const result = await work();
           return { result, cost: costPerOperation(before, await costSnapshot(system, pids()), operations, idle) };
         };
-        lists = [...(await timeLists(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS, meter)), ...(await timeWorkTables(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS, meter))];
+        lists = [...(await timeLists(admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS, meter)), ...(await timeWorkTables(system, admin, listAdvertiser, listPlatformOwner, deep, LIST_CALLS, meter))];
       } finally {
         await removeLists(system);
       }

@@ -36,6 +36,7 @@ const leaseSchema = storedSchema<FolderLeaseDocument>({ _id: String, holder: Str
 const NOT_COUNTERS = new Set(['campaignId', 'publisherId', 'lastFold', 'fence']);
 const WITH_HOURS = { _id: 0, level: 0, fence: 0 };
 const WITHOUT_HOURS = { ...WITH_HOURS, hours: 0 };
+const UNSET_KEY_FIELDS = { campaignId: null, publisherId: null, accountId: null, placementId: null };
 
 export class TotalsStore {
   private readonly dayModel: Model<DayDocument>;
@@ -105,9 +106,10 @@ export class TotalsStore {
     return stored;
   }
 
-  /** A breakdown scope's documents within `range` (one indexed query). */
-  async readScope(dimension: BreakdownDimension, scope: string, range: DayRange): Promise<StoredDay[]> {
-    const [documents] = await this.find('breakdown read', [{ ...scopeQueryOf(dimension, scope), ...dayRangeOf(range) }], WITHOUT_HOURS);
+  /** A breakdown scope's documents within `range`, of `items` only when given (the key's other fields null: one index serves key and days). */
+  async readScope(dimension: BreakdownDimension, scope: string, range: DayRange, items?: readonly number[]): Promise<StoredDay[]> {
+    const narrowed = items ? { ...UNSET_KEY_FIELDS, ...scopeQueryOf(dimension, scope), [`${dimension}Id`]: { $in: items } } : scopeQueryOf(dimension, scope);
+    const [documents] = await this.find('breakdown read', [{ ...narrowed, ...dayRangeOf(range) }], WITHOUT_HOURS);
     return documents!.map(storedDayOf);
   }
 

@@ -111,6 +111,22 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
       expect(await ads('?by=publisher&campaignId=34&publisherId=42', admin)).to.deep.equal([[42, 4]]);
     });
 
+    it('narrows to the ids asked, with the totals of the whole breakdown for them, for each account', async () => {
+      const whole = (await breakdown('?by=campaign', admin).expect(200)).body.items as Array<{ id: number }>;
+      const asked = (await breakdown('?by=campaign&ids=33,31,99', admin).expect(200)).body;
+      expect(asked).to.deep.equal({ items: whole.filter((item) => item.id === 31 || item.id === 33), nextCursor: null });
+      expect(await ads('?by=campaign&ids=32,34,31', { accountId: ADVERTISER })).to.deep.equal([[31, 5], [32, 3]]);
+      expect(await ads('?by=campaign&ids=34,32&from=2026-03-02&to=2026-03-14', { accountId: PUBLISHER_OWNER })).to.deep.equal([[34, 4], [32, 2]]);
+      expect(await ads('?by=publisher&ids=43,42', { accountId: ADVERTISER })).to.deep.equal([[43, 3], [42, 1]]);
+      expect(await ads('?by=publisher&ids=41&campaignId=31', { accountId: PUBLISHER_OWNER })).to.deep.equal([[41, 3]]);
+      expect(await ads('?by=campaign&ids=31,32&campaignId=32', admin)).to.deep.equal([[32, 3]]);
+      expect(await ads('?by=campaign&ids=31&campaignId=32', admin)).to.deep.equal([]);
+      expect(await ads('?by=campaign&ids=35,36', admin)).to.deep.equal([]);
+      const paged = (await breakdown('?by=campaign&ids=31,32,33,34&limit=2', admin).expect(200)).body;
+      expect(paged.items.map((item: { id: number }) => item.id)).to.deep.equal([31, 34]);
+      expect(await ads(`?by=campaign&ids=31,32,33,34&limit=2&cursor=${paged.nextCursor}`, admin)).to.deep.equal([[32, 3], [33, 1]]);
+    });
+
     it('sorts by the total asked for, highest first, ties by id', async () => {
       const clicked = (await breakdown('?by=campaign&sort=clickedLinks', admin).expect(200)).body.items as Array<{ id: number; clickedLinks: number }>;
       expect(clicked.map((item) => [item.id, item.clickedLinks])).to.deep.equal([[31, 1], [32, 0], [33, 0], [34, 0]]);
@@ -156,6 +172,10 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
         ['?by=campaign&publisherId=0', 'invalid_publisher_id'],
         ['?by=campaign&from=2026-02-30', 'invalid_date'],
         ['?by=campaign&from=2026-03-02&to=2026-03-01', 'invalid_date_range'],
+        ['?by=campaign&ids=31,x', 'invalid_ids'],
+        ['?by=campaign&ids=0', 'invalid_ids'],
+        [`?by=campaign&ids=${Array.from({ length: 101 }, (_, n) => n + 1).join(',')}`, 'invalid_ids'],
+        ['?by=campaign&ids=31&ids=32', 'invalid_ids'],
       ];
       for (const [query, code] of cases) {
         const answer = await breakdown(query, { accountId: ADVERTISER });

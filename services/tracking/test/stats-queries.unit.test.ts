@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import { encodeCursor, keptItemOf, orderedItems, pageOf, parseBreakdownQuery, planBreakdown } from '../src/domain/breakdown';
+import { encodeCursor, keptItemsOf, orderedItems, pageOf, parseBreakdownQuery, planBreakdown } from '../src/domain/breakdown';
 import { parseGranularity, sumHours } from '../src/domain/stats';
 
 describe('tracking: the breakdown of the totals (pure)', () => {
   it('reads a query with its defaults, and refuses bad values with stable codes', () => {
-    expect(parseBreakdownQuery({ by: 'campaign' })).to.deep.equal({ ok: true, query: { by: 'campaign', filter: {}, sort: 'adRequests', limit: 50, after: null } });
+    expect(parseBreakdownQuery({ by: 'campaign' })).to.deep.equal({ ok: true, query: { by: 'campaign', filter: {}, ids: null, sort: 'adRequests', limit: 50, after: null } });
     const cursor = encodeCursor('publisher', 'clickedLinks', { value: 3, id: 9 });
     expect(parseBreakdownQuery({ by: 'publisher', sort: 'clickedLinks', limit: '100', cursor, from: '2026-03-01' })).to.deep.equal({
       ok: true,
-      query: { by: 'publisher', filter: { from: '2026-03-01' }, sort: 'clickedLinks', limit: 100, after: { value: 3, id: 9 } },
+      query: { by: 'publisher', filter: { from: '2026-03-01' }, ids: null, sort: 'clickedLinks', limit: 100, after: { value: 3, id: 9 } },
     });
     const code = (query: Record<string, unknown>) => {
       const result = parseBreakdownQuery(query);
@@ -23,20 +23,27 @@ describe('tracking: the breakdown of the totals (pure)', () => {
     expect(code({ by: 'publisher', cursor })).to.equal('invalid_cursor');
     expect(code({ by: 'campaign', cursor: Buffer.from('["campaign","adRequests",-1,2]').toString('base64url') })).to.equal('invalid_cursor');
     expect(code({ by: 'campaign', campaignId: 'x' })).to.equal('invalid_campaign_id');
+    expect(code({ by: 'campaign', ids: '3,x' })).to.equal('invalid_ids');
+    expect(code({ by: 'campaign', ids: ['3', '4'] })).to.equal('invalid_ids');
+    const narrowed = parseBreakdownQuery({ by: 'campaign', ids: '4,3,4' });
+    expect(narrowed.ok && narrowed.query.ids).to.deep.equal([4, 3]);
   });
 
   it("reads the scopes stats reads without the breakdown's own id, and keeps the items to it", () => {
     expect(planBreakdown('campaign', { campaignId: 3, visibleTo: '7' }).candidates).to.deep.equal(['co:7', 'po:7']);
     expect(planBreakdown('publisher', { campaignId: 3, visibleTo: '7' }).candidates).to.deep.equal(['c:3', 'c:3|po:7']);
     expect(planBreakdown('campaign', { publisherId: 4 }).candidates).to.deep.equal(['p:4']);
-    expect(keptItemOf('campaign', { campaignId: 3, publisherId: 4 })).to.equal(3);
-    expect(keptItemOf('publisher', { campaignId: 3 })).to.equal(undefined);
+    expect(keptItemsOf({ by: 'campaign', ids: null }, { campaignId: 3, publisherId: 4 })).to.deep.equal([3]);
+    expect(keptItemsOf({ by: 'publisher', ids: null }, { campaignId: 3 })).to.equal(undefined);
+    expect(keptItemsOf({ by: 'publisher', ids: [4, 5] }, { campaignId: 3 })).to.deep.equal([4, 5]);
+    expect(keptItemsOf({ by: 'campaign', ids: [3, 5] }, { campaignId: 3 })).to.deep.equal([3]);
+    expect(keptItemsOf({ by: 'campaign', ids: [5] }, { campaignId: 3 })).to.deep.equal([]);
   });
 
   it('orders by the total asked for, highest first, ties by id, and pages with a cursor after the last item', () => {
     const items = orderedItems({ 9: { adRequests: 2 }, 3: { adRequests: 5, clickedLinks: 1 }, 4: { adRequests: 2 }, 8: { unfilledAdRequests: 1 }, 7: {} }, 'adRequests');
     expect(items.map((item) => item.id)).to.deep.equal([3, 4, 9, 8]);
-    expect(orderedItems({ 9: { adRequests: 2 }, 3: { adRequests: 5 } }, 'adRequests', 9).map((item) => item.id)).to.deep.equal([9]);
+    expect(orderedItems({ 9: { adRequests: 2 }, 3: { adRequests: 5 } }, 'adRequests', [9]).map((item) => item.id)).to.deep.equal([9]);
     const first = pageOf(items, { by: 'campaign', sort: 'adRequests', limit: 2, after: null });
     expect(first.items.map((item) => item.id)).to.deep.equal([3, 4]);
     const next = parseBreakdownQuery({ by: 'campaign', limit: '2', cursor: first.nextCursor });

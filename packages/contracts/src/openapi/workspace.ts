@@ -257,7 +257,7 @@ export function workspaceOpenApi(): Record<string, unknown> {
           ...operation('readStatsBreakdown', {
             summary: 'The totals of stats per campaign or per platform, highest first (ties by id), paged',
             answer: ['200', 'Breakdown', 'A page of items'],
-            problems: { '400': problem('An invalid dimension, sort, limit, cursor, filter or date (invalid_breakdown, invalid_sort, invalid_limit, invalid_cursor, ...)') },
+            problems: { '400': problem('An invalid dimension, sort, limit, cursor, ids, filter or date (invalid_breakdown, invalid_sort, invalid_limit, invalid_cursor, invalid_ids, ...)') },
           }),
           parameters: [
             { name: 'by', in: 'query', required: true, schema: { type: 'string', enum: ['campaign', 'publisher'] } },
@@ -268,6 +268,7 @@ export function workspaceOpenApi(): Record<string, unknown> {
             { name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['adRequests', 'confirmedDeliveries', 'clickedLinks'], default: 'adRequests' } },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
             { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'ids', in: 'query', required: false, description: 'only these campaigns or platforms (as by names): up to 100 ids separated by commas', schema: { type: 'string' } },
           ],
         },
       },

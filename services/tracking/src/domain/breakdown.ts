@@ -4,6 +4,7 @@
  * dimension), and the ordering and paging of the items. Pure.
  */
 import { TOTAL_KINDS, UNFILLED_KIND, type BreakdownDimension, type ItemCounts, type TotalKind } from '@pilot/counting';
+import { listIdsOf, MAX_LIST_IDS } from '@pilot/platform';
 import { parseStatsQuery, planStats, type Figures, type StatsFilter, type StatsPlan } from './stats';
 
 export interface BreakdownItem extends Figures {
@@ -13,6 +14,8 @@ export interface BreakdownItem extends Figures {
 export interface BreakdownQuery {
   by: BreakdownDimension;
   filter: Omit<StatsFilter, 'visibleTo'>;
+  /** The items the answer is narrowed to (`ids`), or null for every item. */
+  ids: number[] | null;
   sort: TotalKind;
   limit: number;
   /** Where the page starts: after this item of the order. */
@@ -69,7 +72,16 @@ export function limitOf(query: Record<string, unknown>): number | null {
 
 export const INVALID_LIMIT = { ok: false, code: 'invalid_limit', detail: `limit must be an integer from 1 to ${MAX_LIMIT}` } as const;
 
-/** Validates `by`, `sort`, `limit`, `cursor`, and the filters as `stats` does. */
+/** `ids`: up to MAX_LIST_IDS item ids separated by commas, as the lists take them; undefined when it is not that. */
+function idsOf(query: Record<string, unknown>): number[] | null | undefined {
+  try {
+    return listIdsOf(query.ids);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Validates `by`, `sort`, `limit`, `cursor`, `ids`, and the filters as `stats` does. */
 export function parseBreakdownQuery(query: Record<string, unknown>): BreakdownQueryResult {
   const by = single(query, 'by');
   if (by !== 'campaign' && by !== 'publisher') return { ok: false, code: 'invalid_breakdown', detail: 'by must be campaign or publisher' };
@@ -80,6 +92,8 @@ export function parseBreakdownQuery(query: Record<string, unknown>): BreakdownQu
   const sort = (sortRaw ?? 'adRequests') as TotalKind;
   const limit = limitOf(query);
   if (limit === null) return INVALID_LIMIT;
+  const ids = idsOf(query);
+  if (ids === undefined) return { ok: false, code: 'invalid_ids', detail: `ids must be up to ${MAX_LIST_IDS} ${by} ids separated by commas` };
   const parsed = parseStatsQuery(query);
   if (!parsed.ok) return parsed;
   const cursorRaw = single(query, 'cursor');
@@ -88,7 +102,7 @@ export function parseBreakdownQuery(query: Record<string, unknown>): BreakdownQu
     after = cursorRaw === null ? null : decodeCursor(cursorRaw, by, sort);
     if (after === null) return { ok: false, code: 'invalid_cursor', detail: 'cursor must be a nextCursor of this breakdown and sort' };
   }
-  return { ok: true, query: { by, filter: parsed.filter, sort, limit, after } };
+  return { ok: true, query: { by, filter: parsed.filter, ids, sort, limit, after } };
 }
 
 /**
@@ -100,17 +114,23 @@ export function planBreakdown(by: BreakdownDimension, filter: StatsFilter): Stat
   return planStats(by === 'campaign' ? { ...filter, campaignId: undefined } : { ...filter, publisherId: undefined });
 }
 
-/** The item id a filter keeps in a breakdown by `by`, if any. */
-export function keptItemOf(by: BreakdownDimension, filter: StatsFilter): number | undefined {
-  return by === 'campaign' ? filter.campaignId : filter.publisherId;
+/**
+ * The items a breakdown is narrowed to: the filter's id of its own dimension, the `ids` asked, both (the
+ * ids that are both), or undefined for every item.
+ */
+export function keptItemsOf(query: Pick<BreakdownQuery, 'by' | 'ids'>, filter: StatsFilter): number[] | undefined {
+  const fixed = query.by === 'campaign' ? filter.campaignId : filter.publisherId;
+  if (fixed === undefined) return query.ids ?? undefined;
+  return query.ids === null || query.ids.includes(fixed) ? [fixed] : [];
 }
 
 /** The items with any count, in the order of the answer: `sort` highest first, then id. */
-export function orderedItems(counts: ItemCounts, sort: TotalKind, kept?: number): BreakdownItem[] {
+export function orderedItems(counts: ItemCounts, sort: TotalKind, kept?: readonly number[]): BreakdownItem[] {
+  const keep = kept && new Set(kept);
   const items: BreakdownItem[] = [];
   for (const [rawId, kinds] of Object.entries(counts)) {
     const id = Number(rawId);
-    if (kept !== undefined && id !== kept) continue;
+    if (keep && !keep.has(id)) continue;
     const item: BreakdownItem = {
       id,
       adRequests: kinds.adRequests ?? 0,

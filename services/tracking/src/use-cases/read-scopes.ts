@@ -11,12 +11,12 @@ export interface ScopeRead {
 
 /**
  * The scopes that answer a breakdown by `by` for the filter and the account (those `stats` would read, the
- * breakdown's own id left out): one indexed query a scope, then one Redis read of their breakdown grains;
- * the scopes the owners rule out are dropped.
+ * breakdown's own id left out): one indexed query a scope (of the `items` only, when given), then one Redis
+ * read of their breakdown grains; the scopes the owners rule out are dropped.
  */
-export async function readChosenScopes(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, by: BreakdownDimension, filter: StatsFilter): Promise<ScopeRead[]> {
+export async function readChosenScopes(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, by: BreakdownDimension, filter: StatsFilter, items?: readonly number[]): Promise<ScopeRead[]> {
   const plan = planBreakdown(by, filter);
-  const stored = await Promise.all(plan.candidates.map((scope) => deps.totals.readScope(by, scope, filter)));
+  const stored = await Promise.all(plan.candidates.map((scope) => deps.totals.readScope(by, scope, filter, items)));
   const unfolded = await deps.unfolded.read(
     plan.candidates.map((scope) => breakdownGrainOf(by, scope)),
     plan.ownerSubjects,

@@ -399,7 +399,9 @@ export class FakeApi {
       const query = new URLSearchParams(req.url.split('?')[1] ?? '');
       this.breakdownCalls.push(query);
       const sort = (query.get('sort') ?? 'adRequests') as keyof Omit<BreakdownRow, 'id'>;
-      const rows = query.get('to') === new Date().toISOString().slice(0, 10) ? this.breakdown.current : this.breakdown.previous;
+      const ids = query.get('ids')?.split(',').map(Number);
+      const period = query.get('to') === new Date().toISOString().slice(0, 10) ? this.breakdown.current : this.breakdown.previous;
+      const rows = ids ? period.filter((row) => ids.includes(row.id)) : period;
       res.json({ items: [...rows].sort((a, b) => (b[sort] ?? 0) - (a[sort] ?? 0) || a.id - b.id), nextCursor: null });
     });
     app.get('/api/workspace/audit', (req, res) => {

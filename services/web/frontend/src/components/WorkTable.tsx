@@ -56,7 +56,7 @@ function FigureCells({ figures }: { figures: Figures | null }) {
   return (
     <>
       {FIGURES.map(({ key, label }) => (
-        <td key={key} className="number" data-label={label} title={figures ? undefined : 'Not among the 100 records with the most requests in the period: sort by a figure to see it'}>
+        <td key={key} className="number" data-label={label} title={figures ? undefined : 'The figures are still loading'}>
           {figures ? formatCount(figures[key]) : '–'}
         </td>
       ))}
@@ -120,7 +120,6 @@ export function WorkTable<T extends { id: number; createdAt: string; updatedAt: 
       <p className="help" data-testid="table-matched" aria-live="polite">
         {matched === null ? 'Counting…' : `${matched[0]?.toUpperCase()}${matched.slice(1)} ${filtered ? (table.total === 1 && !table.capped ? 'matches the filters' : 'match the filters') : 'in all'}`}. Figures: {rangeWords}.{' '}
         {isFigureSort(sort) ? `Sorted by a figure: only ${noun.many} with figures in the period are listed.` : ''}
-        {table.figuresPartial ? ` "–": not among the 100 ${noun.many} with the most requests in the period (sort by a figure to see it).` : ''}
       </p>
       {bulk && (choosable.length > 0 || outcomes.length > 0) ? (
         <BulkBar

@@ -2,9 +2,9 @@
  * The rows of a work table (the campaigns or platforms list): one page of records with their figures for a
  * period, the number of records the filters match, and pages back and forth.
  *
- * - Sorted by creation (newest or oldest first): the list call's page (`sort=`), its figures from ONE
- *   breakdown call for the period (the 100 records with the most requests in it). A record not in that
- *   answer had none when the answer is complete; otherwise its figures are unknown here ("–").
+ * - Sorted by creation (newest or oldest first): the list call's page (`sort=`), then the figures of its
+ *   records for the period from ONE breakdown call narrowed to their ids (`ids=`): a record not in that
+ *   answer had none in the period.
  * - Sorted by a figure (highest first): the breakdown's page in that order, and the records of its ids
  *   from one list call (`ids=`) with the filters, so only records with figures in the period are listed.
  *
@@ -23,8 +23,8 @@ export const WORK_SORTS: readonly WorkSort[] = ['newest', 'oldest', 'adRequests'
 
 export const isFigureSort = (sort: WorkSort): sort is Figure => sort !== 'newest' && sort !== 'oldest';
 
-/** The breakdown rows one call reads for the figures of a page sorted by creation. */
-export const FIGURE_ROWS = 100;
+/** The most records one `ids=` call names. */
+const MAX_IDS = 100;
 
 export interface Figures {
   adRequests: number;
@@ -34,7 +34,7 @@ export interface Figures {
 
 export interface WorkRow<T> {
   item: T;
-  /** null: not known from the one breakdown call (more records had figures than it reads) */
+  /** null: not known yet (the figures' call has not answered for this page) */
   figures: Figures | null;
 }
 
@@ -68,18 +68,23 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) => apiBody<Page<T>>(pagePath(base, { ...filters, sort }, cursor, PAGE_SIZE), { signal }),
   });
+  const pageIds = byFigure ? [] : (records.data?.items ?? []).map((item) => item.id);
   const figures = useQuery({
-    queryKey: ['stats', 'breakdown', 'table', by, range, byFigure ? sort : 'adRequests', byFigure ? cursor : 'top'],
+    queryKey: ['stats', 'breakdown', 'table', by, range, byFigure ? sort : 'ids', byFigure ? cursor : pageIds],
+    enabled: byFigure || pageIds.length > 0,
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) =>
-      apiBody<Page<BreakdownItem>>(pagePath(BREAKDOWN, { by, ...range, sort: byFigure ? sort : 'adRequests' }, byFigure ? cursor : null, byFigure ? PAGE_SIZE : FIGURE_ROWS), { signal }),
+      apiBody<Page<BreakdownItem>>(
+        byFigure ? pagePath(BREAKDOWN, { by, ...range, sort }, cursor, PAGE_SIZE) : pagePath(BREAKDOWN, { by, ...range, ids: pageIds.join(',') }, null, pageIds.length),
+        { signal },
+      ),
   });
   const figureIds = byFigure ? (figures.data?.items ?? []).map((item) => item.id) : [];
   const named = useQuery({
     queryKey: [kind, 'table', 'ids', filters, figureIds],
     enabled: byFigure && figureIds.length > 0,
     placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => apiBody<Page<T>>(pagePath(base, { ...filters, ids: figureIds.join(',') }, null, FIGURE_ROWS), { signal }),
+    queryFn: ({ signal }) => apiBody<Page<T>>(pagePath(base, { ...filters, ids: figureIds.join(',') }, null, MAX_IDS), { signal }),
   });
 
   const rows = useMemo<Array<WorkRow<T>>>(() => {
@@ -92,10 +97,11 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
       });
     }
     const known = new Map(breakdown.map((entry) => [entry.id, figuresOf(entry)]));
-    const complete = figures.data?.nextCursor === null;
+    // A placeholder answer is another page's: its records' figures hold, the others' are not known yet.
+    const answered = figures.data !== undefined && !figures.isPlaceholderData;
     const zero = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
-    return (records.data?.items ?? []).map((item) => ({ item, figures: known.get(item.id) ?? (complete ? zero : null) }));
-  }, [byFigure, figures.data, named.data, records.data]);
+    return (records.data?.items ?? []).map((item) => ({ item, figures: known.get(item.id) ?? (answered ? zero : null) }));
+  }, [byFigure, figures.data, figures.isPlaceholderData, named.data, records.data]);
 
   const nextCursor = byFigure ? (figures.data?.nextCursor ?? null) : (records.data?.nextCursor ?? null);
   const pending = byFigure ? figures.isPending || (figureIds.length > 0 && named.isPending) : records.isPending;
@@ -109,8 +115,6 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
     loaded: !pending,
     stale: (byFigure ? figures.isPlaceholderData || named.isPlaceholderData : records.isPlaceholderData) || figures.isPlaceholderData,
     error: (byFigure ? (figures.error ?? named.error) : (records.error ?? figures.error)) ?? count.error,
-    /** whether some rows' figures are unknown (sorted by creation, more records with figures than one call reads) */
-    figuresPartial: !byFigure && figures.data !== undefined && figures.data.nextCursor !== null,
     hasNext: nextCursor !== null,
     hasPrevious: cursors.length > 1,
     next: () => nextCursor !== null && setPaging({ identity, cursors: [...cursors, nextCursor] }),
