@@ -56,7 +56,7 @@ function FigureCells({ figures }: { figures: Figures | null }) {
   return (
     <>
       {FIGURES.map(({ key, label }) => (
-        <td key={key} className="number" data-label={label} title={figures ? undefined : 'The figures are still loading'}>
+        <td key={key} className="number" data-label={label} title={figures ? undefined : 'The figures of this row are not loaded'}>
           {figures ? formatCount(figures[key]) : '–'}
         </td>
       ))}

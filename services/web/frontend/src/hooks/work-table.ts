@@ -97,7 +97,8 @@ export function useWorkTable<T extends { id: number }>({ kind, filters, sort, pr
       });
     }
     const known = new Map(breakdown.map((entry) => [entry.id, figuresOf(entry)]));
-    // A placeholder answer is another page's: its records' figures hold, the others' are not known yet.
+    // A placeholder answer is the previous query's (the table shows it as stale): the rows it names keep its
+    // figures until this page's answer, the others are not known yet.
     const answered = figures.data !== undefined && !figures.isPlaceholderData;
     const zero = { adRequests: 0, confirmedDeliveries: 0, clickedLinks: 0 };
     return (records.data?.items ?? []).map((item) => ({ item, figures: known.get(item.id) ?? (answered ? zero : null) }));
