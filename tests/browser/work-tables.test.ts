@@ -56,6 +56,13 @@ describe('work tables and decisions on several records (browser, whole system)',
 
   it('lists campaigns as a table: columns, figures of the period, the count of matches, pages, sorting and filters kept in the address', async () => {
     const { page } = advertiser;
+    // The figures of a page sorted by creation are asked for its own rows, by their ids.
+    const figureCalls: URLSearchParams[] = [];
+    const listen = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/workspace/stats/breakdown') figureCalls.push(url.searchParams);
+    };
+    page.on('request', listen);
     await page.goto('/workspace/campaigns');
     const table = page.getByTestId('campaign-list');
     await table.locator('tbody tr').first().waitFor();
@@ -65,6 +72,8 @@ describe('work tables and decisions on several records (browser, whole system)',
     expect(await text(table.locator('thead th[aria-sort="descending"]'))).to.match(/^Created/);
     // 28 campaigns: 25 on the first page, newest first, and the count of what matches.
     expect(await rowIds(page, 'campaign-list')).to.deep.equal([...drafts].reverse().slice(0, 25));
+    await waitFor(() => figureCalls.some((call) => call.get('ids') === [...drafts].reverse().slice(0, 25).join(',')), { message: "the figures asked by the page's ids" });
+    page.off('request', listen);
     await waitFor(async () => (await text(page.getByTestId('table-matched'))).startsWith(`${DRAFTS + 1} campaigns in all`), { message: 'the count said' });
     const pages = page.getByRole('navigation', { name: 'Pages of campaigns' });
     const shown = pages.getByTestId('shown-count');
