@@ -108,20 +108,18 @@ export class TotalsStore {
 
   /** A breakdown scope's documents within `range`, of `items` only when given (the key's other fields null: one index serves key and days). */
   async readScope(dimension: BreakdownDimension, scope: string, range: DayRange, items?: readonly number[]): Promise<StoredDay[]> {
-    const narrowed = items ? { ...UNSET_KEY_FIELDS, ...scopeQueryOf(dimension, scope), [`${dimension}Id`]: { $in: items } } : scopeQueryOf(dimension, scope);
-    const [documents] = await this.find('breakdown read', [{ ...narrowed, ...dayRangeOf(range) }], WITHOUT_HOURS);
-    return documents!.map(storedDayOf);
+    const narrowed = items ? [{ ...UNSET_KEY_FIELDS, ...scopeQueryOf(dimension, scope), [`${dimension}Id`]: { $in: items }, ...dayRangeOf(range) }] : inRangeParts(scopeQueryOf(dimension, scope), range);
+    return (await this.find('breakdown read', narrowed, WITHOUT_HOURS)).flat().map(storedDayOf);
   }
 
   /** The report's documents (`withHours`: their hours too). */
   async readPairs(query: PairQuery, withHours = false): Promise<StoredDay[]> {
-    return (await this.find('report read', pairFiltersOf(query), withHours ? WITH_HOURS : WITHOUT_HOURS)).flat().map(storedDayOf);
+    return (await this.find('report read', pairFiltersOf(query).flatMap((filter) => inRangeParts(filter, query)), withHours ? WITH_HOURS : WITHOUT_HOURS)).flat().map(storedDayOf);
   }
 
   /** The documents of each filter (one query each, at once) within the read's deadline; any failure is a 503. */
   private find(what: string, filters: Array<Record<string, unknown>>, projection: Record<string, number>): Promise<DayDocument[][]> {
-    const read = () => Promise.all(filters.map((filter) => this.days.find(filter as Filter<DayDocument>, { projection, maxTimeMS: this.timeoutMs }).toArray()));
-    return asInfrastructureFault(read, this.timeoutMs, 'mongodb', `${what} failed`);
+    return asInfrastructureFault(() => Promise.all(filters.map((filter) => this.days.find(filter as Filter<DayDocument>, { projection, maxTimeMS: this.timeoutMs }).toArray())), this.timeoutMs, 'mongodb', `${what} failed`);
   }
 
   /** Adds every fold of the batch to the day documents, once each: a document takes the folds above its `lastFold` (folded-documents.ts). */
@@ -131,16 +129,9 @@ export class TotalsStore {
 }
 
 /** An account's pairs are its campaigns', then its platforms' showing others' campaigns (an own pair counts once). */
-function pairFiltersOf(query: PairQuery): Array<Record<string, unknown>> {
-  const base: Record<string, unknown> = { level: 'campaignPublisher', ...dayRangeOf(query) };
-  if (query.campaignId !== undefined) base.campaignId = query.campaignId;
-  if (query.publisherId !== undefined) base.publisherId = query.publisherId;
-  const viewer = query.visibleTo;
-  if (viewer === undefined) return [base];
-  return [
-    { ...base, campaignOwnerAccountId: viewer },
-    { ...base, publisherOwnerAccountId: viewer, campaignOwnerAccountId: { $ne: viewer } },
-  ];
+function pairFiltersOf({ campaignId, publisherId, visibleTo: viewer }: PairQuery): Array<Record<string, unknown>> {
+  const base = { level: 'campaignPublisher', ...(campaignId === undefined ? {} : { campaignId }), ...(publisherId === undefined ? {} : { publisherId }) };
+  return viewer === undefined ? [base] : [{ ...base, campaignOwnerAccountId: viewer }, { ...base, publisherOwnerAccountId: viewer, campaignOwnerAccountId: { $ne: viewer } }];
 }
 
 function storedDayOf(document: DayDocument): StoredDay {
@@ -152,6 +143,15 @@ function countersOf(document: DayDocument): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
   return counts;
+}
+
+/** `filter` over the range; a level's every document (the network's records) a query per week of its days, at most four read side by side (the store scans each part's index range on its own). */
+function inRangeParts(filter: Record<string, unknown>, { from, to }: DayRange): Array<Record<string, unknown>> {
+  const days = from === undefined || to === undefined || Object.keys(filter).length > 1 ? 0 : (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+  const parts = Math.min(4, Math.floor(days / 7));
+  if (parts < 2) return [{ ...filter, ...dayRangeOf({ from, to }) }];
+  const dayAt = (offset: number) => new Date(Date.parse(from!) + offset * DAY_MS).toISOString().slice(0, 10);
+  return Array.from({ length: parts }, (_, part) => ({ ...filter, ...dayRangeOf({ from: dayAt(Math.floor((part * days) / parts)), to: dayAt(Math.floor(((part + 1) * days) / parts) - 1) }) }));
 }
 
 function dayRangeOf({ from, to }: DayRange): { day?: Record<string, string> } {

@@ -394,5 +394,30 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       // A range reaching far beyond what was counted reads only the days counted.
       expect(await read({ from: '2000-01-01', to: '2099-12-31' })).to.include({ queries: 2, documents: after.allTime.documents });
     });
+
+    it('reads the network\'s pairs and campaigns of a month in four parts of its days side by side, every document once, an account\'s in one', async () => {
+      const store = new TotalsStore(connection, 5000);
+      await store.ensureIndexes();
+      // Two campaigns on one platform, every day of March 2026 and the days just outside it.
+      const days = Array.from({ length: 33 }, (_, index) => new Date(Date.UTC(2026, 1, 28 + index)).toISOString().slice(0, 10));
+      const grains = ['cp:601:611', 'cp:602:611', 'c:601', 'c:602'];
+      const fields = new Map(days.map((day, index) => [`${day}|adRequests`, index + 1]));
+      await store.applyFolds([{ seq: 1, counts: new Map(grains.map((grain) => [grain, fields])) }], new Map([['c:601', '6010'], ['c:602', '6010'], ['p:611', '6110']]));
+      const month = { from: '2026-03-01', to: '2026-03-31' };
+      const inMonth = days.filter((day) => day >= month.from && day <= month.to);
+      const readWith = async <T extends { day: string; counts: Record<string, number> }>(read: () => Promise<T[]>) => {
+        finds.length = 0;
+        const documents = await read();
+        return { queries: finds.length, days: documents.map(({ day }) => day).sort(), adRequests: documents.reduce((sum, { counts }) => sum + (counts.adRequests ?? 0), 0) };
+      };
+      const expected = { days: [...inMonth, ...inMonth].sort(), adRequests: 2 * inMonth.reduce((sum, day) => sum + days.indexOf(day) + 1, 0) };
+      expect(await readWith(() => store.readPairs(month))).to.deep.equal({ queries: 4, ...expected });
+      expect(await readWith(() => store.readScope('campaign', 'network', month))).to.deep.equal({ queries: 4, ...expected });
+      // An account's documents, a platform's, a scope's few items or a week: one query each.
+      expect(await readWith(() => store.readPairs({ ...month, visibleTo: '6110' }))).to.deep.equal({ queries: 2, ...expected });
+      expect(await readWith(() => store.readScope('campaign', 'p:611', month))).to.deep.equal({ queries: 1, ...expected });
+      expect(await readWith(() => store.readScope('campaign', 'network', month, [601]))).to.include({ queries: 1 });
+      expect(await readWith(() => store.readPairs({ from: '2026-03-01', to: '2026-03-13' }))).to.include({ queries: 1 });
+    });
   });
 });
