@@ -32,26 +32,12 @@ export interface UnfilledAdRequest {
   requestedAt: Date;
 }
 
-export function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
-export function firstKeptHourlyDay(now: Date): string {
-  return dayOf(new Date(now.getTime() - (HOURLY_RETENTION_DAYS - 1) * DAY_MS));
-}
-
-export function intervalEndOf(at: Date, lengthMs: number): number {
-  return (Math.floor(at.getTime() / lengthMs) + 1) * lengthMs;
-}
-
-export function hourOf(at: Date): number {
-  return Math.floor(at.getTime() / HOUR_MS);
-}
-
+export const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
+export const firstKeptHourlyDay = (now: Date): string => dayOf(new Date(now.getTime() - (HOURLY_RETENTION_DAYS - 1) * DAY_MS));
+export const intervalEndOf = (at: Date, lengthMs: number): number => (Math.floor(at.getTime() / lengthMs) + 1) * lengthMs;
+export const hourOf = (at: Date): number => Math.floor(at.getTime() / HOUR_MS);
 /** The instant from which the counted-once set of `hour` is no longer needed. */
-export function onceSetEnd(hour: number): number {
-  return (hour + 2) * HOUR_MS + ONCE_MARGIN_MS;
-}
+export const onceSetEnd = (hour: number): number => (hour + 2) * HOUR_MS + ONCE_MARGIN_MS;
 
 export function grainsOf(allocation: CountedAllocation, kind: CountKind): string[] {
   if (kind.startsWith('filtered_')) return ['all'];
@@ -68,17 +54,9 @@ export function unfilledGrainsOf(request: UnfilledAdRequest): string[] {
 }
 
 /** A day field: `<YYYY-MM-DD>|<kind>`; an hour field: `<YYYY-MM-DD>T<HH>|<kind>`. */
-export function fieldOf(day: string, kind: string): string {
-  return `${day}|${kind}`;
-}
-
-export function parseField(field: string): { day: string; kind: string } | null {
-  return field[10] === '|' ? { day: field.slice(0, 10), kind: field.slice(11) } : null;
-}
-
-export function hourFieldOf(at: Date, kind: string): string {
-  return `${at.toISOString().slice(0, 13)}|${kind}`;
-}
+export const fieldOf = (day: string, kind: string): string => `${day}|${kind}`;
+export const parseField = (field: string): { day: string; kind: string } | null => (field[10] === '|' ? { day: field.slice(0, 10), kind: field.slice(11) } : null);
+export const hourFieldOf = (at: Date, kind: string): string => `${at.toISOString().slice(0, 13)}|${kind}`;
 
 export function parseHourField(field: string): { day: string; hour: string; kind: string } | null {
   if (field[10] !== 'T' || field[13] !== '|') return null;

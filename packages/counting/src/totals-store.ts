@@ -17,6 +17,7 @@ export interface PairQuery extends DayRange {
   visibleTo?: string;
 }
 
+const COUNTERS = ['adRequests', 'confirmedDeliveries', 'clickedLinks', 'unfilledAdRequests', 'filtered_head', 'filtered_preview_agent', 'impressions'];
 const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
 // A breakdown scope's items by an owner or a platform (scopeQueryOf).
 const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
@@ -25,8 +26,8 @@ const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1 }];
 const daySchema = storedSchema<DayDocument>(
   {
     ...{ _id: String, level: String, campaignId: Number, publisherId: Number, accountId: String, placementId: String, day: String, lastFold: Number, fence: Number },
-    ...{ campaignOwnerAccountId: String, publisherOwnerAccountId: String, hours: Mixed, adRequests: Number, confirmedDeliveries: Number, clickedLinks: Number },
-    ...{ unfilledAdRequests: Number, filtered_head: Number, filtered_preview_agent: Number, impressions: Number },
+    ...{ campaignOwnerAccountId: String, publisherOwnerAccountId: String, hours: Mixed },
+    ...Object.fromEntries(COUNTERS.map((kind) => [kind, Number])),
   },
   [[KEY_INDEX], ...SCOPE_INDEXES, LEVEL_DAY_INDEX],
 );
@@ -106,10 +107,24 @@ export class TotalsStore {
     return stored;
   }
 
-  /** A breakdown scope's documents within `range`, of `items` only when given (the key's other fields null: one index serves key and days). */
-  async readScope(dimension: BreakdownDimension, scope: string, range: DayRange, items?: readonly number[]): Promise<StoredDay[]> {
-    const narrowed = items ? [{ ...UNSET_KEY_FIELDS, ...scopeQueryOf(dimension, scope), [`${dimension}Id`]: { $in: items }, ...dayRangeOf(range) }] : inRangeParts(scopeQueryOf(dimension, scope), range);
-    return (await this.find('breakdown read', narrowed, WITHOUT_HOURS)).flat().map(storedDayOf);
+  /**
+   * A breakdown scope's documents within `range`. Of `items` only (the key's other fields null: one index serves key and days), their days
+   * before `recentFrom` (every day, when none) are summed by the store: an entry an item, its `day` empty, no unfolded count being of them.
+   */
+  async readScope(dimension: BreakdownDimension, scope: string, range: DayRange, items?: readonly number[], recentFrom?: string): Promise<StoredDay[]> {
+    if (!items) return (await this.find('breakdown read', inRangeParts(scopeQueryOf(dimension, scope), range), WITHOUT_HOURS)).flat().map(storedDayOf);
+    const narrowed = { ...UNSET_KEY_FIELDS, ...scopeQueryOf(dimension, scope), [`${dimension}Id`]: { $in: items } };
+    const dayBeforeRecent = recentFrom && new Date(Date.parse(recentFrom) - DAY_MS).toISOString().slice(0, 10);
+    const summed = dayBeforeRecent ? { from: range.from, to: range.to !== undefined && range.to < dayBeforeRecent ? range.to : dayBeforeRecent } : range;
+    const recent = recentFrom ? { from: range.from !== undefined && range.from > recentFrom ? range.from : recentFrom, to: range.to } : null;
+    const group = { _id: { item: `$${dimension}Id`, campaignOwnerAccountId: '$campaignOwnerAccountId', publisherOwnerAccountId: '$publisherOwnerAccountId' }, ...Object.fromEntries(COUNTERS.map((kind) => [kind, { $sum: `$${kind}` }])) };
+    const read = () =>
+      Promise.all([
+        isOpen(summed) ? this.days.aggregate<ItemSum>([{ $match: { ...narrowed, ...dayRangeOf(summed) } }, { $group: group }], { maxTimeMS: this.timeoutMs }).toArray() : [],
+        recent && isOpen(recent) ? this.days.find({ ...narrowed, ...dayRangeOf(recent) } as Filter<DayDocument>, { projection: WITHOUT_HOURS, maxTimeMS: this.timeoutMs }).toArray() : [],
+      ]);
+    const [sums, documents] = await asInfrastructureFault(read, this.timeoutMs, 'mongodb', 'breakdown read failed');
+    return [...sums.map(({ _id: { item, ...owners }, ...counts }) => storedDayOf({ ...owners, ...counts, [`${dimension}Id`]: item, day: '', lastFold: 0 } as DayDocument)), ...documents.map(storedDayOf)];
   }
 
   /** The report's documents (`withHours`: their hours too). */
@@ -141,7 +156,7 @@ function storedDayOf(document: DayDocument): StoredDay {
 
 function countersOf(document: DayDocument): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number') counts[kind] = value;
+  for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number' && value !== 0) counts[kind] = value;
   return counts;
 }
 
@@ -153,6 +168,11 @@ function inRangeParts(filter: Record<string, unknown>, { from, to }: DayRange): 
   const dayAt = (offset: number) => new Date(Date.parse(from!) + offset * DAY_MS).toISOString().slice(0, 10);
   return Array.from({ length: parts }, (_, part) => ({ ...filter, ...dayRangeOf({ from: dayAt(Math.floor((part * days) / parts)), to: dayAt(Math.floor(((part + 1) * days) / parts) - 1) }) }));
 }
+
+type ItemSum = { _id: Owners & { item: number } } & Record<string, number>;
+
+/** Whether a range holds a day. */
+const isOpen = ({ from, to }: DayRange) => from === undefined || to === undefined || from <= to;
 
 function dayRangeOf({ from, to }: DayRange): { day?: Record<string, string> } {
   if (from === undefined && to === undefined) return {};

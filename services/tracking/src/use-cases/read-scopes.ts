@@ -1,4 +1,4 @@
-import { breakdownGrainOf, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
+import { breakdownGrainOf, parseBreakdownField, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
 import { planBreakdown } from '../domain/breakdown';
 import { ownersOf, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
@@ -11,20 +11,34 @@ export interface ScopeRead {
 
 /**
  * The scopes that answer a breakdown by `by` for the filter and the account (those `stats` would read, the
- * breakdown's own id left out): one indexed query a scope (of the `items` only, when given), then one Redis
- * read of their breakdown grains; the scopes the owners rule out are dropped.
+ * breakdown's own id left out): one indexed query a scope and one Redis read of their breakdown grains; the
+ * scopes the owners rule out are dropped. Narrowed to `items`, Redis is read first: the store sums the
+ * items' days before the first day Redis holds unfolded counts of, and sends the documents of the others.
  */
 export async function readChosenScopes(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, by: BreakdownDimension, filter: StatsFilter, items?: readonly number[]): Promise<ScopeRead[]> {
   const plan = planBreakdown(by, filter);
-  const stored = await Promise.all(plan.candidates.map((scope) => deps.totals.readScope(by, scope, filter, items)));
-  const unfolded = await deps.unfolded.read(
-    plan.candidates.map((scope) => breakdownGrainOf(by, scope)),
-    plan.ownerSubjects,
-  );
+  const grains = plan.candidates.map((scope) => breakdownGrainOf(by, scope));
+  const readStored = (recentFrom?: string) => Promise.all(plan.candidates.map((scope) => deps.totals.readScope(by, scope, filter, items, recentFrom)));
+  const readUnfolded = () => deps.unfolded.read(grains, plan.ownerSubjects);
+  const [stored, unfolded] = items
+    ? await readUnfolded().then(async (read) => [await readStored(firstUnfoldedDayOf(read.parts) ?? undefined), read] as const)
+    : [await readStored(), await readUnfolded()];
   const chosen = new Set(plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, stored.flat())));
   return plan.candidates.flatMap((scope, index) => {
     if (!chosen.has(scope)) return [];
-    const grain = breakdownGrainOf(by, scope);
+    const grain = grains[index]!;
     return [{ stored: stored[index]!, parts: unfolded.parts.filter((part) => part.grain === grain) }];
   });
+}
+
+/** The first day any of the parts counts on, or null. */
+function firstUnfoldedDayOf(parts: UnfoldedPart[]): string | null {
+  let first: string | null = null;
+  for (const part of parts) {
+    for (const field of part.fields.keys()) {
+      const day = parseBreakdownField(field)?.day;
+      if (day !== undefined && (first === null || day < first)) first = day;
+    }
+  }
+  return first;
 }
