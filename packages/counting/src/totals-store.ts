@@ -120,8 +120,8 @@ export class TotalsStore {
     const group = { _id: { item: `$${dimension}Id`, campaignOwnerAccountId: '$campaignOwnerAccountId', publisherOwnerAccountId: '$publisherOwnerAccountId' }, ...Object.fromEntries(COUNTERS.map((kind) => [kind, { $sum: `$${kind}` }])) };
     const read = () =>
       Promise.all([
-        isOpen(summed) ? this.days.aggregate<ItemSum>([{ $match: { ...narrowed, ...dayRangeOf(summed) } }, { $group: group }], { maxTimeMS: this.timeoutMs }).toArray() : [],
-        recent && isOpen(recent) ? this.days.find({ ...narrowed, ...dayRangeOf(recent) } as Filter<DayDocument>, { projection: WITHOUT_HOURS, maxTimeMS: this.timeoutMs }).toArray() : [],
+        hasDays(summed) ? this.days.aggregate<ItemSum>([{ $match: { ...narrowed, ...dayRangeOf(summed) } }, { $group: group }], { maxTimeMS: this.timeoutMs }).toArray() : [],
+        recent && hasDays(recent) ? this.days.find({ ...narrowed, ...dayRangeOf(recent) } as Filter<DayDocument>, { projection: WITHOUT_HOURS, maxTimeMS: this.timeoutMs }).toArray() : [],
       ]);
     const [sums, documents] = await asInfrastructureFault(read, this.timeoutMs, 'mongodb', 'breakdown read failed');
     return [...sums.map(({ _id: { item, ...owners }, ...counts }) => storedDayOf({ ...owners, ...counts, [`${dimension}Id`]: item, day: '', lastFold: 0 } as DayDocument)), ...documents.map(storedDayOf)];
@@ -171,8 +171,8 @@ function inRangeParts(filter: Record<string, unknown>, { from, to }: DayRange): 
 
 type ItemSum = { _id: Owners & { item: number } } & Record<string, number>;
 
-/** Whether a range holds a day. */
-const isOpen = ({ from, to }: DayRange) => from === undefined || to === undefined || from <= to;
+/** Whether a range holds a day at all. */
+const hasDays = ({ from, to }: DayRange) => from === undefined || to === undefined || from <= to;
 
 function dayRangeOf({ from, to }: DayRange): { day?: Record<string, string> } {
   if (from === undefined && to === undefined) return {};

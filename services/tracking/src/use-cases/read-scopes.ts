@@ -11,18 +11,16 @@ export interface ScopeRead {
 
 /**
  * The scopes that answer a breakdown by `by` for the filter and the account (those `stats` would read, the
- * breakdown's own id left out): one indexed query a scope and one Redis read of their breakdown grains; the
- * scopes the owners rule out are dropped. Narrowed to `items`, Redis is read first: the store sums the
- * items' days before the first day Redis holds unfolded counts of, and sends the documents of the others.
+ * breakdown's own id left out): one Redis read of their breakdown grains, then one indexed query a scope; the
+ * scopes the owners rule out are dropped. Narrowed to `items`, the store sums the items' days before the
+ * first day Redis holds unfolded counts of, and sends the documents of the others.
  */
 export async function readChosenScopes(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, by: BreakdownDimension, filter: StatsFilter, items?: readonly number[]): Promise<ScopeRead[]> {
   const plan = planBreakdown(by, filter);
   const grains = plan.candidates.map((scope) => breakdownGrainOf(by, scope));
-  const readStored = (recentFrom?: string) => Promise.all(plan.candidates.map((scope) => deps.totals.readScope(by, scope, filter, items, recentFrom)));
-  const readUnfolded = () => deps.unfolded.read(grains, plan.ownerSubjects);
-  const [stored, unfolded] = items
-    ? await readUnfolded().then(async (read) => [await readStored(firstUnfoldedDayOf(read.parts) ?? undefined), read] as const)
-    : [await readStored(), await readUnfolded()];
+  const unfolded = await deps.unfolded.read(grains, plan.ownerSubjects);
+  const recentFrom = items ? (firstUnfoldedDayOf(unfolded.parts) ?? undefined) : undefined;
+  const stored = await Promise.all(plan.candidates.map((scope) => deps.totals.readScope(by, scope, filter, items, recentFrom)));
   const chosen = new Set(plan.choose(ownersOf(plan.ownerSubjects, unfolded.owners, stored.flat())));
   return plan.candidates.flatMap((scope, index) => {
     if (!chosen.has(scope)) return [];
