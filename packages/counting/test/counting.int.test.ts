@@ -395,7 +395,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect(await read({ from: '2000-01-01', to: '2099-12-31' })).to.include({ queries: 2, documents: after.allTime.documents });
     });
 
-    it('reads the network\'s pairs and campaigns of a month in four parts of its days side by side, every document once, an account\'s in one', async () => {
+    it('reads the network\'s pairs and campaigns of a month in four parts of its days side by side, an account\'s a query a filter, a few items\' days summed by the store', async () => {
       const store = new TotalsStore(connection, 5000);
       await store.ensureIndexes();
       // Two campaigns on one platform, every day of March 2026 and the days just outside it.
@@ -413,7 +413,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       const expected = { days: [...inMonth, ...inMonth].sort(), adRequests: 2 * inMonth.reduce((sum, day) => sum + days.indexOf(day) + 1, 0) };
       expect(await readWith(() => store.readPairs(month))).to.deep.equal({ queries: 4, ...expected });
       expect(await readWith(() => store.readScope('campaign', 'network', month))).to.deep.equal({ queries: 4, ...expected });
-      // An account's documents, a platform's or a week: one query each.
+      // An account's documents (two filters), a platform's scope, or under two weeks: a query a filter.
       expect(await readWith(() => store.readPairs({ ...month, visibleTo: '6110' }))).to.deep.equal({ queries: 2, ...expected });
       expect(await readWith(() => store.readScope('campaign', 'p:611', month))).to.deep.equal({ queries: 1, ...expected });
       // A few items: their days summed by the store (no find), those from the first day Redis counts on found.
@@ -421,6 +421,8 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect(await readWith(() => store.readScope('campaign', 'network', month, [601]))).to.deep.equal({ queries: 0, days: [''], ...ofOne });
       expect(await readWith(() => store.readScope('campaign', 'network', month, [601], '2026-03-30'))).to.deep.equal({ queries: 1, days: ['', '2026-03-30', '2026-03-31'], ...ofOne });
       expect(await readWith(() => store.readScope('campaign', 'network', month, [601], '2026-02-20'))).to.deep.equal({ queries: 1, days: inMonth, ...ofOne });
+      // A sum carries its item and the owner a breakdown keeps scopes by.
+      expect((await store.readScope('campaign', 'network', month, [601]))[0]).to.deep.include({ campaignId: 601, publisherId: null, campaignOwnerAccountId: '6010' });
       expect(await readWith(() => store.readPairs({ from: '2026-03-01', to: '2026-03-13' }))).to.include({ queries: 1 });
     });
   });
