@@ -6,7 +6,7 @@ import { scopeQueryOf, type BreakdownDimension } from './breakdown-layout';
 import { writeFolds } from './folded-documents';
 import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
-import { DAY_MS, grainFieldsOf, HOURLY_RETENTION_DAYS, LEVELS, type DayRange, type GrainFields, type HourCounts, type Owners, type StoredDay, type StoredGrain } from './layout';
+import { DAY_MS, dayOf, grainFieldsOf, HOURLY_RETENTION_DAYS, LEVELS, type DayRange, type GrainFields, type HourCounts, type Owners, type StoredDay, type StoredGrain } from './layout';
 
 export type DayDocument = GrainFields & Owners & { _id: string; day: string; lastFold: number; fence: number; hours?: HourCounts } & Record<string, unknown>;
 
@@ -17,6 +17,7 @@ export interface PairQuery extends DayRange {
   visibleTo?: string;
 }
 
+/** The counters a day document holds (top-level fields, each added to with `$inc`). */
 const COUNTERS = ['adRequests', 'confirmedDeliveries', 'clickedLinks', 'unfilledAdRequests', 'filtered_head', 'filtered_preview_agent', 'impressions'];
 const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
 // A breakdown scope's items by an owner or a platform (scopeQueryOf).
@@ -33,8 +34,6 @@ const daySchema = storedSchema<DayDocument>(
 );
 const leaseSchema = storedSchema<FolderLeaseDocument>({ _id: String, holder: String, until: Date, fence: Number });
 
-/** The numbers of a document that are not counters. */
-const NOT_COUNTERS = new Set(['campaignId', 'publisherId', 'lastFold', 'fence']);
 const WITH_HOURS = { _id: 0, level: 0, fence: 0 };
 const WITHOUT_HOURS = { ...WITH_HOURS, hours: 0 };
 const UNSET_KEY_FIELDS = { campaignId: null, publisherId: null, accountId: null, placementId: null };
@@ -114,17 +113,16 @@ export class TotalsStore {
   async readScope(dimension: BreakdownDimension, scope: string, range: DayRange, items?: readonly number[], recentFrom?: string): Promise<StoredDay[]> {
     if (!items) return (await this.find('breakdown read', inRangeParts(scopeQueryOf(dimension, scope), range), WITHOUT_HOURS)).flat().map(storedDayOf);
     const narrowed = { ...UNSET_KEY_FIELDS, ...scopeQueryOf(dimension, scope), [`${dimension}Id`]: { $in: items } };
-    const dayBeforeRecent = recentFrom && new Date(Date.parse(recentFrom) - DAY_MS).toISOString().slice(0, 10);
+    const dayBeforeRecent = recentFrom && dayOf(new Date(Date.parse(recentFrom) - DAY_MS));
     const summed = dayBeforeRecent ? { from: range.from, to: range.to !== undefined && range.to < dayBeforeRecent ? range.to : dayBeforeRecent } : range;
     const recent = recentFrom ? { from: range.from !== undefined && range.from > recentFrom ? range.from : recentFrom, to: range.to } : null;
     const group = { _id: { item: `$${dimension}Id`, campaignOwnerAccountId: '$campaignOwnerAccountId', publisherOwnerAccountId: '$publisherOwnerAccountId' }, ...Object.fromEntries(COUNTERS.map((kind) => [kind, { $sum: `$${kind}` }])) };
-    const read = () =>
-      Promise.all([
-        hasDays(summed) ? this.days.aggregate<ItemSum>([{ $match: { ...narrowed, ...dayRangeOf(summed) } }, { $group: group }], { maxTimeMS: this.timeoutMs }).toArray() : [],
-        recent && hasDays(recent) ? this.days.find({ ...narrowed, ...dayRangeOf(recent) } as Filter<DayDocument>, { projection: WITHOUT_HOURS, maxTimeMS: this.timeoutMs }).toArray() : [],
-      ]);
-    const [sums, documents] = await asInfrastructureFault(read, this.timeoutMs, 'mongodb', 'breakdown read failed');
-    return [...sums.map(({ _id: { item, ...owners }, ...counts }) => storedDayOf({ ...owners, ...counts, [`${dimension}Id`]: item, day: '', lastFold: 0 } as DayDocument)), ...documents.map(storedDayOf)];
+    const sum = () => this.days.aggregate<ItemSum>([{ $match: { ...narrowed, ...dayRangeOf(summed) } }, { $group: group }], { maxTimeMS: this.timeoutMs }).toArray();
+    const [sums, documents] = await Promise.all([
+      hasDays(summed) ? asInfrastructureFault(sum, this.timeoutMs, 'mongodb', 'breakdown read failed') : [],
+      this.find('breakdown read', recent && hasDays(recent) ? [{ ...narrowed, ...dayRangeOf(recent) }] : [], WITHOUT_HOURS),
+    ]);
+    return [...sums.map(({ _id: { item, ...owners }, ...counts }) => storedDayOf({ ...owners, ...counts, [`${dimension}Id`]: item, day: '', lastFold: 0 } as DayDocument)), ...documents.flat().map(storedDayOf)];
   }
 
   /** The report's documents (`withHours`: their hours too). */
@@ -156,7 +154,10 @@ function storedDayOf(document: DayDocument): StoredDay {
 
 function countersOf(document: DayDocument): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const [kind, value] of Object.entries(document)) if (!NOT_COUNTERS.has(kind) && typeof value === 'number' && value !== 0) counts[kind] = value;
+  for (const kind of COUNTERS) {
+    const value = document[kind];
+    if (typeof value === 'number' && value !== 0) counts[kind] = value;
+  }
   return counts;
 }
 
@@ -165,7 +166,7 @@ function inRangeParts(filter: Record<string, unknown>, { from, to }: DayRange): 
   const days = from === undefined || to === undefined || Object.keys(filter).length > 1 ? 0 : (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
   const parts = Math.min(4, Math.floor(days / 7));
   if (parts < 2) return [{ ...filter, ...dayRangeOf({ from, to }) }];
-  const dayAt = (offset: number) => new Date(Date.parse(from!) + offset * DAY_MS).toISOString().slice(0, 10);
+  const dayAt = (offset: number) => dayOf(new Date(Date.parse(from!) + offset * DAY_MS));
   return Array.from({ length: parts }, (_, part) => ({ ...filter, ...dayRangeOf({ from: dayAt(Math.floor((part * days) / parts)), to: dayAt(Math.floor(((part + 1) * days) / parts) - 1) }) }));
 }
 

@@ -185,5 +185,16 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
       }
       expect((await breakdown('?by=campaign')).status).to.equal(401);
     });
+
+    // Last: it counts more. A day both folded into its document and counted in Redis since.
+    it('narrows to the figures of the whole breakdown when a day is both in its document and in Redis', async () => {
+      await figures.adRequests('2026-03-02T11:00:00Z', 32, 41, 2);
+      figures.clock.set('2026-04-03T12:00:00Z');
+      const whole = new Map(await ads('?by=campaign', admin));
+      expect(whole.get(32)).to.equal(5);
+      expect(await ads('?by=campaign&ids=32,33', admin)).to.deep.equal([[32, 5], [33, whole.get(33)!]]);
+      expect(await ads('?by=campaign&ids=32&from=2026-03-02&to=2026-03-02', { accountId: ADVERTISER })).to.deep.equal([[32, 4]]);
+      expect(await ads('?by=publisher&ids=41', { accountId: PUBLISHER_OWNER })).to.deep.equal([[41, 7]]);
+    });
   });
 }
