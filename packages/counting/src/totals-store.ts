@@ -17,13 +17,25 @@ export interface PairQuery extends DayRange {
   visibleTo?: string;
 }
 
+/** A page of the report's documents in day order: the ids after the day in `order` (`_id` last makes it total), from after `after`, at most `limit` a filter. */
+export interface PairPage {
+  order: readonly ['campaignId', 'publisherId'] | readonly ['publisherId', 'campaignId'];
+  after: { day: string; campaignId: number; publisherId: number } | null;
+  limit: number;
+}
+
 /** The counters a day document holds (top-level fields, each added to with `$inc`). */
 const COUNTERS = ['adRequests', 'confirmedDeliveries', 'clickedLinks', 'unfilledAdRequests', 'filtered_head', 'filtered_preview_agent', 'impressions'];
 const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
-// A breakdown scope's items by an owner or a platform (scopeQueryOf).
-const SCOPE_INDEXES = ['accountId', 'publisherId', 'campaignOwnerAccountId', 'publisherOwnerAccountId'].map((field): [Record<string, 1>] => [{ level: 1, [field]: 1, day: 1 }]);
-// The network's report and the hours' retention: one level over a day range.
-const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1 }];
+// A breakdown scope's items by an owner or a platform (scopeQueryOf); an owner's report pages in day order (readPairs).
+const SCOPE_INDEXES = [['accountId', 'day'], ['publisherId', 'day'], ['campaignOwnerAccountId', 'day', 'campaignId', 'publisherId', '_id'], ['publisherOwnerAccountId', 'day', 'publisherId', 'campaignId', '_id']].map((fields): [Record<string, 1>] => [Object.fromEntries(['level', ...fields].map((field) => [field, 1]))]);
+// The network's report in day order and the hours' retention: one level over a day range.
+const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1, campaignId: 1, publisherId: 1, _id: 1 }];
+/** The first id of the day order each of the report's filters (pairFiltersOf) has an index for: the network's and an advertiser's campaigns first, a publisher owner's platforms. */
+const PAGED_ORDERS = ['campaignId', 'campaignId', 'publisherId'] as const;
+/** Indexes the ones above replace (each a prefix of one of them): dropped at start, by whichever replica comes first. */
+const REPLACED_INDEXES = ['level_1_campaignOwnerAccountId_1_day_1', 'level_1_publisherOwnerAccountId_1_day_1', 'level_1_day_1'];
+const INDEX_NOT_FOUND = 27;
 const daySchema = storedSchema<DayDocument>(
   {
     ...{ _id: String, level: String, campaignId: Number, publisherId: Number, accountId: String, placementId: String, day: String, lastFold: Number, fence: Number },
@@ -57,9 +69,12 @@ export class TotalsStore {
 
   async ensureIndexes(): Promise<void> {
     await createDeclaredIndexes(this.dayModel, this.leaseModel);
+    const existing = new Set((await this.days.indexes()).map((index) => index.name));
+    const dropped = (error: { code?: number }) => (error.code === INDEX_NOT_FOUND ? undefined : Promise.reject(error));
+    for (const name of REPLACED_INDEXES) if (existing.has(name)) await this.days.dropIndex(name).catch(dropped);
   }
 
-  /** The hours' retention: `$unset` of `hours` on the days before the cutoff, a level at a time (the `{level, day}` index), since the last cutoff. */
+  /** The hours' retention: `$unset` of `hours` on the days before the cutoff, a level at a time (the `{level, day, …}` index), since the last cutoff. */
   hourlyRetentionRule(): RetentionRule {
     let sweptBefore: string | undefined;
     return {
@@ -130,9 +145,23 @@ export class TotalsStore {
     return (await this.find('report read', pairFiltersOf(query).flatMap((filter) => inRangeParts(filter, query)), withHours ? WITH_HOURS : WITHOUT_HOURS)).flat().map(storedDayOf);
   }
 
+  /**
+   * The report's documents after the page's cursor, in its order: the first `limit` of each filter an index serves the order of
+   * (PAGED_ORDERS), every one of another (an account's other side, its own few); the caller merges and cuts them.
+   */
+  async readPairPage(query: PairQuery, page: PairPage): Promise<StoredDay[]> {
+    const sort = Object.fromEntries(['day', ...page.order, '_id'].map((field) => [field, 1 as const]));
+    const reads = pairFiltersOf(query).map((filter, index) => {
+      const after = { ...filter, ...dayRangeOf(query), ...(page.after ? afterKeyOf(page) : {}) };
+      return this.find('report read', [after], WITHOUT_HOURS, PAGED_ORDERS[query.visibleTo === undefined ? 0 : index + 1] === page.order[0] ? { sort, limit: page.limit } : undefined);
+    });
+    return (await Promise.all(reads)).flat(2).map(storedDayOf);
+  }
+
   /** The documents of each filter (one query each, at once) within the read's deadline; any failure is a 503. */
-  private find(what: string, filters: Array<Record<string, unknown>>, projection: Record<string, number>): Promise<DayDocument[][]> {
-    return asInfrastructureFault(() => Promise.all(filters.map((filter) => this.days.find(filter as Filter<DayDocument>, { projection, maxTimeMS: this.timeoutMs }).toArray())), this.timeoutMs, 'mongodb', `${what} failed`);
+  private find(what: string, filters: Array<Record<string, unknown>>, projection: Record<string, number>, sorted?: { sort: Record<string, 1>; limit: number }): Promise<DayDocument[][]> {
+    const read = (filter: Record<string, unknown>) => this.days.find(filter as Filter<DayDocument>, { projection, maxTimeMS: this.timeoutMs, ...sorted }).toArray();
+    return asInfrastructureFault(() => Promise.all(filters.map(read)), this.timeoutMs, 'mongodb', `${what} failed`);
   }
 
   /** Adds every fold of the batch to the day documents, once each: a document takes the folds above its `lastFold` (folded-documents.ts). */
@@ -145,6 +174,12 @@ export class TotalsStore {
 function pairFiltersOf({ campaignId, publisherId, visibleTo: viewer }: PairQuery): Array<Record<string, unknown>> {
   const base = { level: 'campaignPublisher', ...(campaignId === undefined ? {} : { campaignId }), ...(publisherId === undefined ? {} : { publisherId }) };
   return viewer === undefined ? [base] : [{ ...base, campaignOwnerAccountId: viewer }, { ...base, publisherOwnerAccountId: viewer, campaignOwnerAccountId: { $ne: viewer } }];
+}
+
+/** The documents after a page's last one in its order: a later day, or the same day and later ids. */
+function afterKeyOf({ order: [first, second], after }: PairPage): Record<string, unknown> {
+  const { day } = after!;
+  return { $or: [{ day: { $gt: day } }, { day, [first]: { $gt: after![first] } }, { day, [first]: after![first], [second]: { $gt: after![second] } }] };
 }
 
 function storedDayOf(document: DayDocument): StoredDay {

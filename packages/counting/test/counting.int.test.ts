@@ -230,7 +230,11 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       expect((await totals.readRange(['c:94'], { from: '2026-04-30', to: '2026-05-01' }, true)).get('c:94')?.hours).to.deep.equal({ '2026-05-01T13': { clickedLinks: 1 } });
       const indexes = (await collection.indexes()).map((index) => index.key);
       expect(indexes).to.deep.include({ level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 });
-      expect(indexes).to.deep.include({ level: 1, day: 1 });
+      expect(indexes).to.deep.include({ level: 1, day: 1, campaignId: 1, publisherId: 1, _id: 1 });
+      expect(indexes, 'the report\'s day order per owner').to.deep.include.members([
+        { level: 1, campaignOwnerAccountId: 1, day: 1, campaignId: 1, publisherId: 1, _id: 1 },
+        { level: 1, publisherOwnerAccountId: 1, day: 1, publisherId: 1, campaignId: 1, _id: 1 },
+      ]);
       const names = (await mongo.db!.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name).sort();
       expect(names).to.deep.equal(['counts_days', 'totals_folder']);
     });
@@ -332,6 +336,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
     const prefix = () => `${infra.redisPrefix}cost:`;
     let connection: Connection;
     const finds: string[] = [];
+    const findCommands: Array<Record<string, unknown>> = [];
 
     before(async () => {
       // A connection of its own that reports every command it sends, to count the lookups.
@@ -339,6 +344,7 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       await connection.asPromise();
       connection.getClient().on('commandStarted', (event: { commandName: string; command: Record<string, unknown> }) => {
         if (event.commandName === 'find') finds.push(String(event.command.find));
+        if (event.commandName === 'find') findCommands.push(event.command);
       });
     });
 
@@ -424,6 +430,48 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
       // A sum carries its item and the owner a breakdown keeps scopes by.
       expect((await store.readScope('campaign', 'network', month, [601]))[0]).to.deep.include({ campaignId: 601, publisherId: null, campaignOwnerAccountId: '6010' });
       expect(await readWith(() => store.readPairs({ from: '2026-03-01', to: '2026-03-13' }))).to.include({ queries: 1 });
+    });
+
+    it('reads a page of the report\'s pairs in day order from an index, the first documents after the cursor, an owner\'s other side whole', async () => {
+      const store = new TotalsStore(connection, 5000);
+      await store.ensureIndexes();
+      // Campaigns 701 and 702 of 7010, 703 of 7020, each on platforms 711 and 712 of 7110, five days.
+      const days = ['2026-04-01', '2026-04-02', '2026-04-03', '2026-04-04', '2026-04-05'];
+      const grains = [701, 702, 703].flatMap((campaign) => [711, 712].map((platform) => `cp:${campaign}:${platform}`));
+      const fields = new Map(days.map((day) => [`${day}|adRequests`, 1]));
+      const owners = new Map([['c:701', '7010'], ['c:702', '7010'], ['c:703', '7020'], ['p:711', '7110'], ['p:712', '7110']]);
+      await store.applyFolds([{ seq: 1, counts: new Map(grains.map((grain) => [grain, fields])) }], owners);
+      const range = { from: '2026-04-02', to: '2026-04-04' };
+      const campaignFirst = ['campaignId', 'publisherId'] as const;
+      const keys = (documents: Array<{ day: string; campaignId: number | null; publisherId: number | null }>) => documents.map(({ day, campaignId, publisherId }) => `${day} ${campaignId}:${publisherId}`);
+      const page = async (query: Parameters<TotalsStore['readPairPage']>[0], order: Parameters<TotalsStore['readPairPage']>[1]['order'], after: Parameters<TotalsStore['readPairPage']>[1]['after'], limit: number) => {
+        findCommands.length = 0;
+        const read = keys(await store.readPairPage(query, { order, after, limit }));
+        const plans = await Promise.all(findCommands.filter((command) => command.limit !== undefined).map(({ find, filter, sort, limit: cut }) => connection.db!.command({ explain: { find, filter, sort, limit: cut } })));
+        return { read, sortedByTheStore: plans.map((plan) => plan.sortPushdown as boolean) };
+      };
+
+      expect(await page(range, campaignFirst, null, 4)).to.deep.equal({
+        read: ['2026-04-02 701:711', '2026-04-02 701:712', '2026-04-02 702:711', '2026-04-02 702:712'],
+        sortedByTheStore: [true],
+      });
+      expect((await page(range, campaignFirst, { day: '2026-04-02', campaignId: 702, publisherId: 712 }, 4)).read).to.deep.equal([
+        '2026-04-02 703:711', '2026-04-02 703:712', '2026-04-03 701:711', '2026-04-03 701:712',
+      ]);
+      expect((await page(range, campaignFirst, { day: '2026-04-04', campaignId: 703, publisherId: 711 }, 4)).read, 'the last of the range').to.deep.equal(['2026-04-04 703:712']);
+      // An advertiser's campaigns a page (it owns no platform); a publisher owner's platforms first a page (it owns no campaign).
+      expect(await page({ ...range, visibleTo: '7010' }, campaignFirst, null, 3)).to.deep.equal({
+        read: ['2026-04-02 701:711', '2026-04-02 701:712', '2026-04-02 702:711'],
+        sortedByTheStore: [true],
+      });
+      expect(await page({ ...range, visibleTo: '7110' }, ['publisherId', 'campaignId'], { day: '2026-04-03', campaignId: 703, publisherId: 711 }, 3)).to.deep.equal({
+        read: ['2026-04-03 701:712', '2026-04-03 702:712', '2026-04-03 703:712'],
+        sortedByTheStore: [true],
+      });
+      // The other side of an account is read whole from the cursor on (7110's campaigns-first side: its platforms' every pair), for the caller to merge.
+      expect((await page({ ...range, visibleTo: '7110' }, campaignFirst, { day: '2026-04-04', campaignId: 702, publisherId: 711 }, 2)).read).to.deep.equal([
+        '2026-04-04 702:712', '2026-04-04 703:711', '2026-04-04 703:712',
+      ]);
     });
   });
 });

@@ -28,7 +28,7 @@ import { openClickLink } from '../use-cases/open-click-link';
 import { readBreakdown } from '../use-cases/read-breakdown';
 import { readHourlyStats, readStats } from '../use-cases/read-stats';
 import { ReportSnapshots } from '../use-cases/report-snapshots';
-import { readReport } from '../use-cases/read-report';
+import { readReport, readReportRows } from '../use-cases/read-report';
 import { csvOf, parseReportQuery } from '../domain/report';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
@@ -170,13 +170,13 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       const principal = requirePrincipal(req);
       const parsed = parseReportQuery(req.query as Record<string, unknown>, deps.clock.now());
       if (!parsed.ok) throw problems.badRequest(parsed.code, parsed.detail);
-      const { all, ...answer } = await readReport(deps, parsed.query, principal.admin ? undefined : principal.accountId, deps.campaignTraits, reportSnapshots);
+      const visibleTo = principal.admin ? undefined : principal.accountId;
       res.setHeader('Cache-Control', 'no-store');
       if (parsed.query.csv) {
-        res.type('text/csv').send(csvOf(all, parsed.query.by));
+        res.type('text/csv').send(csvOf((await readReportRows(deps, parsed.query, visibleTo, deps.campaignTraits)).rows, parsed.query.by));
         return;
       }
-      res.json(answer);
+      res.json(await readReport(deps, parsed.query, visibleTo, deps.campaignTraits, reportSnapshots));
     }),
   );
 }

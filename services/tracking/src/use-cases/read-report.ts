@@ -1,12 +1,12 @@
-import { parseField, parseHourField, TOTAL_KINDS, type StoredDay, type UnfoldedPair } from '@pilot/counting';
-import type { PairQuery } from '@pilot/counting/totals';
-import { groupRows, pageOfRows, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
+import { DAY_MS, dayOf, parseField, parseHourField, TOTAL_KINDS, type StoredDay, type UnfoldedPair } from '@pilot/counting';
+import type { PairPage, PairQuery } from '@pilot/counting/totals';
+import { compareKeys, groupRows, pageOfRows, sortKeyOf, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
 import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-source';
 import type { StatsFilter } from '../domain/stats';
 import type { CampaignTraitsSource } from './campaign-traits';
 import type { TrackingDeps } from './deps';
 import type { ReportSnapshot, ReportSnapshots } from './report-snapshots';
-import { readChosenScopes } from './read-scopes';
+import { firstUnfoldedDayOf, readChosenScopes } from './read-scopes';
 import { readHourlyStats, readStats } from './read-stats';
 
 export interface ReportAnswer {
@@ -30,7 +30,7 @@ async function readSourceCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, 
     return cellsOfTotals(periods, filter);
   }
   if (source.kind === 'scope') return cellsOfScopes(source.dimension, await readChosenScopes(deps, source.dimension, filter), filter);
-  return readCells(deps, filter, query.by.includes('hour'));
+  return readCells(deps, filter, query.by.includes('hour'), await deps.unfolded.readPairs());
 }
 
 /**
@@ -39,7 +39,7 @@ async function readSourceCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, 
  * those grains that the documents do not, by each document's `lastFold` as `stats` adds it. A pair only
  * Redis knows is visible by the owners Redis records for its campaign and platform.
  */
-async function readCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: PairQuery, hourly: boolean): Promise<Iterable<Cell>> {
+async function readCells(deps: Pick<TrackingDeps, 'totals'>, query: PairQuery, hourly: boolean, unfolded: UnfoldedPair[]): Promise<Iterable<Cell>> {
   const cells = new Map<string, Cell>();
   const lastFolds = new Map<string, number>();
   const owners = new Map<string, Pick<StoredDay, 'campaignOwnerAccountId' | 'publisherOwnerAccountId'>>();
@@ -56,7 +56,7 @@ async function readCells(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query:
     if (!hourly) Object.assign(cellOf(document, document.day).counts, document.counts);
     else for (const [hour, counts] of Object.entries(document.hours ?? {})) Object.assign(cellOf(document, `${document.day}T${hour}`, `${document.day}T${hour}:00:00.000Z`).counts, counts);
   }
-  for (const part of await deps.unfolded.readPairs()) {
+  for (const part of unfolded) {
     if (!visible(part, query, owners.get(pairKey(part.campaignId, part.publisherId)))) continue;
     for (const [field, count] of part.fields) {
       const parsed = hourly ? parseHourField(field) : parseField(field);
@@ -83,23 +83,63 @@ function visible(part: UnfoldedPair, query: PairQuery, stored: Pick<StoredDay, '
 }
 
 /**
- * The report's rows (all of them, for CSV, or the page) and the totals of every row. By language or format,
- * the campaigns the cells name are looked up at once (the active campaigns' cache, then the campaign service).
- * With `snapshots`, a next page is cut from the rows its first page read (report-snapshots.ts).
+ * The ids' order of a report in day order whose every row is a campaign-on-platform document (by the day, the
+ * campaign and the platform), when an index serves it (the network's: the campaign first), else null.
  */
-export async function readReport(
-  deps: Pick<TrackingDeps, 'totals' | 'unfolded'>,
-  query: ReportQuery,
-  visibleTo: string | undefined,
-  campaignTraits: CampaignTraitsSource,
-  snapshots?: ReportSnapshots,
-): Promise<ReportAnswer & { all: ReportRow[] }> {
-  const read = async (): Promise<ReportSnapshot> => {
-    const cells = [...(await readSourceCells(deps, query, { ...query.filter, visibleTo }))];
-    const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
-    const traits = named.length > 0 ? await campaignTraits.traitsOf(named) : new Map();
-    return groupRows(cells, query, (campaignId) => traits.get(campaignId));
-  };
+function pairOrderOf(query: ReportQuery, visibleTo: string | undefined): PairPage['order'] | null {
+  if (query.csv || query.sort !== 'day' || query.by[0] !== 'day' || reportSourceOf(query).kind !== 'pairs') return null;
+  const ids = query.by.slice(1).join(',');
+  if (ids === 'campaign,publisher') return ['campaignId', 'publisherId'];
+  return ids === 'publisher,campaign' && visibleTo !== undefined ? ['publisherId', 'campaignId'] : null;
+}
+
+const noTraits = () => undefined;
+
+/**
+ * A page of a report whose rows are documents in day order (pairOrderOf), read in the order of an index: of
+ * the days before the first one Redis holds unfolded counts of (exact as stored), a page and one more a
+ * filter from after the cursor; only when they do not fill the page are the later days read whole (their
+ * documents and Redis, as readCells does). The totals are the reader's own grain's, as `stats` reads them:
+ * the same facts counted. Its cost does not grow with the rows of the period.
+ */
+async function readPairPage(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, filter: StatsFilter, order: PairPage['order']): Promise<ReportAnswer> {
+  const [unfolded, stats] = await Promise.all([deps.unfolded.readPairs(), readStats(deps, filter)]);
+  const recentFrom = firstUnfoldedDayOf(unfolded);
+  const dayBeforeRecent = recentFrom === null ? undefined : dayOf(new Date(Date.parse(recentFrom) - DAY_MS));
+  const lastFolded = dayBeforeRecent === undefined || (filter.to !== undefined && filter.to < dayBeforeRecent) ? filter.to : dayBeforeRecent;
+  const keyOf = (after: NonNullable<ReportQuery['after']>, dimension: 'day' | 'campaign' | 'publisher') => after[1 + query.by.indexOf(dimension)] as never;
+  const after = query.after && { day: keyOf(query.after, 'day'), campaignId: keyOf(query.after, 'campaign'), publisherId: keyOf(query.after, 'publisher') };
+  const folded = lastFolded === undefined || filter.from === undefined || filter.from <= lastFolded ? await deps.totals.readPairPage({ ...filter, to: lastFolded }, { order, after, limit: query.limit + 1 }) : [];
+  const rows = groupRows(folded.map((document): Cell => ({ campaignId: document.campaignId!, publisherId: document.publisherId!, day: document.day, counts: document.counts })), query, noTraits).rows.slice(0, query.limit + 1);
+  if (rows.length <= query.limit && recentFrom !== null && (filter.to === undefined || filter.to >= recentFrom)) {
+    const recent = groupRows(await readCells(deps, { ...filter, from: filter.from !== undefined && filter.from > recentFrom ? filter.from : recentFrom }, false, unfolded), query, noTraits).rows;
+    const cursor = query.after;
+    rows.push(...(cursor ? recent.filter((row) => compareKeys(sortKeyOf(row, query.by, query.sort), cursor, query.sort) > 0) : recent));
+  }
+  const { adRequests, confirmedDeliveries, clickedLinks } = stats;
+  return { ...pageOfRows(rows, { ...query, after: null }), totals: { adRequests, confirmedDeliveries, clickedLinks } };
+}
+
+/**
+ * A page of the report's rows and the totals of every row. A report in day order whose rows are documents is
+ * read a page at a time (readPairPage); any other reads every row of the period (readReportRows), and with
+ * `snapshots`, a next page is cut from the rows its first page read (report-snapshots.ts).
+ */
+export async function readReport(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, campaignTraits: CampaignTraitsSource, snapshots?: ReportSnapshots): Promise<ReportAnswer> {
+  const order = pairOrderOf(query, visibleTo);
+  if (order) return readPairPage(deps, query, { ...query.filter, visibleTo }, order);
+  const read = () => readReportRows(deps, query, visibleTo, campaignTraits);
   const { rows, totals } = snapshots ? await snapshots.of(query, visibleTo, read) : await read();
-  return { ...pageOfRows(rows, query), totals, all: rows };
+  return { ...pageOfRows(rows, query), totals };
+}
+
+/**
+ * Every row of the report in the answer's order (the CSV's) and the totals of them all. By language or
+ * format, the campaigns the cells name are looked up at once (the active campaigns' cache, then the campaign service).
+ */
+export async function readReportRows(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, campaignTraits: CampaignTraitsSource): Promise<ReportSnapshot> {
+  const cells = [...(await readSourceCells(deps, query, { ...query.filter, visibleTo }))];
+  const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
+  const traits = named.length > 0 ? await campaignTraits.traitsOf(named) : new Map();
+  return groupRows(cells, query, (campaignId) => traits.get(campaignId));
 }

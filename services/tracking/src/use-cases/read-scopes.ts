@@ -1,4 +1,4 @@
-import { breakdownGrainOf, parseBreakdownField, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
+import { breakdownGrainOf, type BreakdownDimension, type StoredDay, type UnfoldedPart } from '@pilot/counting';
 import { planBreakdown } from '../domain/breakdown';
 import { ownersOf, type StatsFilter } from '../domain/stats';
 import type { TrackingDeps } from './deps';
@@ -29,13 +29,13 @@ export async function readChosenScopes(deps: Pick<TrackingDeps, 'totals' | 'unfo
   });
 }
 
-/** The first day any of the parts counts on, or null. */
-function firstUnfoldedDayOf(parts: UnfoldedPart[]): string | null {
+/** The first day any of the parts counts on, or null (every field of a count starts with its day, `YYYY-MM-DD`). */
+export function firstUnfoldedDayOf(parts: Iterable<{ fields: Map<string, number> }>): string | null {
   let first: string | null = null;
   for (const part of parts) {
     for (const field of part.fields.keys()) {
-      const day = parseBreakdownField(field)?.day;
-      if (day !== undefined && (first === null || day < first)) first = day;
+      const day = field.slice(0, 10);
+      if (first === null || day < first) first = day;
     }
   }
   return first;
