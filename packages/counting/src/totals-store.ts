@@ -27,12 +27,12 @@ export interface PairPage {
 /** The counters a day document holds (top-level fields, each added to with `$inc`). */
 const COUNTERS = ['adRequests', 'confirmedDeliveries', 'clickedLinks', 'unfilledAdRequests', 'filtered_head', 'filtered_preview_agent', 'impressions'];
 const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
-// A breakdown scope's items by an owner or a platform (scopeQueryOf); an owner's report pages in day order (readPairs).
+// A breakdown scope's items by an owner or a platform (scopeQueryOf); an owner's report pages in day order (readPairPage).
 const SCOPE_INDEXES = [['accountId', 'day'], ['publisherId', 'day'], ['campaignOwnerAccountId', 'day', 'campaignId', 'publisherId', '_id'], ['publisherOwnerAccountId', 'day', 'publisherId', 'campaignId', '_id']].map((fields): [Record<string, 1>] => [Object.fromEntries(['level', ...fields].map((field) => [field, 1]))]);
 // The network's report in day order and the hours' retention: one level over a day range.
 const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1, campaignId: 1, publisherId: 1, _id: 1 }];
-/** The first id of the day order each of the report's filters (pairFiltersOf) has an index for: the network's and an advertiser's campaigns first, a publisher owner's platforms. */
-const PAGED_ORDERS = ['campaignId', 'campaignId', 'publisherId'] as const;
+/** The first id of the day order the indexes above hold a report's filter in: a publisher owner's platforms, else the campaigns. */
+const indexedFirstIdOf = (filter: Record<string, unknown>) => ('publisherOwnerAccountId' in filter ? 'publisherId' : 'campaignId');
 /** Indexes the ones above replace (each a prefix of one of them): dropped at start, by whichever replica comes first. */
 const REPLACED_INDEXES = ['level_1_campaignOwnerAccountId_1_day_1', 'level_1_publisherOwnerAccountId_1_day_1', 'level_1_day_1'];
 const INDEX_NOT_FOUND = 27;
@@ -147,13 +147,13 @@ export class TotalsStore {
 
   /**
    * The report's documents after the page's cursor, in its order: the first `limit` of each filter an index serves the order of
-   * (PAGED_ORDERS), every one of another (an account's other side, its own few); the caller merges and cuts them.
+   * (indexedFirstIdOf), every one of another (an account's other side, its own few); the caller merges and cuts them.
    */
   async readPairPage(query: PairQuery, page: PairPage): Promise<StoredDay[]> {
     const sort = Object.fromEntries(['day', ...page.order, '_id'].map((field) => [field, 1 as const]));
-    const reads = pairFiltersOf(query).map((filter, index) => {
+    const reads = pairFiltersOf(query).map((filter) => {
       const after = { ...filter, ...dayRangeOf(query), ...(page.after ? afterKeyOf(page) : {}) };
-      return this.find('report read', [after], WITHOUT_HOURS, PAGED_ORDERS[query.visibleTo === undefined ? 0 : index + 1] === page.order[0] ? { sort, limit: page.limit } : undefined);
+      return this.find('report read', [after], WITHOUT_HOURS, indexedFirstIdOf(filter) === page.order[0] ? { sort, limit: page.limit } : undefined);
     });
     return (await Promise.all(reads)).flat(2).map(storedDayOf);
   }

@@ -468,6 +468,12 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
         read: ['2026-04-03 701:712', '2026-04-03 702:712', '2026-04-03 703:712'],
         sortedByTheStore: [true],
       });
+      // The indexes these replace, left by an earlier release, are dropped at start, by two replicas at once too.
+      await connection.db!.collection('counts_days').createIndexes([{ key: { level: 1, day: 1 } }, { key: { level: 1, campaignOwnerAccountId: 1, day: 1 } }]);
+      await Promise.all([store.ensureIndexes(), new TotalsStore(connection, 5000).ensureIndexes()]);
+      const names = (await connection.db!.collection('counts_days').indexes()).map(({ name }) => name);
+      expect(names).to.not.include.members(['level_1_day_1']).and.not.include('level_1_campaignOwnerAccountId_1_day_1');
+      expect(names).to.include('level_1_day_1_campaignId_1_publisherId_1__id_1');
       // The other side of an account is read whole from the cursor on (7110's campaigns-first side: its platforms' every pair), for the caller to merge.
       expect((await page({ ...range, visibleTo: '7110' }, campaignFirst, { day: '2026-04-04', campaignId: 702, publisherId: 711 }, 2)).read).to.deep.equal([
         '2026-04-04 702:712', '2026-04-04 703:711', '2026-04-04 703:712',
