@@ -18,21 +18,28 @@ export interface PairQuery extends DayRange {
 }
 
 /** A page of the report's documents in day order: the ids after the day in `order` (`_id` last makes it total), from after `after`, at most `limit` a filter. */
-export interface PairPage {
+export interface DayPage {
   order: readonly ['campaignId', 'publisherId'] | readonly ['publisherId', 'campaignId'];
-  after: { day: string; campaignId: number; publisherId: number } | null;
+  after: { day: string; campaignId: number | null; publisherId: number | null } | null;
   limit: number;
 }
 
 /** The counters a day document holds (top-level fields, each added to with `$inc`). */
 const COUNTERS = ['adRequests', 'confirmedDeliveries', 'clickedLinks', 'unfilledAdRequests', 'filtered_head', 'filtered_preview_agent', 'impressions'];
 const KEY_INDEX = { level: 1, campaignId: 1, publisherId: 1, accountId: 1, placementId: 1, day: 1 } as const;
-// A breakdown scope's items by an owner or a platform (scopeQueryOf); an owner's report pages in day order (readPairPage).
+// A breakdown scope's items by an owner or a platform (scopeQueryOf); an owner's report pages in day order (readPage).
 const SCOPE_INDEXES = [['accountId', 'day'], ['publisherId', 'day'], ['campaignOwnerAccountId', 'day', 'campaignId', 'publisherId', '_id'], ['publisherOwnerAccountId', 'day', 'publisherId', 'campaignId', '_id']].map((fields): [Record<string, 1>] => [Object.fromEntries(['level', ...fields].map((field) => [field, 1]))]);
 // The network's report in day order and the hours' retention: one level over a day range.
 const LEVEL_DAY_INDEX: [Record<string, 1>] = [{ level: 1, day: 1, campaignId: 1, publisherId: 1, _id: 1 }];
-/** The first id of the day order the indexes above hold a report's filter in: a publisher owner's platforms, else the campaigns. */
-const indexedFirstIdOf = (filter: Record<string, unknown>) => ('publisherOwnerAccountId' in filter ? 'publisherId' : 'campaignId');
+/**
+ * The first id of the day order an index above holds a filter's documents in: a publisher owner's platforms, an advertiser's
+ * campaigns, the network's level campaign first; null for another filter (an account's split documents), which no index holds so.
+ */
+function indexedFirstIdOf(filter: Record<string, unknown>): 'campaignId' | 'publisherId' | null {
+  if (typeof filter.publisherOwnerAccountId === 'string') return 'publisherId';
+  if (typeof filter.campaignOwnerAccountId === 'string') return 'campaignId';
+  return Object.keys(filter).every((field) => field === 'level') ? 'campaignId' : null;
+}
 /** Indexes the ones above replace (each a prefix of one of them): dropped at start, by whichever replica comes first. */
 const REPLACED_INDEXES = ['level_1_campaignOwnerAccountId_1_day_1', 'level_1_publisherOwnerAccountId_1_day_1', 'level_1_day_1'];
 const INDEX_NOT_FOUND = 27;
@@ -145,14 +152,25 @@ export class TotalsStore {
     return (await this.find('report read', pairFiltersOf(query).flatMap((filter) => inRangeParts(filter, query)), withHours ? WITH_HOURS : WITHOUT_HOURS)).flat().map(storedDayOf);
   }
 
+  /** The report's campaign-on-platform documents after the page's cursor, in its order (readPage). */
+  readPairPage(query: PairQuery, page: DayPage): Promise<StoredDay[]> {
+    return this.readPage(pairFiltersOf(query), query, page);
+  }
+
+  /** A breakdown's documents of these scopes (scopeQueryOf) after the page's cursor, in its order (readPage); the id of the other dimension is null in each. */
+  readScopePage(dimension: BreakdownDimension, scopes: readonly string[], range: DayRange, page: DayPage): Promise<StoredDay[]> {
+    return this.readPage(scopes.map((scope) => scopeQueryOf(dimension, scope)), range, page);
+  }
+
   /**
-   * The report's documents after the page's cursor, in its order: the first `limit` of each filter an index serves the order of
-   * (indexedFirstIdOf), every one of another (an account's other side, its own few); the caller merges and cuts them.
+   * The documents of the filters after the page's cursor, in its order: the first `limit` of each filter an index serves the order of
+   * (indexedFirstIdOf), every one of another (an account's other side, its own few: sorted, the store would walk another filter's
+   * index in the order instead of this one's range); the caller merges and cuts them.
    */
-  async readPairPage(query: PairQuery, page: PairPage): Promise<StoredDay[]> {
+  private async readPage(filters: Array<Record<string, unknown>>, range: DayRange, page: DayPage): Promise<StoredDay[]> {
     const sort = Object.fromEntries(['day', ...page.order, '_id'].map((field) => [field, 1 as const]));
-    const reads = pairFiltersOf(query).map((filter) => {
-      const after = { ...filter, ...dayRangeOf(query), ...(page.after ? afterKeyOf(page) : {}) };
+    const reads = filters.map((filter) => {
+      const after = { ...filter, ...dayRangeOf(range), ...(page.after ? afterKeyOf(page) : {}) };
       return this.find('report read', [after], WITHOUT_HOURS, indexedFirstIdOf(filter) === page.order[0] ? { sort, limit: page.limit } : undefined);
     });
     return (await Promise.all(reads)).flat(2).map(storedDayOf);
@@ -176,10 +194,11 @@ function pairFiltersOf({ campaignId, publisherId, visibleTo: viewer }: PairQuery
   return viewer === undefined ? [base] : [{ ...base, campaignOwnerAccountId: viewer }, { ...base, publisherOwnerAccountId: viewer, campaignOwnerAccountId: { $ne: viewer } }];
 }
 
-/** The documents after a page's last one in its order: a later day, or the same day and later ids. */
-function afterKeyOf({ order: [first, second], after }: PairPage): Record<string, unknown> {
-  const { day } = after!;
-  return { $or: [{ day: { $gt: day } }, { day, [first]: { $gt: after![first] } }, { day, [first]: after![first], [second]: { $gt: after![second] } }] };
+/** The documents after a page's last one in its order: a later day, or the same day and later ids (an id that is null, a scope's other dimension, is null in every one). */
+function afterKeyOf({ order: [first, second], after }: DayPage): Record<string, unknown> {
+  const { day, [first]: firstId, [second]: secondId } = after!;
+  const later = (field: string, id: number | null) => (id === null ? [] : [{ [field]: { $gt: id } }]);
+  return { $or: [{ day: { $gt: day } }, ...later(first, firstId).map((key) => ({ day, ...key })), ...later(second, secondId).map((key) => ({ day, [first]: firstId, ...key }))] };
 }
 
 function storedDayOf(document: DayDocument): StoredDay {

@@ -479,5 +479,45 @@ describe('counting pipeline (real Redis and MongoDB-compatible server)', () => {
         '2026-04-04 702:712', '2026-04-04 703:711', '2026-04-04 703:712',
       ]);
     });
+
+    it('reads a page of a breakdown\'s documents in day order from an index, the other id null, from after the cursor', async () => {
+      const store = new TotalsStore(connection, 5000);
+      await store.ensureIndexes();
+      // Campaigns 801 and 802 of 8010, platforms 811 and 812 of 8110 and 813 of 8120, three days.
+      const days = ['2026-05-01', '2026-05-02', '2026-05-03'];
+      const fields = new Map(days.map((day) => [`${day}|adRequests`, 1]));
+      const grains = ['c:801', 'c:802', 'p:811', 'p:812', 'p:813'];
+      const owners = new Map([['c:801', '8010'], ['c:802', '8010'], ['p:811', '8110'], ['p:812', '8110'], ['p:813', '8120']]);
+      await store.applyFolds([{ seq: 1, counts: new Map(grains.map((grain) => [grain, fields])) }], owners);
+      const range = { from: '2026-05-01', to: '2026-05-03' };
+      const keys = (documents: Array<{ day: string; campaignId: number | null; publisherId: number | null }>) => documents.map(({ day, campaignId, publisherId }) => `${day} ${campaignId}:${publisherId}`);
+      const page = async (dimension: 'campaign' | 'publisher', scopes: string[], order: Parameters<TotalsStore['readScopePage']>[3]['order'], after: Parameters<TotalsStore['readScopePage']>[3]['after'], limit: number) => {
+        findCommands.length = 0;
+        const read = keys(await store.readScopePage(dimension, scopes, range, { order, after, limit }));
+        const paged = findCommands.filter((command) => command.limit !== undefined);
+        const plans = await Promise.all(paged.map(({ find, filter, sort, limit: cut }) => connection.db!.command({ explain: { find, filter, sort, limit: cut } })));
+        return { read, sortedByTheStore: plans.map((plan) => plan.sortPushdown as boolean), readWhole: findCommands.length - paged.length };
+      };
+      const campaignFirst = ['campaignId', 'publisherId'] as const;
+
+      // The network's platforms: campaign first in the index, every campaignId null.
+      expect(await page('publisher', ['all'], campaignFirst, { day: '2026-05-01', campaignId: null, publisherId: 812 }, 3)).to.deep.equal({
+        read: ['2026-05-01 null:813', '2026-05-02 null:811', '2026-05-02 null:812'],
+        sortedByTheStore: [true],
+        readWhole: 0,
+      });
+      expect((await page('publisher', ['all'], campaignFirst, { day: '2026-05-03', campaignId: null, publisherId: 812 }, 3)).read, 'the last of the range').to.deep.equal(['2026-05-03 null:813']);
+      // An advertiser's campaigns, and a publisher owner's platforms first; the split documents of an account's other side read whole.
+      expect(await page('campaign', ['co:8010', 'po:8010'], campaignFirst, { day: '2026-05-01', campaignId: 802, publisherId: null }, 2)).to.deep.equal({
+        read: ['2026-05-02 801:null', '2026-05-02 802:null'],
+        sortedByTheStore: [true],
+        readWhole: 1,
+      });
+      expect(await page('publisher', ['po:8110', 'co:8110'], ['publisherId', 'campaignId'], null, 3)).to.deep.equal({
+        read: ['2026-05-01 null:811', '2026-05-01 null:812', '2026-05-02 null:811'],
+        sortedByTheStore: [true],
+        readWhole: 1,
+      });
+    });
   });
 });

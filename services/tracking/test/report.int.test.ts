@@ -200,9 +200,9 @@ for (const mode of ['in Redis', 'folded', 'folded in part'] as const) {
       expect(seen.map((row) => [row.campaignId, row.publisherId])).to.deep.equal([[31, 41], [31, 43], [32, 41], [32, 42], [33, 43], [34, 42]]);
     });
 
-    it('pages a report in day order by campaign and platform a page at a time: the same rows as the CSV, the days in the store and in Redis', async () => {
+    it('pages a report in day order by campaign, platform or both a page at a time: the same rows as the CSV, the days in the store and in Redis', async () => {
       for (const account of [admin, { accountId: ADVERTISER }, { accountId: PUBLISHER_OWNER }, { accountId: OTHER_PUBLISHER_OWNER }]) {
-        for (const by of ['day,campaign,publisher', 'day,publisher,campaign']) {
+        for (const by of ['day,campaign,publisher', 'day,publisher,campaign', 'day,campaign', 'day,publisher', 'day,campaign,language', 'day,campaign,format']) {
           for (const range of ['', '&from=2026-04-01&to=2026-04-02', '&from=2026-04-03']) {
             const label = `${account.accountId} by=${by}${range}`;
             const seen: Row[] = [];

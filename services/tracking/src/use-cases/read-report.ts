@@ -1,6 +1,7 @@
-import { DAY_MS, dayOf, parseField, parseHourField, TOTAL_KINDS, type StoredDay, type UnfoldedPair } from '@pilot/counting';
-import type { PairPage, PairQuery } from '@pilot/counting/totals';
-import { compareKeys, groupRows, pageOfRows, sortKeyOf, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
+import { DAY_MS, dayOf, parseField, parseHourField, TOTAL_KINDS, type DayRange, type StoredDay, type UnfoldedPair } from '@pilot/counting';
+import type { DayPage, PairQuery } from '@pilot/counting/totals';
+import { planBreakdown } from '../domain/breakdown';
+import { compareKeys, groupRows, pageOfRows, sortKeyOf, type CampaignTraits, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
 import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-source';
 import type { StatsFilter } from '../domain/stats';
 import type { CampaignTraitsSource } from './campaign-traits';
@@ -83,51 +84,106 @@ function visible(part: UnfoldedPair, query: PairQuery, stored: Pick<StoredDay, '
 }
 
 /**
- * The ids' order of a report in day order whose every row is a campaign-on-platform document (by the day, the
- * campaign and the platform), when an index serves it (the network's: the campaign first), else null.
+ * How a report in day order whose every row is a document (by the day, then the campaign and the platform,
+ * or the one of them that varies and what the campaign decides) is read a page at a time, when an index
+ * holds its documents in that order: the campaign first, or for an account's own platforms the platform
+ * first (a breakdown document's other id is null). Null for any other report.
  */
-function pairOrderOf(query: ReportQuery, visibleTo: string | undefined): PairPage['order'] | null {
-  if (query.csv || query.sort !== 'day' || query.by[0] !== 'day' || reportSourceOf(query).kind !== 'pairs') return null;
-  const ids = query.by.slice(1).join(',');
-  if (ids === 'campaign,publisher') return ['campaignId', 'publisherId'];
-  return ids === 'publisher,campaign' && visibleTo !== undefined ? ['publisherId', 'campaignId'] : null;
+function dayPageOf(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, filter: StatsFilter): DayPageSource | null {
+  if (query.csv || query.sort !== 'day' || query.by[0] !== 'day') return null;
+  const source = reportSourceOf(query);
+  const ids = query.by.slice(1);
+  if (source.kind === 'pairs') {
+    const order = ids.join(',') === 'campaign,publisher' ? CAMPAIGN_FIRST : ids.join(',') === 'publisher,campaign' && filter.visibleTo !== undefined ? PLATFORM_FIRST : null;
+    return order && { order, readFolded: (range, page) => deps.totals.readPairPage({ ...filter, ...range }, page), readRecent: (range, unfolded) => readCells(deps, { ...filter, ...range }, false, unfolded) };
+  }
+  const [first, ...decided] = ids;
+  if (source.kind !== 'scope' || filter.campaignId !== undefined || filter.publisherId !== undefined || first !== source.dimension) return null;
+  if (!decided.every((dimension) => source.dimension === 'campaign' && (dimension === 'language' || dimension === 'format'))) return null;
+  const { dimension } = source;
+  const scopes = planBreakdown(dimension, filter).candidates;
+  return {
+    order: dimension === 'publisher' && filter.visibleTo !== undefined ? PLATFORM_FIRST : CAMPAIGN_FIRST,
+    readFolded: (range, page) => deps.totals.readScopePage(dimension, scopes, range, page),
+    readRecent: async (range) => cellsOfScopes(dimension, await readChosenScopes(deps, dimension, { ...filter, ...range }), { ...filter, ...range }),
+  };
 }
 
-const noTraits = () => undefined;
+const CAMPAIGN_FIRST = ['campaignId', 'publisherId'] as const;
+const PLATFORM_FIRST = ['publisherId', 'campaignId'] as const;
+
+interface DayPageSource {
+  order: DayPage['order'];
+  /** The documents within the range after the page's cursor in the order, at most the page's limit a filter. */
+  readFolded(range: DayRange, page: DayPage): Promise<StoredDay[]>;
+  /** Every cell within the range: the documents and what Redis holds of them (`unfolded`: its pairs, read already). */
+  readRecent(range: DayRange, unfolded: UnfoldedPair[]): Promise<Iterable<Cell>>;
+}
 
 /**
- * A page of a report whose rows are documents in day order (pairOrderOf), read in the order of an index: of
+ * A page of a report whose rows are documents in day order (dayPageOf), read in the order of an index: of
  * the days before the first one Redis holds unfolded counts of (exact as stored), a page and one more a
- * filter from after the cursor; only when they do not fill the page are the later days read whole (their
- * documents and Redis, as readCells does). The totals are the reader's own grain's, as `stats` reads them:
- * the same facts counted. Its cost does not grow with the rows of the period.
+ * filter from after the cursor, again from the last one read while the documents read hold no figure to
+ * show (a platform's day of unfilled requests only); only when they do not fill the page are the later days
+ * read whole. Language and format are read for the page's campaigns only. The totals are the reader's own
+ * grain's, as `stats` reads them: the same facts counted. Its cost does not grow with the rows of the period.
  */
-async function readPairPage(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, filter: StatsFilter, order: PairPage['order']): Promise<ReportAnswer> {
+async function readDayPage(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, filter: StatsFilter, source: DayPageSource, campaignTraits: CampaignTraitsSource): Promise<ReportAnswer> {
   const [unfolded, stats] = await Promise.all([deps.unfolded.readPairs(), readStats(deps, filter)]);
   const recentFrom = firstUnfoldedDayOf(unfolded);
   const dayBeforeRecent = recentFrom === null ? undefined : dayOf(new Date(Date.parse(recentFrom) - DAY_MS));
   const lastFolded = dayBeforeRecent === undefined || (filter.to !== undefined && filter.to < dayBeforeRecent) ? filter.to : dayBeforeRecent;
-  const keyOf = (after: NonNullable<ReportQuery['after']>, dimension: 'day' | 'campaign' | 'publisher') => after[1 + query.by.indexOf(dimension)] as never;
-  const after = query.after && { day: keyOf(query.after, 'day'), campaignId: keyOf(query.after, 'campaign'), publisherId: keyOf(query.after, 'publisher') };
-  const folded = lastFolded === undefined || filter.from === undefined || filter.from <= lastFolded ? await deps.totals.readPairPage({ ...filter, to: lastFolded }, { order, after, limit: query.limit + 1 }) : [];
-  const rows = groupRows(folded.map((document): Cell => ({ campaignId: document.campaignId!, publisherId: document.publisherId!, day: document.day, counts: document.counts })), query, noTraits).rows.slice(0, query.limit + 1);
-  if (rows.length <= query.limit && recentFrom !== null && (filter.to === undefined || filter.to >= recentFrom)) {
-    const recent = groupRows(await readCells(deps, { ...filter, from: filter.from !== undefined && filter.from > recentFrom ? filter.from : recentFrom }, false, unfolded), query, noTraits).rows;
+  const keyOf = (after: NonNullable<ReportQuery['after']>, dimension: 'day' | 'campaign' | 'publisher') => (query.by.includes(dimension) ? after[1 + query.by.indexOf(dimension)] : null) as never;
+  let after: DayPage['after'] = query.after && { day: keyOf(query.after, 'day'), campaignId: keyOf(query.after, 'campaign'), publisherId: keyOf(query.after, 'publisher') };
+  const rows: ReportRow[] = [];
+  const limit = query.limit + 1;
+  let foldedLeft = lastFolded === undefined || filter.from === undefined || filter.from <= lastFolded;
+  while (foldedLeft && rows.length < limit) {
+    const read = sortedByPage(await source.readFolded({ from: filter.from, to: lastFolded }, { order: source.order, after, limit }), source.order).slice(0, limit);
+    rows.push(...(await rowsOf(read.map(cellOfDocument), query, campaignTraits)));
+    foldedLeft = read.length === limit;
+    const last = read.at(-1);
+    if (last) after = { day: last.day, campaignId: last.campaignId, publisherId: last.publisherId };
+  }
+  if (rows.length < limit && recentFrom !== null && (filter.to === undefined || filter.to >= recentFrom)) {
+    const recent = await rowsOf(await source.readRecent({ from: filter.from !== undefined && filter.from > recentFrom ? filter.from : recentFrom, to: filter.to }, unfolded), query, campaignTraits);
     const cursor = query.after;
     rows.push(...(cursor ? recent.filter((row) => compareKeys(sortKeyOf(row, query.by, query.sort), cursor, query.sort) > 0) : recent));
   }
   const { adRequests, confirmedDeliveries, clickedLinks } = stats;
-  return { ...pageOfRows(rows, { ...query, after: null }), totals: { adRequests, confirmedDeliveries, clickedLinks } };
+  return { ...pageOfRows(rows.slice(0, limit), { ...query, after: null }), totals: { adRequests, confirmedDeliveries, clickedLinks } };
+}
+
+const cellOfDocument = (document: StoredDay): Cell => ({ campaignId: document.campaignId ?? undefined, publisherId: document.publisherId ?? undefined, day: document.day, counts: document.counts });
+
+/** The documents of every filter in one order: the day, then the order's ids (null first, as the index holds them). */
+function sortedByPage(documents: StoredDay[], order: DayPage['order']): StoredDay[] {
+  const id = (value: number | null) => value ?? -1;
+  return documents.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : id(a[order[0]]) - id(b[order[0]]) || id(a[order[1]]) - id(b[order[1]])));
+}
+
+/** The report's rows of these cells, in its order. */
+async function rowsOf(cells: Iterable<Cell>, query: ReportQuery, campaignTraits: CampaignTraitsSource): Promise<ReportRow[]> {
+  const all = [...cells];
+  const traits = await traitsOfCells(all, query, campaignTraits);
+  return groupRows(all, query, (campaignId) => traits.get(campaignId)).rows;
+}
+
+/** By language or format, those of the cells' campaigns, read at once. */
+async function traitsOfCells(cells: Cell[], query: ReportQuery, campaignTraits: CampaignTraitsSource): Promise<Map<number, CampaignTraits>> {
+  const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
+  return named.length > 0 ? campaignTraits.traitsOf(named) : new Map();
 }
 
 /**
  * A page of the report's rows and the totals of every row. A report in day order whose rows are documents is
- * read a page at a time (readPairPage); any other reads every row of the period (readReportRows), and with
+ * read a page at a time (readDayPage); any other reads every row of the period (readReportRows), and with
  * `snapshots`, a next page is cut from the rows its first page read (report-snapshots.ts).
  */
 export async function readReport(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, campaignTraits: CampaignTraitsSource, snapshots?: ReportSnapshots): Promise<ReportAnswer> {
-  const order = pairOrderOf(query, visibleTo);
-  if (order) return readPairPage(deps, query, { ...query.filter, visibleTo }, order);
+  const filter = { ...query.filter, visibleTo };
+  const dayPage = dayPageOf(deps, query, filter);
+  if (dayPage) return readDayPage(deps, query, filter, dayPage, campaignTraits);
   const read = () => readReportRows(deps, query, visibleTo, campaignTraits);
   const { rows, totals } = snapshots ? await snapshots.of(query, visibleTo, read) : await read();
   return { ...pageOfRows(rows, query), totals };
@@ -139,7 +195,6 @@ export async function readReport(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>
  */
 export async function readReportRows(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>, query: ReportQuery, visibleTo: string | undefined, campaignTraits: CampaignTraitsSource): Promise<ReportSnapshot> {
   const cells = [...(await readSourceCells(deps, query, { ...query.filter, visibleTo }))];
-  const named = query.by.includes('language') || query.by.includes('format') ? cells.flatMap((cell) => (cell.campaignId === undefined ? [] : [cell.campaignId])) : [];
-  const traits = named.length > 0 ? await campaignTraits.traitsOf(named) : new Map();
+  const traits = await traitsOfCells(cells, query, campaignTraits);
   return groupRows(cells, query, (campaignId) => traits.get(campaignId));
 }
