@@ -19,8 +19,8 @@ import { dayKeyOf, grainFieldsOf, grainsOf, UnfoldedCounts } from '../../package
 import { TotalsStore, type DayDocument } from '../../packages/counting/src/totals';
 import { createMetricsRegistry, Redis, waitForRedis } from '../../packages/platform/src';
 import { connectMongo } from '../../packages/storage/src';
-import { csvOf, parseReportQuery } from '../../services/tracking/src/domain/report';
-import { readReport, readReportRows } from '../../services/tracking/src/use-cases/read-report';
+import { parseReportQuery } from '../../services/tracking/src/domain/report';
+import { readReport, readReportRows, reportCsv } from '../../services/tracking/src/use-cases/read-report';
 import { ReportSnapshots } from '../../services/tracking/src/use-cases/report-snapshots';
 import { percentile } from './load';
 
@@ -38,10 +38,10 @@ const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 /** A reader of the report: the use case (a page, or the CSV), or another to compare with it on the same documents. */
 export type ReportReader = (...args: Parameters<typeof readReport>) => Promise<{ nextCursor?: string | null }>;
 
-/** The report's page, or for a CSV its every row made into the CSV, as the route answers. */
+/** The report's page, or for a CSV its every part, as the route sends them. */
 const currentReader: ReportReader = async (deps, query, viewer, traits, snapshots) => {
   if (!query.csv) return readReport(deps, query, viewer, traits, snapshots);
-  csvOf((await readReportRows(deps, query, viewer, traits)).rows, query.by);
+  for await (const part of reportCsv(deps, query, viewer, traits)) if (part.length === 0) throw new Error('an empty part of the CSV');
   return {};
 };
 

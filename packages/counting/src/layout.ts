@@ -120,6 +120,15 @@ export function dayKeyOf(fields: GrainFields, day: string): string {
 
 /** Inclusive UTC dates, YYYY-MM-DD; absent means from the first day counted, or up to the last. */
 export type DayRange = { from?: string; to?: string };
+/** A range of two weeks or more as parts of a week or more each, at most four, in order; any other range whole. */
+export function dayPartsOf({ from, to }: DayRange): DayRange[] {
+  const days = from === undefined || to === undefined ? 0 : (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+  const parts = Math.min(4, Math.floor(days / 7));
+  if (parts < 2) return [{ from, to }];
+  const dayAt = (offset: number) => dayOf(new Date(Date.parse(from!) + offset * DAY_MS));
+  return Array.from({ length: parts }, (_, part) => ({ from: dayAt(Math.floor((part * days) / parts)), to: dayAt(Math.floor(((part + 1) * days) / parts) - 1) }));
+}
+
 /** `<YYYY-MM-DD>` -> kind -> count. */
 export type GrainDays = Record<string, Record<string, number>>;
 /** The owners a document names of the campaign and the platform its grain names. */

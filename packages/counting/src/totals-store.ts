@@ -6,7 +6,7 @@ import { scopeQueryOf, type BreakdownDimension } from './breakdown-layout';
 import { writeFolds } from './folded-documents';
 import { FolderLease, type FolderLeaseDocument, type FoldGuard } from './folder-lease';
 import type { Fold } from './journal';
-import { DAY_MS, dayOf, grainFieldsOf, HOURLY_RETENTION_DAYS, LEVELS, type DayRange, type GrainFields, type HourCounts, type Owners, type StoredDay, type StoredGrain } from './layout';
+import { DAY_MS, dayOf, dayPartsOf, grainFieldsOf, HOURLY_RETENTION_DAYS, LEVELS, type DayRange, type GrainFields, type HourCounts, type Owners, type StoredDay, type StoredGrain } from './layout';
 
 export type DayDocument = GrainFields & Owners & { _id: string; day: string; lastFold: number; fence: number; hours?: HourCounts } & Record<string, unknown>;
 
@@ -215,13 +215,10 @@ function countersOf(document: DayDocument): Record<string, number> {
   return counts;
 }
 
-/** `filter` over the range; a level's every document (the network's records) a query per week of its days, at most four read side by side (the store scans each part's index range on its own). */
-function inRangeParts(filter: Record<string, unknown>, { from, to }: DayRange): Array<Record<string, unknown>> {
-  const days = from === undefined || to === undefined || Object.keys(filter).length > 1 ? 0 : (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-  const parts = Math.min(4, Math.floor(days / 7));
-  if (parts < 2) return [{ ...filter, ...dayRangeOf({ from, to }) }];
-  const dayAt = (offset: number) => dayOf(new Date(Date.parse(from!) + offset * DAY_MS));
-  return Array.from({ length: parts }, (_, part) => ({ ...filter, ...dayRangeOf({ from: dayAt(Math.floor((part * days) / parts)), to: dayAt(Math.floor(((part + 1) * days) / parts) - 1) }) }));
+/** `filter` over the range; a level's every document (the network's records) a query per part of its days (dayPartsOf), read side by side (the store scans each part's index range on its own). */
+function inRangeParts(filter: Record<string, unknown>, range: DayRange): Array<Record<string, unknown>> {
+  const parts = Object.keys(filter).length > 1 ? [range] : dayPartsOf(range);
+  return parts.map((part) => ({ ...filter, ...dayRangeOf(part) }));
 }
 
 type ItemSum = { _id: Owners & { item: number } } & Record<string, number>;

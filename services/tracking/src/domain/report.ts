@@ -180,8 +180,16 @@ function csvValue(value: DimensionValue | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** CSV (RFC 4180, CRLF): a header of the rows' field names, the dimensions' then the figures', then every row. */
-export function csvOf(rows: ReportRow[], by: readonly ReportDimension[]): string {
-  const fields: Array<RowField | TotalKind> = [...by.map((dimension) => ROW_FIELDS[dimension]), ...TOTAL_KINDS];
-  return [fields.join(','), ...rows.map((row) => fields.map((field) => csvValue(row[field])).join(','))].map((line) => `${line}\r\n`).join('');
+const csvFieldsOf = (by: readonly ReportDimension[]): Array<RowField | TotalKind> => [...by.map((dimension) => ROW_FIELDS[dimension]), ...TOTAL_KINDS];
+
+/** The CSV's header line (RFC 4180, CRLF): the rows' field names, the dimensions' then the figures'. */
+export const csvHeaderOf = (by: readonly ReportDimension[]): string => `${csvFieldsOf(by).join(',')}\r\n`;
+
+/** The CSV's lines of these rows, each ended by CRLF. */
+export function csvLinesOf(rows: ReportRow[], by: readonly ReportDimension[]): string {
+  const fields = csvFieldsOf(by);
+  return rows.map((row) => `${fields.map((field) => csvValue(row[field])).join(',')}\r\n`).join('');
 }
+
+/** CSV (RFC 4180, CRLF): the header, then every row. */
+export const csvOf = (rows: ReportRow[], by: readonly ReportDimension[]): string => csvHeaderOf(by) + csvLinesOf(rows, by);

@@ -28,8 +28,9 @@ import { openClickLink } from '../use-cases/open-click-link';
 import { readBreakdown } from '../use-cases/read-breakdown';
 import { readHourlyStats, readStats } from '../use-cases/read-stats';
 import { ReportSnapshots } from '../use-cases/report-snapshots';
-import { readReport, readReportRows } from '../use-cases/read-report';
-import { csvOf, parseReportQuery } from '../domain/report';
+import { readReport, reportCsv } from '../use-cases/read-report';
+import { parseReportQuery } from '../domain/report';
+import { sendCsv } from './send-csv';
 import { deadLinkPages } from './dead-link-page';
 import { readRawBody } from './raw-body';
 import type { TrackingCounters } from './tracking-counters';
@@ -173,7 +174,7 @@ export function mountRoutes(app: Express, deps: TrackingDeps, counters: Tracking
       const visibleTo = principal.admin ? undefined : principal.accountId;
       res.setHeader('Cache-Control', 'no-store');
       if (parsed.query.csv) {
-        res.type('text/csv').send(csvOf((await readReportRows(deps, parsed.query, visibleTo, deps.campaignTraits)).rows, parsed.query.by));
+        await sendCsv(res, reportCsv(deps, parsed.query, visibleTo, deps.campaignTraits));
         return;
       }
       res.json(await readReport(deps, parsed.query, visibleTo, deps.campaignTraits, reportSnapshots));
