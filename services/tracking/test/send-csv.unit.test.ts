@@ -3,11 +3,14 @@ import express from 'express';
 import request from 'supertest';
 import { sendCsv } from '../src/http/send-csv';
 
-/** An app whose one route sends these parts as the CSV, answering 503 when sendCsv throws. */
-function appSending(parts: () => AsyncGenerator<string>) {
+/** An app whose one route sends these parts as the CSV, answering 503 when sendCsv throws before sending (the failures it throws in `failures`). */
+function appSending(parts: () => AsyncGenerator<string>, failures: unknown[] = []) {
   const app = express();
   app.get('/csv', (_req, res) => {
-    sendCsv(res, parts()).catch(() => res.status(503).json({ code: 'unavailable' }));
+    sendCsv(res, parts()).catch((error: unknown) => {
+      failures.push(error);
+      if (!res.headersSent) res.status(503).json({ code: 'unavailable' });
+    });
   });
   return app;
 }
@@ -39,11 +42,12 @@ describe('tracking: a CSV sent as its parts come', () => {
   });
 
   it('ends the answer unfinished when a later part fails: the download fails, it is not cut short as if complete', async () => {
+    const failures: unknown[] = [];
     const failure = await request(
       appSending(async function* () {
         yield 'a,b\r\n';
         throw new Error('the store is unavailable');
-      }),
+      }, failures),
     )
       .get('/csv')
       .then(
@@ -51,5 +55,37 @@ describe('tracking: a CSV sent as its parts come', () => {
         (error: Error) => error,
       );
     expect(failure, 'the client sees the answer broken off').to.be.instanceOf(Error);
+    expect(failures.map((error) => (error as Error).message), 'the failure is thrown on, to be logged').to.deep.equal(['the store is unavailable']);
+  });
+
+  it('stops reading the parts when the client goes away', async () => {
+    let finished = false;
+    let read = 0;
+    const app = appSending(async function* () {
+      try {
+        for (;;) {
+          read += 1;
+          yield `${'x'.repeat(64 * 1024)}\r\n`;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      } finally {
+        finished = true;
+      }
+    });
+    const server = app.listen(0);
+    try {
+      const { port } = server.address() as { port: number };
+      const controller = new AbortController();
+      const answer = await fetch(`http://127.0.0.1:${port}/csv`, { signal: controller.signal });
+      await answer.body!.getReader().read();
+      controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(finished, 'the parts are closed').to.equal(true);
+      const readWhenClosed = read;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(read).to.equal(readWhenClosed);
+    } finally {
+      server.close();
+    }
   });
 });
