@@ -57,7 +57,8 @@ export function dayOrderSourceOf(deps: Deps, query: ReportQuery, filter: StatsFi
  * yields nothing and the next goes on from its last document. With `readAhead` (a caller that reads every
  * row), the folded days are read in parts of their days (dayPartsOf), every part's first read sent at once
  * and each next read as soon as the one before arrives: the store reads the parts side by side, and holds
- * at most a read a part ahead of the caller. Then the later days, read whole. Language and format are read for each read's campaigns only.
+ * at most a read a part ahead of the caller. Then the later days, read whole. Language and format are read
+ * for each read's campaigns only.
  */
 export async function* rowsInDayOrder(deps: Deps, query: ReportQuery, filter: StatsFilter, source: DayOrderSource, campaignTraits: CampaignTraitsSource, unfolded: UnfoldedPair[], pageSize: number, readAhead = false): AsyncGenerator<ReportRow[]> {
   const recentFrom = firstUnfoldedDayOf(unfolded);
