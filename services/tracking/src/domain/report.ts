@@ -133,6 +133,13 @@ export interface Cell {
   counts: Record<string, number>;
 }
 
+/** A page of the report's rows, the totals of every row, and the cursor of the next page (null on the last). */
+export interface ReportAnswer {
+  rows: ReportRow[];
+  totals: ReportFigures;
+  nextCursor: string | null;
+}
+
 /** The rows of the cells grouped by `by` (those with any figure) and the totals of them all, in the answer's order. */
 export function groupRows(cells: Iterable<Cell>, query: Pick<ReportQuery, 'by' | 'sort'>, traitsOf: (campaignId: number) => CampaignTraits | undefined): { rows: ReportRow[]; totals: ReportFigures } {
   const rows = new Map<string, ReportRow>();

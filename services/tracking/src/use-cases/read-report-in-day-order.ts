@@ -1,7 +1,7 @@
-import { DAY_MS, dayOf, dayPartsOf, type DayRange, type StoredDay, type UnfoldedPair } from '@pilot/counting';
+import { breakdownGrainOf, DAY_MS, dayOf, dayPartsOf, type DayRange, type StoredDay, type UnfoldedPair } from '@pilot/counting';
 import type { DayPage } from '@pilot/counting/totals';
 import { planBreakdown } from '../domain/breakdown';
-import { compareKeys, groupRows, pageOfRows, sortKeyOf, type CampaignTraits, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
+import { compareKeys, groupRows, pageOfRows, sortKeyOf, type CampaignTraits, type Cell, type ReportAnswer, type ReportQuery, type ReportRow } from '../domain/report';
 import { cellsOfScopes, reportSourceOf } from '../domain/report-source';
 import type { StatsFilter } from '../domain/stats';
 import type { CampaignTraitsSource } from './campaign-traits';
@@ -15,10 +15,12 @@ type Deps = Pick<TrackingDeps, 'totals' | 'unfolded'>;
 /** Where a report in day order whose rows are documents reads them (dayOrderSourceOf). */
 export interface DayOrderSource {
   order: DayPage['order'];
+  /** The first day Redis holds counts of the source's grains on (from it on, the documents may lack some), or null. */
+  firstUnfoldedDay(): Promise<string | null>;
   /** The documents within the range after the page's cursor in the order, at most the page's limit a filter. */
   readFolded(range: DayRange, page: DayPage): Promise<StoredDay[]>;
-  /** Every cell within the range: the documents and what Redis holds of them (`unfolded`: its pairs, read already). */
-  readRecent(range: DayRange, unfolded: UnfoldedPair[]): Promise<Iterable<Cell>>;
+  /** Every cell within the range: the documents and what Redis holds of them. */
+  readRecent(range: DayRange): Promise<Iterable<Cell>>;
 }
 
 const CAMPAIGN_FIRST = ['campaignId', 'publisherId'] as const;
@@ -36,7 +38,16 @@ export function dayOrderSourceOf(deps: Deps, query: ReportQuery, filter: StatsFi
   const ids = query.by.slice(1);
   if (source.kind === 'pairs') {
     const order = ids.join(',') === 'campaign,publisher' ? CAMPAIGN_FIRST : ids.join(',') === 'publisher,campaign' && filter.visibleTo !== undefined ? PLATFORM_FIRST : null;
-    return order && { order, readFolded: (range, page) => deps.totals.readPairPage({ ...filter, ...range }, page), readRecent: (range, unfolded) => readCells(deps, { ...filter, ...range }, false, unfolded) };
+    let pairs: Promise<UnfoldedPair[]> | undefined;
+    const unfolded = () => (pairs ??= deps.unfolded.readPairs());
+    return (
+      order && {
+        order,
+        firstUnfoldedDay: async () => firstUnfoldedDayOf(await unfolded()),
+        readFolded: (range, page) => deps.totals.readPairPage({ ...filter, ...range }, page),
+        readRecent: async (range) => readCells(deps, { ...filter, ...range }, false, await unfolded()),
+      }
+    );
   }
   const [first, ...decided] = ids;
   if (source.kind !== 'scope' || filter.campaignId !== undefined || filter.publisherId !== undefined || first !== source.dimension) return null;
@@ -45,6 +56,7 @@ export function dayOrderSourceOf(deps: Deps, query: ReportQuery, filter: StatsFi
   const scopes = planBreakdown(dimension, filter).candidates;
   return {
     order: dimension === 'publisher' && filter.visibleTo !== undefined ? PLATFORM_FIRST : CAMPAIGN_FIRST,
+    firstUnfoldedDay: async () => firstUnfoldedDayOf((await deps.unfolded.read(scopes.map((scope) => breakdownGrainOf(dimension, scope)))).parts),
     readFolded: (range, page) => deps.totals.readScopePage(dimension, scopes, range, page),
     readRecent: async (range) => cellsOfScopes(dimension, await readChosenScopes(deps, dimension, { ...filter, ...range }), { ...filter, ...range }),
   };
@@ -60,8 +72,7 @@ export function dayOrderSourceOf(deps: Deps, query: ReportQuery, filter: StatsFi
  * at most a read a part ahead of the caller. Then the later days, read whole. Language and format are read
  * for each read's campaigns only.
  */
-export async function* rowsInDayOrder(deps: Deps, query: ReportQuery, filter: StatsFilter, source: DayOrderSource, campaignTraits: CampaignTraitsSource, unfolded: UnfoldedPair[], pageSize: number, readAhead = false): AsyncGenerator<ReportRow[]> {
-  const recentFrom = firstUnfoldedDayOf(unfolded);
+export async function* rowsInDayOrder(query: ReportQuery, filter: StatsFilter, source: DayOrderSource, campaignTraits: CampaignTraitsSource, recentFrom: string | null, pageSize: number, readAhead = false): AsyncGenerator<ReportRow[]> {
   const dayBeforeRecent = recentFrom === null ? undefined : dayOf(new Date(Date.parse(recentFrom) - DAY_MS));
   const lastFolded = dayBeforeRecent === undefined || (filter.to !== undefined && filter.to < dayBeforeRecent) ? filter.to : dayBeforeRecent;
   const keyOf = (after: NonNullable<ReportQuery['after']>, dimension: 'day' | 'campaign' | 'publisher') => (query.by.includes(dimension) ? after[1 + query.by.indexOf(dimension)] : null) as never;
@@ -77,7 +88,7 @@ export async function* rowsInDayOrder(deps: Deps, query: ReportQuery, filter: St
     }
   }
   if (recentFrom !== null && (filter.to === undefined || filter.to >= recentFrom)) {
-    const recent = await rowsOf(await source.readRecent({ from: filter.from !== undefined && filter.from > recentFrom ? filter.from : recentFrom, to: filter.to }, unfolded), query, campaignTraits);
+    const recent = await rowsOf(await source.readRecent({ from: filter.from !== undefined && filter.from > recentFrom ? filter.from : recentFrom, to: filter.to }), query, campaignTraits);
     const cursor = query.after;
     yield cursor ? recent.filter((row) => compareKeys(sortKeyOf(row, query.by, query.sort), cursor, query.sort) > 0) : recent;
   }
@@ -89,10 +100,10 @@ export async function* rowsInDayOrder(deps: Deps, query: ReportQuery, filter: St
  * when the earlier ones do not fill it. The totals are the reader's own grain's, as `stats` reads them: the
  * same facts counted. Its cost does not grow with the rows of the period.
  */
-export async function readDayPage(deps: Deps, query: ReportQuery, filter: StatsFilter, source: DayOrderSource, campaignTraits: CampaignTraitsSource): Promise<{ rows: ReportRow[]; totals: ReportFigures; nextCursor: string | null }> {
-  const [unfolded, stats] = await Promise.all([deps.unfolded.readPairs(), readStats(deps, filter)]);
+export async function readDayPage(deps: Deps, query: ReportQuery, filter: StatsFilter, source: DayOrderSource, campaignTraits: CampaignTraitsSource): Promise<ReportAnswer> {
+  const [recentFrom, stats] = await Promise.all([source.firstUnfoldedDay(), readStats(deps, filter)]);
   const rows: ReportRow[] = [];
-  for await (const read of rowsInDayOrder(deps, query, filter, source, campaignTraits, unfolded, query.limit + 1)) {
+  for await (const read of rowsInDayOrder(query, filter, source, campaignTraits, recentFrom, query.limit + 1)) {
     rows.push(...read);
     if (rows.length > query.limit) break;
   }

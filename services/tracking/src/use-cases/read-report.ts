@@ -1,4 +1,4 @@
-import { csvHeaderOf, csvLinesOf, groupRows, pageOfRows, type Cell, type ReportFigures, type ReportQuery, type ReportRow } from '../domain/report';
+import { csvHeaderOf, csvLinesOf, groupRows, pageOfRows, type Cell, type ReportAnswer, type ReportQuery } from '../domain/report';
 import { cellsOfScopes, cellsOfTotals, reportSourceOf } from '../domain/report-source';
 import type { StatsFilter } from '../domain/stats';
 import type { CampaignTraitsSource } from './campaign-traits';
@@ -8,12 +8,6 @@ import { readCells } from './read-pair-cells';
 import { dayOrderSourceOf, readDayPage, rowsInDayOrder, traitsOfCells } from './read-report-in-day-order';
 import { readChosenScopes } from './read-scopes';
 import { readHourlyStats, readStats } from './read-stats';
-
-export interface ReportAnswer {
-  rows: ReportRow[];
-  totals: ReportFigures;
-  nextCursor: string | null;
-}
 
 /** The documents a CSV in day order reads at a time, a filter: its memory does not grow with the period. */
 const CSV_PAGE_SIZE = 5_000;
@@ -61,7 +55,7 @@ export async function* reportCsv(deps: Pick<TrackingDeps, 'totals' | 'unfolded'>
     yield header + csvLinesOf((await readReportRows(deps, query, visibleTo, campaignTraits)).rows, query.by);
     return;
   }
-  for await (const rows of rowsInDayOrder(deps, query, filter, inDayOrder, campaignTraits, await deps.unfolded.readPairs(), pageSize, true)) {
+  for await (const rows of rowsInDayOrder(query, filter, inDayOrder, campaignTraits, await inDayOrder.firstUnfoldedDay(), pageSize, true)) {
     yield header + csvLinesOf(rows, query.by);
     header = '';
   }
